@@ -1,0 +1,1 @@
+"""Command-line interface: ``main.py`` is the group, each other module one subcommand."""

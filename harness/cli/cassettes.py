@@ -1,0 +1,13 @@
+"""`harness cassettes`: placeholder until its stage lands (owned by the stage's author)."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["command"]
+
+
+@click.command("cassettes", hidden=True)
+def command() -> int:
+    """Not built yet."""
+    raise click.ClickException("harness cassettes is not built yet")

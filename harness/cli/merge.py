@@ -1,0 +1,13 @@
+"""`harness merge`: placeholder until its stage lands (owned by the stage's author)."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["command"]
+
+
+@click.command("merge", hidden=True)
+def command() -> int:
+    """Not built yet."""
+    raise click.ClickException("harness merge is not built yet")

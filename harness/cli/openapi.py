@@ -1,0 +1,13 @@
+"""`harness openapi`: placeholder until its stage lands (owned by the stage's author)."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["command"]
+
+
+@click.command("openapi", hidden=True)
+def command() -> int:
+    """Not built yet."""
+    raise click.ClickException("harness openapi is not built yet")

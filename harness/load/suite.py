@@ -1,0 +1,215 @@
+"""Load a suite folder: ``suite.yaml``, the lanes file and every case file.
+
+Every file is checked against its shipped schema, then against the others (a case naming an
+unknown lane, two cases with one id). Errors from all files are gathered and raised together as
+InputErrors, so one run shows everything that is wrong. Later stages read extra sections
+(``rules``, ``ledgers``, ``cassettes``) from ``Suite.settings`` through their own loaders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from harness.errors import HarnessError, InputError, InputErrors, Place, SubjectError
+from harness.load.validate import check
+from harness.load.yamlsafe import Document, load_document
+from harness.model import Case, Expectation, Lane, PinSpec, Subject, Suite
+from harness.sources import resolve_tools
+from harness.subjects import resolve_subject
+
+__all__ = ["DEFAULT_SETTINGS", "load_suite"]
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "lanes": "lanes.yaml",
+    "cases": ["**/*.cases.yaml"],
+    "ledgers": ["**/*.ledger.yaml"],
+    "rules": ["**/*.rules.yaml"],
+    "timeout_s": 10.0,
+}
+
+
+class _Errors:
+    def __init__(self) -> None:
+        self.items: list[InputError] = []
+
+    def add(self, exc: HarnessError) -> None:
+        if isinstance(exc, InputErrors):
+            self.items.extend(exc.errors)
+        elif isinstance(exc, InputError):
+            self.items.append(exc)
+        else:
+            self.items.append(InputError(Place("?"), "a loadable suite", str(exc)))
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _load_checked(path: Path, root: Path, schema: str) -> Document:
+    doc = load_document(path, display=_rel(path, root))
+    check(doc, schema)
+    return doc
+
+
+def _settings(root: Path) -> tuple[dict[str, Any], Document | None]:
+    path = root / "suite.yaml"
+    if not path.is_file():
+        return dict(DEFAULT_SETTINGS), None
+    doc = _load_checked(path, root, "suite")
+    return {**DEFAULT_SETTINGS, **doc.value}, doc
+
+
+def _subjects(settings: dict[str, Any]) -> dict[str, Subject]:
+    out: dict[str, Subject] = {}
+    for name, spec in settings.get("subjects", {}).items():
+        out[name] = Subject(
+            name=name, old=spec["old"], new=spec["new"], wires=frozenset(spec["wires"]),
+            description=spec.get("description", ""), refeed=spec.get("refeed"),
+            input_keys=frozenset(spec.get("input_keys", ())),
+            output=spec.get("output", "request-body"),
+        )
+    return out
+
+
+def _lanes(doc: Document) -> dict[str, Lane]:
+    lanes: dict[str, Lane] = {}
+    for i, raw in enumerate(doc.value["lanes"]):
+        place = doc.place(f"lanes[{i}]")
+        if raw["id"] in lanes:
+            raise InputError(doc.place(f"lanes[{i}].id"), "a unique lane id", f"a second {raw['id']!r}")
+        lanes[raw["id"]] = Lane(
+            id=raw["id"], wire=raw["wire"], provider=raw["provider"],
+            base_url=raw.get("base_url"), model=raw.get("model"), title=raw.get("title", ""),
+            options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())),
+            file=doc.file, line=place.line,
+        )
+    return lanes
+
+
+def content_id(subject: str, raw: dict[str, Any]) -> str:
+    """A stable id from what the case feeds the pipelines (not its title or pins)."""
+    material = {"subject": subject, "tools": raw.get("tools"), "input": raw.get("input", {})}
+    digest = hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
+    return f"{subject}-{digest[:10]}"
+
+
+def _expectations(raw: dict[str, Any]) -> dict[str, Expectation]:
+    out: dict[str, Expectation] = {}
+    for lane, exp in raw.get("expect", {}).items():
+        if isinstance(exp, str):
+            out[lane] = Expectation(kind=exp)  # type: ignore[arg-type]
+            continue
+        d = exp["diverges"]
+        out[lane] = Expectation(
+            kind="diverges", paths=tuple(d.get("paths", ())), why=d["why"],
+            old_raises=d.get("old_raises"), new_raises=d.get("new_raises"),
+        )
+    return out
+
+
+def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -> tuple[PinSpec, ...]:
+    pins: list[PinSpec] = []
+    seen: set[str] = set()
+    common = {"name", "kind", "lanes", "why", "catches_old"}
+    for j, p in enumerate(raw.get("pins", [])):
+        where = f"{at}.pins[{j}]"
+        if p["name"] in seen:
+            raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case", repr(p["name"]))
+        seen.add(p["name"])
+        pin_lanes = tuple(p.get("lanes", lanes))
+        stray = [lane for lane in pin_lanes if lane not in lanes]
+        if stray:
+            raise InputError(doc.place(f"{where}.lanes"), f"lanes of this case ({', '.join(lanes)})", repr(stray))
+        pins.append(PinSpec(
+            name=p["name"], kind=p["kind"], lanes=pin_lanes,
+            params={k: v for k, v in p.items() if k not in common},
+            why=p.get("why", ""), catches_old=p.get("catches_old", False),
+            line=doc.lines.line_of(where),
+        ))
+    return tuple(pins)
+
+
+def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path) -> Case:
+    at = f"cases[{i}]"
+    raw = doc.value["cases"][i]
+    extra = sorted(set(raw.get("input", {})) - subject.input_keys)
+    if extra:
+        keys = ", ".join(sorted(subject.input_keys)) or "none"
+        raise InputError(doc.place(f"{at}.input"), f"input keys of {subject.name} ({keys})", f"unknown {extra}")
+    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"))
+    case_lanes = tuple(raw.get("lanes") or [lid for lid, ln in lanes.items() if ln.wire in subject.wires])
+    for lane in case_lanes:
+        if lane not in lanes:
+            raise InputError(doc.place(f"{at}.lanes"), f"a lane id from the lanes file ({', '.join(lanes)})", repr(lane))
+    for lane in raw.get("expect", {}):
+        if lane != "*" and lane not in case_lanes:
+            raise InputError(doc.place(f"{at}.expect.{lane}"), "'*' or a lane of this case", repr(lane))
+    return Case(
+        id=raw.get("id") or content_id(subject.name, raw), subject=subject.name, file=doc.file,
+        line=doc.lines.line_of(at), title=raw.get("title", ""),
+        input={"tools": tools, **raw.get("input", {})}, lanes=case_lanes,
+        expect=_expectations(raw), checks=frozenset(raw.get("checks", ())),
+        pins=_pins(doc, at, raw, case_lanes), rejections=tuple(raw.get("rejections", ())),
+    )
+
+
+def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[str, Subject],
+               errors: _Errors) -> list[Case]:
+    try:
+        doc = _load_checked(path, root, "cases")
+        subject = resolve_subject(doc.value["subject"], declared)
+    except SubjectError as exc:
+        errors.add(InputError(Place(_rel(path, root), None, "subject"), "a known subject", str(exc)))
+        return []
+    except HarnessError as exc:
+        errors.add(exc)
+        return []
+    cases = []
+    for i in range(len(doc.value["cases"])):
+        try:
+            cases.append(_case(doc, i, subject, lanes, path))
+        except HarnessError as exc:
+            errors.add(exc)
+    return cases
+
+
+def _globbed(root: Path, patterns: list[str]) -> list[Path]:
+    found = {p.resolve() for pattern in patterns for p in root.glob(pattern) if p.is_file()}
+    return sorted(found)
+
+
+def load_suite(root: Path | str) -> Suite:
+    """Load the suite folder ``root``; raises InputErrors with every problem found."""
+    root = Path(root)
+    if not root.is_dir():
+        raise InputError(Place(str(root)), "a suite folder", "no such folder")
+    errors = _Errors()
+    settings, _ = _settings(root)
+    declared = _subjects(settings)
+    lanes: dict[str, Lane] = {}
+    try:
+        lanes = _lanes(_load_checked(root / settings["lanes"], root, "lanes"))
+    except HarnessError as exc:
+        errors.add(exc)
+    cases: list[Case] = []
+    for path in _globbed(root, settings["cases"]):
+        cases.extend(_case_file(path, root, lanes, declared, errors))
+    seen: dict[str, Case] = {}
+    for case in cases:
+        if case.id in seen:
+            errors.add(InputError(Place(case.file, case.line, "id"), "a case id unique in the suite",
+                                  f"{case.id!r}, also at {seen[case.id].file}:{seen[case.id].line}"))
+        seen[case.id] = case
+    if errors.items:
+        raise InputErrors(errors.items)
+    subjects = {c.subject: resolve_subject(c.subject, declared) for c in cases}
+    return Suite(
+        root=str(root.resolve()), name=settings.get("name", root.resolve().name), lanes=lanes,
+        subjects=subjects, cases=tuple(cases), settings=settings,
+    )

@@ -1,0 +1,99 @@
+"""Check a loaded document against one of the JSON Schemas shipped in ``harness/load/schemas``.
+
+Each schema error becomes an InputError naming the file, the line, the key path, what the
+schema expected there and what was found, so a user never has to read a jsonschema trace.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+
+from harness.errors import InputError, InputErrors
+from harness.load.yamlsafe import Document
+
+__all__ = ["check", "schema", "validator"]
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """The shipped schema ``<name>.schema.json``."""
+    text = resources.files("harness.load").joinpath("schemas", f"{name}.schema.json").read_text()
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@cache
+def validator(name: str) -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(schema(name))
+    return cls(schema(name), format_checker=cls.FORMAT_CHECKER)  # type: ignore[no-any-return]
+
+
+def _path(error: ValidationError) -> str:
+    out = ""
+    for step in error.absolute_path:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        else:
+            out = f"{out}.{step}" if out else str(step)
+    return out
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, default=str)
+    kind = {dict: "object", list: "array", str: "string", bool: "boolean"}.get(
+        type(value), "number" if isinstance(value, int | float) else "null"
+    )
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{kind} {text}"
+
+
+def _describe(error: ValidationError) -> tuple[str, str, str]:
+    """(extra path, expected, found) in words."""
+    path = _path(error)
+    v = error.validator
+    if v == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed]
+        where = f"{path}.{extra[0]}" if path else extra[0]
+        return where, f"one of the keys {', '.join(allowed)}", f"unknown key {extra[0]!r}"
+    if v == "required":
+        return path, f"the key {error.message.split(' ')[0]}", "it missing"
+    if v == "type":
+        return path, f"a value of type {error.validator_value}", _short(error.instance)
+    if v == "enum":
+        options = ", ".join(json.dumps(o) for o in error.validator_value)
+        return path, f"one of {options}", _short(error.instance)
+    if v == "const":
+        return path, json.dumps(error.validator_value), _short(error.instance)
+    if v in ("oneOf", "anyOf"):
+        best = jsonschema.exceptions.best_match(error.context or [])
+        if best is not None and best is not error and error.context:
+            return _describe(best)
+        title = error.schema.get("title") or error.schema.get("description") or "a known form"
+        return path, str(title), _short(error.instance)
+    if v == "pattern":
+        return path, f"a string matching {error.validator_value}", _short(error.instance)
+    if v in ("minItems", "minLength", "minProperties"):
+        return path, f"{v} {error.validator_value}", _short(error.instance)
+    return path, f"{v} {json.dumps(error.validator_value, default=str)}", _short(error.instance)
+
+
+def check(doc: Document, schema_name: str) -> None:
+    """Raise InputErrors listing every place ``doc`` breaks the schema ``schema_name``."""
+    errors = sorted(
+        validator(schema_name).iter_errors(doc.value), key=lambda e: list(map(str, e.path))
+    )
+    if not errors:
+        return
+    found: list[InputError] = []
+    for error in errors:
+        path, expected, what = _describe(error)
+        found.append(InputError(doc.place(path), expected, what))
+    raise InputErrors(found)

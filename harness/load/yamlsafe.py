@@ -1,0 +1,190 @@
+"""Read YAML and JSON into plain values, remembering the line of every key path.
+
+PyYAML shares an aliased node instead of copying it, so an alias bomb (``a: &a [*a, *a]``,
+nine levels deep) costs little memory to load but billions of steps to walk. We therefore
+compose the node graph ourselves and construct values while counting every node *after*
+alias expansion; past ``max_nodes`` the file is refused with a clear error. Recursive
+anchors, duplicate keys and non-string keys are refused too: none has a meaning in a case file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from harness.errors import InputError, Place
+
+__all__ = ["Document", "LineMap", "load_document", "load_text"]
+
+MAX_NODES = 1_000_000
+MAX_DEPTH = 200
+MAX_BYTES = 64 * 1024 * 1024
+
+_SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass
+class LineMap:
+    """Key path -> 1-based line, for naming the place of a schema error."""
+
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def line_of(self, path: str) -> int | None:
+        """The line of ``path`` or of its nearest ancestor that has one."""
+        while True:
+            if path in self.lines:
+                return self.lines[path]
+            if not path:
+                return None
+            path = _parent(path)
+
+
+@dataclass
+class Document:
+    """A loaded file: its value and where each key path stands in it."""
+
+    file: str
+    value: Any
+    lines: LineMap
+
+    def place(self, path: str) -> Place:
+        return Place(self.file, self.lines.line_of(path), path)
+
+
+def _parent(path: str) -> str:
+    cut = max(path.rfind("."), path.rfind("["))
+    return path[:cut] if cut > 0 else ""
+
+
+def _child(path: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    text = str(key)
+    plain = text.replace("_", "").replace("-", "").isalnum()
+    step = text if plain else json.dumps(text)
+    return f"{path}.{step}" if path else step
+
+
+class _Builder:
+    def __init__(self, file: str, max_nodes: int, max_depth: int) -> None:
+        self.file = file
+        self.max_nodes = max_nodes
+        self.max_depth = max_depth
+        self.count = 0
+        self.lines = LineMap()
+        self.scalars: Any = yaml.constructor.SafeConstructor()
+        self.active: set[int] = set()
+
+    def build(self, node: yaml.Node, path: str, depth: int) -> Any:
+        self.count += 1
+        line = node.start_mark.line + 1
+        self.lines.lines.setdefault(path, line)
+        if self.count > self.max_nodes:
+            raise InputError(
+                Place(self.file, line, path),
+                f"at most {self.max_nodes:,} values after expanding YAML aliases",
+                "more (an alias bomb or an enormous file)",
+            )
+        if depth > self.max_depth:
+            raise InputError(
+                Place(self.file, line, path), f"nesting at most {self.max_depth} deep", "deeper"
+            )
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalars.construct_object(node)
+        if id(node) in self.active:
+            raise InputError(
+                Place(self.file, line, path), "a YAML alias that is not its own ancestor",
+                "a recursive alias",
+            )
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(n, _child(path, i), depth + 1) for i, n in enumerate(node.value)]
+            return self._mapping(node, path, depth)
+        finally:
+            self.active.discard(id(node))
+
+    def _mapping(self, node: yaml.Node, path: str, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise InputError(
+                    Place(self.file, key_node.start_mark.line + 1, path),
+                    "plain keys", "a YAML merge key (<<)",
+                )
+            key = self.build(key_node, path, depth + 1)
+            if not isinstance(key, str):
+                raise InputError(
+                    Place(self.file, key_node.start_mark.line + 1, path),
+                    "a string key", f"{type(key).__name__} {key!r}",
+                )
+            if key in out:
+                raise InputError(
+                    Place(self.file, key_node.start_mark.line + 1, _child(path, key)),
+                    "each key once", f"a second {key!r}",
+                )
+            sub = _child(path, key)
+            self.lines.lines[sub] = key_node.start_mark.line + 1
+            out[key] = self.build(value_node, sub, depth + 1)
+        return out
+
+
+def load_text(
+    text: str, file: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH
+) -> Document:
+    """Parse YAML (JSON is YAML) from ``text``; ``file`` names it in errors."""
+    try:
+        node = yaml.compose(text, Loader=_SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        raise InputError(
+            Place(file, line), "well-formed YAML", str(exc.problem or exc.context)
+        ) from None
+    except yaml.YAMLError as exc:
+        raise InputError(Place(file), "well-formed YAML", str(exc)) from None
+    if node is None:
+        return Document(file, None, LineMap())
+    builder = _Builder(file, max_nodes, max_depth)
+    try:
+        value = builder.build(node, "", 0)
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        raise InputError(
+            Place(file, mark.line + 1 if mark else None), "a plain YAML value", str(exc.problem)
+        ) from None
+    return Document(file, value, builder.lines)
+
+
+def load_document(path: Path, *, display: str | None = None, **limits: int) -> Document:
+    """Load a YAML or JSON file. Large JSON goes through ``json`` (line numbers then unknown)."""
+    name = display or str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError(Place(name), "a readable file", exc.strerror or str(exc)) from None
+    if size > MAX_BYTES:
+        raise InputError(Place(name), f"a file of at most {MAX_BYTES:,} bytes", f"{size:,} bytes")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(Place(name), "UTF-8 text", f"undecodable byte at {exc.start}") from None
+    except OSError as exc:
+        raise InputError(Place(name), "a readable file", exc.strerror or str(exc)) from None
+    if path.suffix == ".json" and size > 1024 * 1024:
+        return _load_big_json(text, name)
+    return load_text(text, name, **limits)
+
+
+def _load_big_json(text: str, name: str) -> Document:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(Place(name, exc.lineno), "valid JSON", exc.msg) from None
+    except RecursionError:
+        raise InputError(Place(name), "JSON nested at most ~900 deep", "deeper") from None
+    return Document(name, value, LineMap())

@@ -1,0 +1,184 @@
+"""The plain values that flow between stages. Every one is frozen; none does I/O.
+
+    Suite ── lanes: Lane ...      (load)
+          ├─ cases: Case ...  ── pins: PinSpec ..., expect: lane -> Expectation
+          └─ subjects: Subject ...
+    Observation                   (build: one pipeline run on one case x lane)
+    Verdict                       (compare: old vs new Observation)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "SIDES",
+    "Case",
+    "ErrorInfo",
+    "Expectation",
+    "Lane",
+    "Observation",
+    "Outcome",
+    "PinSpec",
+    "Side",
+    "Subject",
+    "Suite",
+    "Verdict",
+    "VerdictKind",
+]
+
+Side = Literal["old", "new"]
+SIDES: tuple[Side, Side] = ("old", "new")
+
+Outcome = Literal["ok", "error", "timeout", "crash"]
+"""How one pipeline call ended: returned JSON, raised, ran past its deadline, or killed its process."""
+
+VerdictKind = Literal["identical", "reordered", "intended", "unexpected", "error"]
+"""The closed set of comparison verdicts (see ``harness.compare``)."""
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One route to a provider. Pipelines receive ``as_dict()``: plain JSON, nothing else."""
+
+    id: str
+    wire: str
+    provider: str
+    base_url: str | None = None
+    model: str | None = None
+    title: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    fronts: tuple[str, ...] = ()
+    file: str = ""
+    line: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "wire": self.wire,
+            "provider": self.provider,
+            "base_url": self.base_url,
+            "model": self.model,
+            "options": dict(self.options),
+            "fronts": list(self.fronts),
+        }
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A pair of pipelines under test. ``old``/``new``/``refeed`` are ``module:function`` strings."""
+
+    name: str
+    old: str
+    new: str
+    wires: frozenset[str]
+    description: str = ""
+    refeed: str | None = None
+    input_keys: frozenset[str] = frozenset()
+    output: Literal["request-body", "value"] = "request-body"
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What old vs new may look like on one lane: ``same`` bytes, ``same-value``, or ``diverges``."""
+
+    kind: Literal["same", "same-value", "diverges"] = "same"
+    paths: tuple[str, ...] = ()
+    why: str = ""
+    old_raises: str | None = None
+    new_raises: str | None = None
+
+
+@dataclass(frozen=True)
+class PinSpec:
+    """One declared check on the new pipeline's output (see ``harness.pins.declarative``)."""
+
+    name: str
+    kind: str
+    lanes: tuple[str, ...]
+    params: Mapping[str, Any]
+    why: str = ""
+    catches_old: bool = False
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Case:
+    """One named input with its expectations, from a case file."""
+
+    id: str
+    subject: str
+    file: str
+    line: int | None
+    title: str
+    input: Mapping[str, Any]
+    lanes: tuple[str, ...]
+    expect: Mapping[str, Expectation]
+    checks: frozenset[str]
+    pins: tuple[PinSpec, ...]
+    rejections: tuple[Mapping[str, Any], ...] = ()
+
+    def expectation(self, lane_id: str) -> Expectation:
+        return self.expect.get(lane_id) or self.expect.get("*") or Expectation()
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A loaded suite folder. ``extras`` carries sections later stages own (rules, ledgers...)."""
+
+    root: str
+    name: str
+    lanes: Mapping[str, Lane]
+    subjects: Mapping[str, Subject]
+    cases: tuple[Case, ...]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    def case(self, case_id: str) -> Case:
+        for c in self.cases:
+            if c.id == case_id:
+                return c
+        raise KeyError(case_id)
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """What a pipeline raised (or how it died): type name, message, last traceback line."""
+
+    type: str
+    message: str
+    where: str = ""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One pipeline run on one case x lane x side."""
+
+    case_id: str
+    lane_id: str
+    side: Side
+    outcome: Outcome
+    wire: bytes | None = None
+    value: Any = None
+    error: ErrorInfo | None = None
+    duration_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "ok"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The comparison of old and new on one case x lane."""
+
+    case_id: str
+    lane_id: str
+    kind: VerdictKind
+    paths: tuple[str, ...] = ()
+    detail: str = ""
+    why: str = ""
+    diff: Mapping[str, Any] = field(default_factory=dict)
+    checks: Mapping[str, bool] = field(default_factory=dict)

@@ -1,0 +1,81 @@
+"""Tool sources: where a case's tools come from.
+
+A case names its tools in one of four forms (the ``source`` definition in cases.schema.json):
+
+    tools: [{name, description, input_schema}, ...]     inline
+    tools: {file: tools.json, pick: [a, b]}             a JSON/YAML list, or {tools: [...]}
+    tools: {mcp: server.tools.json, pick: [...]}        an MCP ``tools/list`` answer (inputSchema)
+    tools: {openapi: api.json, operations: [...]}       an OpenAPI 3.0/3.1 document, a tool an operation
+
+Every form resolves to a list of ``{"name", "description", "input_schema"}`` dicts. Paths are
+relative to the case file; URLs are refused (the harness never fetches).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from harness.errors import InputError, Place
+from harness.load.yamlsafe import load_document
+
+__all__ = ["resolve_path", "resolve_tools", "tools_from_listing"]
+
+
+def resolve_path(raw: str, base: Path, place: Place) -> Path:
+    """A path named in a suite file, relative to that file's folder; URLs refused."""
+    if "://" in raw or raw.startswith("//"):
+        raise InputError(place, "a local file path", f"a URL {raw!r} (the harness never fetches)")
+    path = (base / raw).resolve()
+    if not path.is_file():
+        raise InputError(place, "an existing file", f"no file at {raw!r}")
+    return path
+
+
+def _tool(entry: Any, place: Place) -> dict[str, Any]:
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        raise InputError(place, "a tool object with a string name", repr(entry)[:60])
+    schema = entry["input_schema"] if "input_schema" in entry else entry.get("inputSchema", {})
+    return {
+        "name": entry["name"],
+        "description": entry.get("description") or "",
+        "input_schema": schema,
+    }
+
+
+def tools_from_listing(value: Any, place: Place) -> list[dict[str, Any]]:
+    """Tools from a list, ``{tools: [...]}`` or an MCP ``tools/list`` result (``inputSchema``)."""
+    if isinstance(value, dict) and "result" in value and isinstance(value["result"], dict):
+        value = value["result"]
+    listing = value.get("tools") if isinstance(value, dict) else value
+    if not isinstance(listing, list):
+        raise InputError(place, "a list of tools or an object with 'tools'", type(value).__name__)
+    return [_tool(t, Place(place.file, place.line, f"tools[{i}]")) for i, t in enumerate(listing)]
+
+
+def _pick(tools: list[dict[str, Any]], names: list[str] | None, place: Place) -> list[dict[str, Any]]:
+    if not names:
+        return tools
+    by_name = {t["name"]: t for t in tools}
+    missing = [n for n in names if n not in by_name]
+    if missing:
+        known = ", ".join(sorted(by_name)[:12])
+        raise InputError(place, f"tool names from the source ({known}...)", f"unknown {missing}")
+    return [by_name[n] for n in names]
+
+
+def resolve_tools(source: Any, case_file: Path, place: Place) -> list[dict[str, Any]]:
+    """Resolve one case's ``tools`` value to a list of tool dicts."""
+    if isinstance(source, list):
+        return [_tool(t, Place(place.file, place.line, f"{place.path}[{i}]")) for i, t in enumerate(source)]
+    base = case_file.parent
+    if "openapi" in source:
+        from harness.sources import openapi  # local: only suites that use it pay for it
+
+        path = resolve_path(source["openapi"], base, place)
+        tools = openapi.tools_from_document(path, source.get("operations"), place)
+        return _pick(tools, source.get("pick"), place)
+    key = "mcp" if "mcp" in source else "file"
+    path = resolve_path(source[key], base, place)
+    doc = load_document(path, display=str(path))
+    return _pick(tools_from_listing(doc.value, Place(str(path))), source.get("pick"), place)
