@@ -23,7 +23,7 @@ from harness.subjects import resolve_subject
 __all__ = ["DEFAULT_SETTINGS", "load_suite"]
 
 DEFAULT_SETTINGS: dict[str, Any] = {
-    "lanes": "lanes.yaml",
+    "lanes": ["lanes.yaml", "lanes/*.yaml"],
     "cases": ["**/*.cases.yaml"],
     "ledgers": ["**/*.ledger.yaml"],
     "rules": ["**/*.rules.yaml"],
@@ -193,10 +193,19 @@ def load_suite(root: Path | str) -> Suite:
     settings, _ = _settings(root)
     declared = _subjects(settings)
     lanes: dict[str, Lane] = {}
-    try:
-        lanes = _lanes(_load_checked(root / settings["lanes"], root, "lanes"))
-    except HarnessError as exc:
-        errors.add(exc)
+    patterns = settings["lanes"]
+    lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns)
+    if not lane_files:
+        errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
+    for path in lane_files:
+        try:
+            for lane_id, lane in _lanes(_load_checked(path, root, "lanes")).items():
+                if lane_id in lanes:
+                    raise InputError(Place(lane.file, lane.line, "id"), "a lane id unique in the suite",
+                                     f"{lane_id!r}, also in {lanes[lane_id].file}")
+                lanes[lane_id] = lane
+        except HarnessError as exc:
+            errors.add(exc)
     cases: list[Case] = []
     for path in _globbed(root, settings["cases"]):
         cases.extend(_case_file(path, root, lanes, declared, errors))
