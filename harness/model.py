@@ -172,13 +172,15 @@ class Observation:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The comparison of old and new on one case x lane."""
+    """The comparison of old and new on one case x lane, with its declared checks."""
 
     case_id: str
     lane_id: str
     kind: VerdictKind
-    paths: tuple[str, ...] = ()
+    failed: bool
     detail: str = ""
     why: str = ""
-    diff: Mapping[str, Any] = field(default_factory=dict)
-    checks: Mapping[str, bool] = field(default_factory=dict)
+    paths: tuple[str, ...] = ()
+    unexpected_paths: tuple[str, ...] = ()
+    checks: Mapping[str, str] = field(default_factory=dict)
+    """check name -> "held" | a sentence saying how it failed."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +147,8 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
     case_lanes = tuple(raw.get("lanes") or [lid for lid, ln in lanes.items() if ln.wire in subject.wires])
     for lane in case_lanes:
         if lane not in lanes:
-            raise InputError(doc.place(f"{at}.lanes"), f"a lane id from the lanes file ({', '.join(lanes)})", repr(lane))
+            known = ", ".join(lanes)
+            raise InputError(doc.place(f"{at}.lanes"), f"a lane id from the lanes files ({known})", repr(lane))
     for lane in raw.get("expect", {}):
         if lane != "*" and lane not in case_lanes:
             raise InputError(doc.place(f"{at}.expect.{lane}"), "'*' or a lane of this case", repr(lane))
@@ -190,6 +192,9 @@ def load_suite(root: Path | str) -> Suite:
     if not root.is_dir():
         raise InputError(Place(str(root)), "a suite folder", "no such folder")
     errors = _Errors()
+    # A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder.
+    if str(root.resolve()) not in sys.path:
+        sys.path.insert(0, str(root.resolve()))
     settings, _ = _settings(root)
     declared = _subjects(settings)
     lanes: dict[str, Lane] = {}

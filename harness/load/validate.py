@@ -31,7 +31,7 @@ def schema(name: str) -> dict[str, Any]:
 @cache
 def validator(name: str) -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema(name))
-    return cls(schema(name), format_checker=cls.FORMAT_CHECKER)  # type: ignore[no-any-return]
+    return cls(schema(name), format_checker=cls.FORMAT_CHECKER)
 
 
 def _path(error: ValidationError) -> str:

@@ -1,0 +1,90 @@
+"""Observations for pins, made in this process and cached per (suite, case, lane, side).
+
+Pins run as pytest items, so their observations are made in-process (the mutation engine needs
+that: a mutant switched on in this process must reach the pipeline). ``clear()`` drops the
+cache; the mutation engine calls it in each forked child so no observation made before a
+mutant was switched on can hide it.
+
+``against`` chooses which pipeline plays "new": set to ``"old"`` (``--harness-against old``)
+to run every pin against the previous pipeline and see which pins exist to catch it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from harness.build.calls import call_isolated, call_pipeline
+from harness.build.unit import Pipelines
+from harness.load import load_suite
+from harness.model import Observation, Side, Suite
+
+__all__ = ["against", "clear", "fresh", "observe", "refeed", "set_against", "set_isolate", "suite_for"]
+
+_observations: dict[tuple[str, str, str, str], Observation] = {}
+_suites: dict[str, Suite] = {}
+_pipes = Pipelines()
+_against: list[Side] = ["new"]
+_isolate: list[bool] = [False]
+
+
+def set_against(side: Side) -> None:
+    _against[0] = side
+
+
+def set_isolate(isolate: bool) -> None:
+    """Run each pipeline call in a forked child (``--harness-isolate``): slower, crash-proof."""
+    _isolate[0] = isolate
+
+
+def against() -> Side:
+    return _against[0]
+
+
+def clear() -> None:
+    """Forget every observation (suites stay loaded: they do not depend on pipeline code)."""
+    _observations.clear()
+
+
+def suite_for(path: Path) -> Suite:
+    """The suite a file belongs to: the nearest folder upward holding suite.yaml."""
+    for folder in [path if path.is_dir() else path.parent, *path.parents]:
+        if (folder / "suite.yaml").is_file():
+            key = str(folder.resolve())
+            if key not in _suites:
+                _suites[key] = load_suite(folder)
+            return _suites[key]
+    raise LookupError(f"{path} is not inside a suite folder (no suite.yaml above it)")
+
+
+def _spec(suite: Suite, case_id: str, side: Side) -> str:
+    subject = suite.subjects[suite.case(case_id).subject]
+    actual = against() if side == "new" else "old"
+    return subject.new if actual == "new" else subject.old
+
+
+def fresh(suite: Suite, case_id: str, lane_id: str, side: Side = "new",
+          pipeline_input: Any = None) -> Observation:
+    """Run the pipeline now, uncached (for determinism and idempotence checks)."""
+    case = suite.case(case_id)
+    timeout = float(suite.settings.get("timeout_s", 10.0))
+    call = call_isolated if _isolate[0] else call_pipeline
+    return call(
+        _pipes.get(_spec(suite, case_id, side)), case.input if pipeline_input is None else pipeline_input,
+        suite.lanes[lane_id].as_dict(), case_id=case_id, lane_id=lane_id, side=side, timeout=timeout,
+    )
+
+
+def observe(suite: Suite, case_id: str, lane_id: str, side: Side = "new") -> Observation:
+    """The (cached) observation of one side on one case x lane."""
+    key = (suite.root, case_id, lane_id, _spec(suite, case_id, side))
+    if key not in _observations:
+        _observations[key] = fresh(suite, case_id, lane_id, side)
+    return _observations[key]
+
+
+def refeed(suite: Suite, case_id: str, output: Any) -> Any:
+    subject = suite.subjects[suite.case(case_id).subject]
+    if not subject.refeed:
+        raise LookupError(f"subject {subject.name} has no refeed function")
+    return _pipes.get(subject.refeed)(suite.case(case_id).input, output)

@@ -1,0 +1,168 @@
+"""Rules as data: load ``*.rules.yaml`` files into frozen Rule values.
+
+A rule says where to look in a request body (``select``, optionally ``within`` a JSON Schema
+whose every subschema is tested), the rejected shape there (``rejects``, a JSON Schema, and/or
+a built-in ``predicate``), the stable part of the provider's message (``message``, a regex), the
+places the message names (``location`` templates) and the receipts backing it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place
+from harness.load.validate import check
+from harness.load.yamlsafe import Document, load_document
+from harness.selectors import compile_selector
+
+__all__ = ["Rule", "RuleSet", "load_rules", "rules_of_suite"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rejection signature. ``receipts`` are receipt ids; ``triggers`` per-receipt builder data."""
+
+    id: str
+    validator: str
+    select: str
+    message: str
+    receipts: tuple[str, ...]
+    rejects: Mapping[str, Any] | bool | None = None
+    predicate: Mapping[str, Any] | None = None
+    when: Mapping[str, Any] | bool | None = None
+    within: str | None = None
+    nodes: str = "objects"
+    location: tuple[str, ...] = ()
+    path_style: str = "selector"
+    title: str = ""
+    drift: str = ""
+    why: str = ""
+    wire: str = ""
+    trigger: Mapping[str, Any] = field(default_factory=dict)
+    triggers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    file: str = ""
+    line: int | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return _compiled(self.message)
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _compiled(text: str) -> re.Pattern[str]:
+    if text not in _PATTERNS:
+        _PATTERNS[text] = re.compile(text, re.DOTALL)
+    return _PATTERNS[text]
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every rule of a suite, by id, in file order."""
+
+    rules: tuple[Rule, ...]
+
+    def by_id(self) -> dict[str, Rule]:
+        return {r.id: r for r in self.rules}
+
+    def for_validators(self, validators: Iterable[str]) -> tuple[Rule, ...]:
+        wanted = set(validators)
+        return tuple(r for r in self.rules if r.validator in wanted)
+
+
+def _check_parts(doc: Document, at: str, raw: Mapping[str, Any]) -> None:
+    """What the schema cannot say: the regex compiles, the selectors parse, the schemas are schemas."""
+    try:
+        re.compile(raw["message"])
+    except re.error as exc:
+        raise InputError(doc.place(f"{at}.message"), "a regular expression", f"{exc}") from None
+    for key in ("select", "within"):
+        if key in raw:
+            try:
+                compile_selector(raw[key])
+            except ConfigError as exc:
+                raise InputError(doc.place(f"{at}.{key}"), exc.expected, repr(raw[key])) from None
+    for key in ("rejects", "when"):
+        if isinstance(raw.get(key), dict):
+            try:
+                jsonschema.Draft202012Validator.check_schema(raw[key])
+            except jsonschema.SchemaError as exc:
+                raise InputError(doc.place(f"{at}.{key}"), "a JSON Schema", exc.message) from None
+
+
+def _rule(doc: Document, i: int, default_validator: str | None) -> Rule:
+    at = f"rules[{i}]"
+    raw = doc.value["rules"][i]
+    _check_parts(doc, at, raw)
+    validator = raw.get("validator") or default_validator
+    if not validator:
+        raise InputError(doc.place(at), "a validator (on the rule or the file)", "none")
+    receipts: list[str] = []
+    triggers: dict[str, Mapping[str, Any]] = {}
+    for item in raw["receipts"]:
+        rid = item if isinstance(item, str) else item["id"]
+        receipts.append(rid)
+        if isinstance(item, dict) and "trigger" in item:
+            triggers[rid] = item["trigger"]
+    return Rule(
+        id=raw["id"], validator=validator, select=raw["select"], message=raw["message"],
+        receipts=tuple(receipts), rejects=raw.get("rejects"), predicate=raw.get("predicate"),
+        when=raw.get("when"), within=raw.get("within"), nodes=raw.get("nodes", "objects"),
+        location=tuple(raw.get("location", ())), path_style=raw.get("path_style", "selector"),
+        title=raw.get("title", ""), drift=raw.get("drift", ""), why=raw.get("why", ""),
+        wire=raw.get("wire", ""), trigger=raw.get("trigger", {}), triggers=triggers,
+        file=doc.file, line=doc.lines.line_of(at),
+    )
+
+
+def load_rules(paths: Iterable[Path], root: Path | None = None) -> RuleSet:
+    """Load and check rules files; InputErrors lists every problem in every file."""
+    errors: list[InputError] = []
+    rules: list[Rule] = []
+    seen: dict[str, Rule] = {}
+    for path in paths:
+        display = _display(path, root)
+        try:
+            doc = load_document(path, display=display)
+            check(doc, "rules")
+            for i in range(len(doc.value["rules"])):
+                rule = _rule(doc, i, doc.value.get("validator"))
+                if rule.id in seen:
+                    other = seen[rule.id]
+                    raise InputError(doc.place(f"rules[{i}].id"), "a rule id unique in the suite",
+                                     f"{rule.id!r}, also at {other.file}:{other.line}")
+                seen[rule.id] = rule
+                rules.append(rule)
+        except InputErrors as exc:
+            errors.extend(exc.errors)
+        except InputError as exc:
+            errors.append(exc)
+        except HarnessError as exc:
+            errors.append(InputError(Place(display), "a loadable rules file", str(exc)))
+    if errors:
+        raise InputErrors(errors)
+    return RuleSet(tuple(rules))
+
+
+def _display(path: Path, root: Path | None) -> str:
+    if root is None:
+        return str(path)
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def rules_of_suite(root: Path | str, settings: Mapping[str, Any]) -> RuleSet:
+    """The rules a suite's settings name (globs under ``rules``, default ``**/*.rules.yaml``)."""
+    base = Path(root)
+    patterns = settings.get("rules") or ["**/*.rules.yaml"]
+    found = sorted({p.resolve() for pat in patterns for p in base.glob(pat) if p.is_file()})
+    return load_rules(found, base)

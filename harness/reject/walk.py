@@ -1,0 +1,127 @@
+"""Every subschema of a JSON Schema, with its path, and how each provider spells that path.
+
+The walk follows the keywords that hold schemas (``properties.*``, ``items``, ``anyOf[i]`` ...)
+and yields ``(parts, node)`` with ``parts`` the keys and indices from the root. Providers name
+the same place differently, so a path renders in one of a closed set of styles:
+
+    selector  .properties.objects.items         (the harness's own locations)
+    tuple     ('properties', 'objects', 'items') (OpenAI "In context=...")
+    proto     .properties[3].value.items         (Gemini proto-JSON: map entries by index)
+    keyed     .properties[objects].items         (Gemini semantic validator)
+    names     .objects.items                     (Vertex "functionDeclaration `parameters.x`")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from harness.selectors import location
+
+__all__ = ["PATH_STYLES", "render_path", "subschemas"]
+
+_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_LISTS = ("anyOf", "oneOf", "allOf", "any_of", "one_of", "all_of", "prefixItems")
+_ONES = ("items", "not", "additionalProperties", "if", "then", "else", "contains",
+         "propertyNames", "unevaluatedProperties", "unevaluatedItems")
+
+Parts = list[str | int]
+
+
+def subschemas(root: Any, parts: Parts | None = None) -> Iterator[tuple[Parts, Any]]:
+    """``(parts, node)`` for the root and every schema below it, depth first, in key order."""
+    at: Parts = parts or []
+    yield at, root
+    if not isinstance(root, dict):
+        return
+    for key, value in root.items():
+        if key in _MAPS and isinstance(value, dict):
+            for name, sub in value.items():
+                yield from subschemas(sub, [*at, key, name])
+        elif key in _LISTS and isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield from subschemas(sub, [*at, key, i])
+        elif key in _ONES and isinstance(value, dict | list) and not (
+            key == "additionalProperties" and isinstance(value, list)
+        ):
+            if key == "items" and isinstance(value, list):
+                for i, sub in enumerate(value):
+                    yield from subschemas(sub, [*at, key, i])
+            else:
+                yield from subschemas(value, [*at, key])
+
+
+def _proto(root: Any, parts: Parts) -> str:
+    out = ""
+    node = root
+    i = 0
+    while i < len(parts):
+        step = parts[i]
+        if step == "properties" and i + 1 < len(parts) and isinstance(node, dict):
+            keys = list(node.get("properties", {}))
+            name = parts[i + 1]
+            out += f".properties[{keys.index(name) if name in keys else name}].value"
+            node = node.get("properties", {}).get(name)
+            i += 2
+            continue
+        out += _snake(step)
+        node = node.get(step) if isinstance(node, dict) and isinstance(step, str) else (
+            node[step] if isinstance(node, list) and isinstance(step, int) else None)
+        i += 1
+    return out
+
+
+def _snake(step: str | int) -> str:
+    if isinstance(step, int):
+        return f"[{step}]"
+    snake = {"anyOf": "any_of", "oneOf": "one_of", "allOf": "all_of"}.get(step, step)
+    return f".{snake}"
+
+
+def _keyed(parts: Parts) -> str:
+    out = ""
+    i = 0
+    while i < len(parts):
+        step = parts[i]
+        if step == "properties" and i + 1 < len(parts):
+            out += f".properties[{parts[i + 1]}]"
+            i += 2
+            continue
+        out += _snake(step)
+        i += 1
+    return out
+
+
+def _names(parts: Parts) -> str:
+    out = ""
+    i = 0
+    while i < len(parts):
+        step = parts[i]
+        if step == "properties" and i + 1 < len(parts):
+            out += f".{parts[i + 1]}"
+            i += 2
+            continue
+        out += _snake(step)
+        i += 1
+    return out
+
+
+def _tuple(parts: Parts) -> str:
+    return "(" + ", ".join(repr(str(p)) for p in parts) + ")"
+
+
+PATH_STYLES = ("selector", "tuple", "proto", "keyed", "names")
+
+
+def render_path(style: str, root: Any, parts: Parts) -> str:
+    """The walked path ``parts`` (below ``root``) as a provider of ``style`` writes it."""
+    if style == "tuple":
+        return _tuple(parts)
+    if style == "proto":
+        return _proto(root, parts)
+    if style == "keyed":
+        return _keyed(parts)
+    if style == "names":
+        return _names(parts)
+    rendered = location(parts)
+    return "" if rendered == "$" else f".{rendered}" if not rendered.startswith("[") else rendered

@@ -1,0 +1,121 @@
+"""The bounds seed 002 puts on an untrusted document, and the budgets that enforce them.
+
+Per operation (over it: the operation is skipped, or its response schema dropped):
+    one resolved schema, parameter or body, expanded      10 000 values, 128 levels
+Document-wide (scaled by the document's own size, so a big honest document fits):
+    the document, YAML aliases expanded                    2 000 000 values (refused)
+    values built while inlining (shared values once)       64 per document value, 50 000..1 000 000;
+                                                           half that for response schemas (dropped)
+    values all imported tools hold                         64 per document value, 50 000..4 000 000
+    top-level input fields of all tools                    8 per document value, 5 000..100 000
+                                                           (operations that no longer fit are skipped)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_DOCUMENT_VALUES",
+    "MAX_SCHEMA_VALUES",
+    "Budgets",
+    "OverBound",
+    "TooDeep",
+    "TooLarge",
+    "count_values",
+    "measure",
+]
+
+MAX_SCHEMA_VALUES = 10_000
+MAX_DEPTH = 128
+MAX_DOCUMENT_VALUES = 2_000_000
+
+
+class OverBound(Exception):
+    """A per-operation bound was passed; ``reason`` is what the summary says."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class TooDeep(OverBound):
+    """Nested deeper than MAX_DEPTH levels once refs are inlined."""
+
+
+class TooLarge(OverBound):
+    """More than MAX_SCHEMA_VALUES values once refs are expanded."""
+
+
+def _clamp(per_value: int, low: int, high: int, values: int) -> int:
+    return max(low, min(high, per_value * values))
+
+
+@dataclass
+class Budgets:
+    """Document-wide budgets, sized from the document's value count."""
+
+    built_limit: int
+    held_limit: int
+    fields_limit: int
+    built_inputs: int = 0
+    built_responses: int = 0
+    held: int = 0
+    fields: int = 0
+
+    @classmethod
+    def for_document(cls, values: int) -> Budgets:
+        return cls(
+            built_limit=_clamp(64, 50_000, 1_000_000, values),
+            held_limit=_clamp(64, 50_000, 4_000_000, values),
+            fields_limit=_clamp(8, 5_000, 100_000, values),
+        )
+
+    @property
+    def response_limit(self) -> int:
+        return self.built_limit // 2
+
+
+def count_values(value: Any, limit: int) -> int:
+    """Values in a loaded document (each alias copy counted), stopping just past ``limit``."""
+    count = 0
+    stack = [value]
+    while stack and count <= limit:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
+
+
+def measure(value: Any) -> tuple[int, int]:
+    """Expanded size and height of a built schema (a DAG: shared nodes are measured once).
+
+    Raises TooLarge / TooDeep as soon as a bound is passed, so a huge DAG costs little.
+    """
+    seen: dict[int, tuple[int, int]] = {}
+
+    def walk(node: Any, depth: int) -> tuple[int, int]:
+        if depth > MAX_DEPTH:
+            raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
+        if not isinstance(node, (dict, list)):
+            return 1, 0
+        known = seen.get(id(node))
+        if known is not None:
+            return known
+        children = node.values() if isinstance(node, dict) else node
+        size, height = 1, 0
+        for child in children:
+            s, h = walk(child, depth + 1)
+            size += s
+            height = max(height, h + 1)
+            if size > MAX_SCHEMA_VALUES:
+                raise TooLarge(f"too large: more than {MAX_SCHEMA_VALUES:,} values expanded")
+        seen[id(node)] = (size, height)
+        return size, height
+
+    return walk(value, 0)

@@ -1,0 +1,102 @@
+"""Document-wide checks on an untrusted OpenAPI document: path keys and server URLs.
+
+A document decides where requests would go, so both are held to seed 002's rules even though
+the harness never sends one. A server URL carrying credentials is refused *without echoing
+it*: the message names the place, never the URL, so no secret reaches a report or a log.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+__all__ = ["path_key_problem", "placeholders", "server_problems"]
+
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_NUMERIC_HOST = re.compile(r"^[0-9a-fA-FxX.]+$")
+_DOTTED_QUAD = re.compile(r"^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$")
+_BAD_VARIABLE = set("@/\\?#")
+
+
+def placeholders(path: str) -> list[str]:
+    return _PLACEHOLDER.findall(path)
+
+
+def path_key_problem(path: str) -> str | None:
+    """Why ``path`` is not a plain absolute path, or None when it is."""
+    if not path.startswith("/"):
+        return "a path that does not start with /"
+    if "://" in path or path.startswith("//") or "//" in path:
+        return "a scheme or an empty segment (//)"
+    for char, what in (("?", "a query (?)"), ("#", "a fragment (#)"), ("\\", "a backslash")):
+        if char in path:
+            return what
+    if any(seg in (".", "..") for seg in path.split("/")):
+        return "a . or .. segment"
+    return None
+
+
+def _host_problem(host: str) -> str | None:
+    if host and _NUMERIC_HOST.match(host) and not any(c.isalpha() and c not in "xX" for c in host):
+        if not _DOTTED_QUAD.match(host):
+            return f"an ambiguous numeric host {host!r} (write a.b.c.d)"
+    return None
+
+
+def _expand(url: str, variables: Any) -> tuple[str, str | None]:
+    if not isinstance(variables, dict):
+        return url, None
+    for name, spec in variables.items():
+        values = [spec.get("default")] if isinstance(spec, dict) else []
+        if isinstance(spec, dict) and isinstance(spec.get("enum"), list):
+            values += spec["enum"]
+        for value in values:
+            if isinstance(value, str) and _BAD_VARIABLE & set(value):
+                return url, f"server variable {name!r} with a value holding @, /, \\, ? or #"
+        default = values[0] if values and isinstance(values[0], str) else ""
+        url = url.replace("{" + str(name) + "}", default)
+    return url, None
+
+
+def _server_problem(server: Any) -> str | None:
+    if not isinstance(server, dict) or not isinstance(server.get("url"), str):
+        return "a server without a string url"
+    url, problem = _expand(server["url"], server.get("variables"))
+    if problem:
+        return problem
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        has_credentials = parts.username is not None or parts.password is not None
+    except ValueError:
+        return "a server url that does not parse"
+    if has_credentials or "@" in parts.netloc:
+        return "a server url carrying credentials (user:password@, not shown): put them in auth"
+    return _host_problem(host)
+
+
+def server_problems(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """(key path, problem) for every server entry of the document, its paths and operations."""
+    found: list[tuple[str, str]] = []
+    places: list[tuple[str, Any]] = [("servers", doc.get("servers"))]
+    paths = doc.get("paths")
+    if isinstance(paths, dict):
+        for key, item in paths.items():
+            if not isinstance(item, dict):
+                continue
+            places.append((f"paths.{key}.servers", item.get("servers")))
+            for method, op in item.items():
+                if isinstance(op, dict) and "servers" in op:
+                    places.append((f"paths.{key}.{method}.servers", op["servers"]))
+    for where, servers in places:
+        if servers is None:
+            continue
+        if not isinstance(servers, list):
+            found.append((where, "a list of servers"))
+            continue
+        for i, server in enumerate(servers):
+            problem = _server_problem(server)
+            if problem:
+                found.append((f"{where}[{i}].url", problem))
+    return found

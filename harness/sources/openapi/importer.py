@@ -1,0 +1,287 @@
+"""Import a whole OpenAPI 3.0/3.1 document: tools plus a summary of what was skipped and why.
+
+Outcomes, from mildest to hardest (seed 002, "Untrusted documents"):
+  - a response schema over a bound, or past the response budget: dropped (the tool stays);
+  - an operation over a per-operation bound, with a non-JSON body, or over the fields budget:
+    skipped, with the reason in the summary;
+  - a remote ``$ref``, a bad path key, a server URL with credentials, a document over the
+    document-wide bounds, a malformed shape: the import is refused with one InputError.
+Never a hang: every walk is bounded by a count or a depth, and every bound is checked as
+values are built, not afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import InputError, Place
+from harness.load.yamlsafe import Document, load_document
+from harness.sources.openapi.bounds import (
+    MAX_DOCUMENT_VALUES,
+    Budgets,
+    OverBound,
+    count_values,
+    measure,
+)
+from harness.sources.openapi.checks import path_key_problem, placeholders, server_problems
+from harness.sources.openapi.operations import (
+    COMPOSITIONS,
+    NotJson,
+    Operation,
+    collect_operations,
+    input_schema,
+    success_schemas,
+)
+from harness.sources.openapi.refs import BadRef, BudgetSpent, Inliner, RemoteRef
+
+__all__ = ["ImportResult", "Skipped", "import_document", "import_value", "load_openapi"]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """One operation left out (or one response schema dropped), and why."""
+
+    name: str
+    method: str
+    path: str
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"name": self.name, "method": self.method, "path": self.path, "reason": self.reason}
+
+
+@dataclass
+class ImportResult:
+    """What an import produced: the tools and everything it left out, with reasons."""
+
+    file: str
+    version: str
+    values: int
+    operations: int
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    dropped_responses: list[Skipped] = field(default_factory=list)
+    duplicated_ids: list[str] = field(default_factory=list)
+
+    @property
+    def root_compositions(self) -> list[str]:
+        """Names of tools whose input schema carries oneOf/anyOf/allOf at its root."""
+        return [t["name"] for t in self.tools if any(k in t["input_schema"] for k in COMPOSITIONS)]
+
+    def warnings(self) -> list[str]:
+        """At most three lines, each naming the first five entries (seed 002's log contract)."""
+        out = []
+        for what, names in (
+            ("duplicated operationIds", self.duplicated_ids),
+            ("skipped operations", [f"{s.name} ({s.reason})" for s in self.skipped]),
+            ("dropped response schemas", [f"{s.name} ({s.reason})" for s in self.dropped_responses]),
+        ):
+            if names:
+                more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+                out.append(f"{len(names)} {what}: {', '.join(names[:5])}{more}")
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "openapi": self.version,
+            "values": self.values,
+            "operations": self.operations,
+            "tools": len(self.tools),
+            "skipped": [s.as_dict() for s in self.skipped],
+            "dropped_responses": [s.as_dict() for s in self.dropped_responses],
+            "duplicated_operation_ids": self.duplicated_ids,
+            "root_compositions": self.root_compositions,
+        }
+
+
+def load_openapi(path: Path, display: str | None = None) -> Document:
+    """Load a JSON or YAML document within the document-wide value bound."""
+    name = display or str(path)
+    try:
+        doc = load_document(path, display=name, max_nodes=MAX_DOCUMENT_VALUES)
+    except RecursionError:
+        raise InputError(Place(name), "a document nested at most 200 deep", "deeper") from None
+    return doc
+
+
+def _refuse(doc: Document, where: str, expected: str, found: str) -> InputError:
+    return InputError(doc.place(where), expected, found)
+
+
+def _check_document(doc: Document) -> str:
+    value = doc.value
+    if not isinstance(value, dict):
+        raise _refuse(doc, "", "an OpenAPI document (a mapping)", type(value).__name__)
+    version = value.get("openapi")
+    if not (isinstance(version, str) and version[:4] in ("3.0.", "3.1.")):
+        found = f"swagger {value['swagger']}" if "swagger" in value else repr(version)[:40]
+        raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document", found)
+    if not isinstance(value.get("paths"), dict):
+        raise _refuse(doc, "paths", "a mapping of paths", type(value.get("paths")).__name__)
+    for key in value["paths"]:
+        problem = path_key_problem(str(key))
+        if problem:
+            raise _refuse(doc, f"paths.{json.dumps(key)}", "a plain absolute path", problem)
+    for where, problem in server_problems(value):
+        raise _refuse(doc, where, "a server URL within seed 002's rules", problem)
+    return version
+
+
+def _check_placeholders(doc: Document, op: Operation, params: list[str]) -> None:
+    wanted = sorted(set(placeholders(op.path)))
+    if wanted != sorted(set(params)):
+        raise _refuse(
+            doc, f"paths.{json.dumps(op.path)}.{op.method}",
+            f"path parameters matching the placeholders {wanted}", f"path parameters {sorted(set(params))}",
+        )
+
+
+class _Run:
+    def __init__(self, doc: Document, budgets: Budgets) -> None:
+        self.doc = doc
+        self.root: dict[str, Any] = doc.value
+        self.budgets = budgets
+        self.inliner = Inliner(self.root, budgets)
+        self.responses_off: str | None = None
+
+    def _malformed(self, op: Operation, exc: Exception) -> InputError:
+        where = f"paths.{json.dumps(op.path)}.{op.method}"
+        if isinstance(exc, RemoteRef):
+            return _refuse(self.doc, where, "only local $refs (the harness never fetches)", f"$ref {str(exc)[:80]!r}")
+        if isinstance(exc, BudgetSpent):
+            return _refuse(self.doc, where, "a document within the inlining budget", exc.reason)
+        if isinstance(exc, BadRef):
+            return _refuse(self.doc, where, "a $ref naming a place in the document", f"{str(exc)[:80]!r}")
+        return _refuse(self.doc, where, f"a well-formed operation ({op.name})", str(exc)[:120])
+
+    def tool(self, op: Operation, result: ImportResult) -> None:
+        try:
+            schema = input_schema(self.inliner, self.root, op)
+            measure(schema)
+        except NotJson as exc:
+            result.skipped.append(Skipped(op.name, op.method, op.path, str(exc)))
+            return
+        except BudgetSpent as exc:
+            raise self._malformed(op, exc) from None
+        except OverBound as exc:
+            result.skipped.append(Skipped(op.name, op.method, op.path, exc.reason))
+            return
+        except (RemoteRef, BadRef, ValueError, TypeError, AttributeError) as exc:
+            raise self._malformed(op, exc) from None
+        fields = len(schema["properties"])
+        if self.budgets.fields + fields > self.budgets.fields_limit:
+            reason = f"over the fields budget ({self.budgets.fields_limit:,} top-level fields)"
+            result.skipped.append(Skipped(op.name, op.method, op.path, reason))
+            return
+        held = _distinct(schema)
+        if self.budgets.held + held > self.budgets.held_limit:
+            raise self._malformed(op, BudgetSpent("input", self.budgets.held_limit))
+        self.budgets.fields += fields
+        self.budgets.held += held
+        result.tools.append({
+            "name": op.name,
+            "description": _description(op.raw),
+            "input_schema": schema,
+            "openapi": {
+                "operation_id": op.operation_id, "method": op.method, "path": op.path,
+                "responses": self._responses(op, result),
+            },
+        })
+
+    def _responses(self, op: Operation, result: ImportResult) -> dict[str, Any]:
+        if self.responses_off:
+            result.dropped_responses.append(Skipped(op.name, op.method, op.path, self.responses_off))
+            return {}
+        try:
+            schemas = success_schemas(self.inliner, self.root, op)
+            for schema in schemas.values():
+                measure(schema)
+        except BudgetSpent as exc:
+            self.responses_off = exc.reason
+            result.dropped_responses.append(Skipped(op.name, op.method, op.path, exc.reason))
+            return {}
+        except OverBound as exc:
+            result.dropped_responses.append(Skipped(op.name, op.method, op.path, exc.reason))
+            return {}
+        except (RemoteRef, BadRef, ValueError, TypeError, AttributeError) as exc:
+            raise self._malformed(op, exc) from None
+        held = sum(_distinct(s) for s in schemas.values())
+        if self.budgets.held + held > self.budgets.held_limit:
+            reason = f"over the held-values budget ({self.budgets.held_limit:,})"
+            result.dropped_responses.append(Skipped(op.name, op.method, op.path, reason))
+            return {}
+        self.budgets.held += held
+        return schemas
+
+
+def _description(raw: dict[str, Any]) -> str:
+    for key in ("description", "summary"):
+        if isinstance(raw.get(key), str) and raw[key].strip():
+            return str(raw[key])
+    return ""
+
+
+def _distinct(value: Any) -> int:
+    """Values a schema holds, a shared object counted once (what one tool would copy)."""
+    seen: set[int] = set()
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, (dict, list)):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            stack.extend(item.values() if isinstance(item, dict) else item)
+    return count
+
+
+def _select(doc: Document, ops: list[Operation], wanted: list[str] | None, place: Place) -> list[Operation]:
+    if not wanted:
+        return ops
+    chosen: list[Operation] = []
+    for name in wanted:
+        found = [op for op in ops if name in op.keys]
+        if not found:
+            known = ", ".join(op.operation_id or op.name for op in ops[:8])
+            raise InputError(place, f"operationIds or method_path keys of {doc.file} ({known}...)", repr(name))
+        chosen.extend(op for op in found if op not in chosen)
+    return [op for op in ops if op in chosen]  # document order
+
+
+def import_value(doc: Document, operations: list[str] | None = None, place: Place | None = None) -> ImportResult:
+    """Import an already loaded document (see ``import_document``)."""
+    version = _check_document(doc)
+    values = count_values(doc.value, MAX_DOCUMENT_VALUES)
+    if values > MAX_DOCUMENT_VALUES:
+        raise _refuse(doc, "", f"at most {MAX_DOCUMENT_VALUES:,} values", "more")
+    ops = collect_operations(doc.value)
+    result = ImportResult(doc.file, version, values, len(ops))
+    ids = [op.operation_id for op in ops if op.operation_id]
+    result.duplicated_ids = sorted({i for i in ids if ids.count(i) > 1}) if len(ids) != len(set(ids)) else []
+    run = _Run(doc, Budgets.for_document(values))
+    for op in _select(doc, ops, operations, place or Place(doc.file)):
+        try:
+            params = [p["name"] for p in _path_params(run, op)]
+        except (RemoteRef, BadRef, ValueError, TypeError, AttributeError) as exc:
+            raise run._malformed(op, exc) from None
+        _check_placeholders(doc, op, params)
+        run.tool(op, result)
+    return result
+
+
+def _path_params(run: _Run, op: Operation) -> list[dict[str, Any]]:
+    from harness.sources.openapi.operations import _parameters
+
+    return [p for p in _parameters(run.root, op) if p.get("in") == "path"]
+
+
+def import_document(path: Path, operations: list[str] | None = None, place: Place | None = None,
+                    display: str | None = None) -> ImportResult:
+    """Load and import ``path``; InputError when the document is refused as a whole."""
+    return import_value(load_openapi(path, display), operations, place)

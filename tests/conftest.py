@@ -1,0 +1,31 @@
+"""Shared test fixtures. Scenario folders under tests/scenarios are inputs, not tests: they
+contain pipelines that crash and hang on purpose, so pytest must never collect them directly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+collect_ignore = ["scenarios"]
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture
+def repo() -> Path:
+    return REPO
+
+
+@pytest.fixture
+def shared() -> Path:
+    """../shared beside the clone; tests that need it skip with the reason when it is absent."""
+    if not SHARED.is_dir():
+        pytest.skip(f"needs the shared corpora folder at {SHARED}, which is absent in this checkout")
+    return SHARED
+
+
+@pytest.fixture
+def scenarios() -> Path:
+    return REPO / "tests" / "scenarios"
