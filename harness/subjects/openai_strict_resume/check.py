@@ -46,7 +46,8 @@ def _validator(tool: dict[str, Any]) -> Validator:
     try:
         cls.check_schema(schema)
     except SchemaError as exc:
-        raise ValueError(f"tool {tool['name']}: input_schema is not a JSON Schema: {exc.message}") from None
+        problem = f"tool {tool['name']}: input_schema is not a JSON Schema: {exc.message}"
+        raise ValueError(problem) from None
     return cls(schema)
 
 
