@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 __all__ = ["path_key_problem", "placeholders", "server_problems"]
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
-_NUMERIC_HOST = re.compile(r"^[0-9a-fA-FxX.]+$")
+_NUMERIC_LABEL = re.compile(r"0[xX][0-9a-fA-F]*|\d+")
 _DOTTED_QUAD = re.compile(r"^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$")
 _BAD_VARIABLE = set("@/\\?#")
 
@@ -38,9 +38,11 @@ def path_key_problem(path: str) -> str | None:
 
 
 def _host_problem(host: str) -> str | None:
-    if host and _NUMERIC_HOST.match(host) and not any(c.isalpha() and c not in "xX" for c in host):
-        if not _DOTTED_QUAD.match(host):
-            return f"an ambiguous numeric host {host!r} (write a.b.c.d)"
+    """0x7f.1, 0177.0.0.1, 2130706433, 127.1: numbers a resolver may read several ways."""
+    labels = host.split(".")
+    numeric = bool(host) and all(_NUMERIC_LABEL.fullmatch(label) for label in labels)
+    if numeric and not _DOTTED_QUAD.match(host):
+        return f"an ambiguous numeric host {host!r} (write a.b.c.d)"
     return None
 
 

@@ -33,6 +33,7 @@ from harness.sources.openapi.operations import (
     Operation,
     collect_operations,
     input_schema,
+    parameters,
     success_schemas,
 )
 from harness.sources.openapi.refs import BadRef, BudgetSpent, Inliner, RemoteRef
@@ -65,10 +66,13 @@ class ImportResult:
     skipped: list[Skipped] = field(default_factory=list)
     dropped_responses: list[Skipped] = field(default_factory=list)
     duplicated_ids: list[str] = field(default_factory=list)
+    body_compositions: list[str] = field(default_factory=list)
 
     @property
     def root_compositions(self) -> list[str]:
-        """Names of tools whose input schema carries oneOf/anyOf/allOf at its root."""
+        """Tools whose input schema carries oneOf/anyOf/allOf at its root (an object body's
+        composition carried over). ``body_compositions`` also counts composition-only bodies,
+        which seed 002 wraps as one ``body`` field."""
         return [t["name"] for t in self.tools if any(k in t["input_schema"] for k in COMPOSITIONS)]
 
     def warnings(self) -> list[str]:
@@ -95,6 +99,7 @@ class ImportResult:
             "dropped_responses": [s.as_dict() for s in self.dropped_responses],
             "duplicated_operation_ids": self.duplicated_ids,
             "root_compositions": self.root_compositions,
+            "body_compositions": self.body_compositions,
         }
 
 
@@ -172,6 +177,8 @@ class _Run:
             return
         except (RemoteRef, BadRef, ValueError, TypeError, AttributeError) as exc:
             raise self._malformed(op, exc) from None
+        if op.body_composition:
+            result.body_compositions.append(op.name)
         fields = len(schema["properties"])
         if self.budgets.fields + fields > self.budgets.fields_limit:
             reason = f"over the fields budget ({self.budgets.fields_limit:,} top-level fields)"
@@ -276,9 +283,7 @@ def import_value(doc: Document, operations: list[str] | None = None, place: Plac
 
 
 def _path_params(run: _Run, op: Operation) -> list[dict[str, Any]]:
-    from harness.sources.openapi.operations import _parameters
-
-    return [p for p in _parameters(run.root, op) if p.get("in") == "path"]
+    return [p for p in parameters(run.root, op) if p.get("in") == "path"]
 
 
 def import_document(path: Path, operations: list[str] | None = None, place: Place | None = None,

@@ -20,13 +20,14 @@ from harness.sources.openapi.names import NameTaker, sanitize
 from harness.sources.openapi.refs import Inliner, resolve_pointer
 
 __all__ = [
-    "METHODS",
     "COMPOSITIONS",
+    "METHODS",
     "NotJson",
     "Operation",
     "collect_operations",
     "input_schema",
     "is_json_media",
+    "parameters",
     "success_schemas",
 ]
 
@@ -51,6 +52,7 @@ class Operation:
     name: str = ""
     operation_id: str | None = None
     keys: set[str] = field(default_factory=set)
+    body_composition: bool = False  # its JSON body has a root oneOf/anyOf/allOf
 
     @property
     def key(self) -> str:
@@ -91,10 +93,10 @@ def _deref(root: Any, value: Any) -> Any:
     return value
 
 
-def _parameters(root: Any, op: Operation) -> list[dict[str, Any]]:
+def parameters(root: Any, op: Operation) -> list[dict[str, Any]]:
     """Path-item parameters overridden by the operation's own (same name and location)."""
     merged: dict[tuple[str, str], dict[str, Any]] = {}
-    for raw in [*op.item.get("parameters", []) or [], *op.raw.get("parameters", []) or []]:
+    for raw in [*(op.item.get("parameters") or []), *(op.raw.get("parameters") or [])]:
         param = _deref(root, raw)
         if not isinstance(param, dict) or not isinstance(param.get("name"), str):
             raise ValueError(f"a parameter without a name: {str(raw)[:60]}")
@@ -198,7 +200,7 @@ def _without_read_only(schema: Any) -> Any:
 def input_schema(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
     """The flat input schema of ``op``. Raises NotJson, OverBound, RemoteRef, BadRef, ValueError."""
     fields = _Fields()
-    for param in _parameters(root, op):
+    for param in parameters(root, op):
         where = str(param.get("in", "query"))
         if where == "header" and param["name"].lower() in _IGNORED_HEADERS:
             continue
@@ -209,6 +211,7 @@ def input_schema(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
     body = _json_body(root, op)
     if body is not None:
         built = inl.build(body[0], "input")
+        op.body_composition = isinstance(built, dict) and any(k in built for k in COMPOSITIONS)
         if _is_object_body(built):
             carried = _merge_body(fields, built, body[1])
         else:
