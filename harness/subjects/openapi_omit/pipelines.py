@@ -1,0 +1,79 @@
+"""The two pipelines: validate the ``omit`` declaration, then prune the tool's JSON result.
+
+Input keys (besides ``tools``, which come from an ``openapi:`` source and carry each
+operation's 2xx response schemas under ``tools[i].openapi.responses``):
+    omit       operationId -> [path | {path, where_empty}]   (the declaration under test)
+    operation  the operationId whose result this is (default: the only tool's)
+    result     the JSON the API returned (absent: None, as for a 204)
+Lane options: ``redact: [key, ...]`` masks those keys wherever they remain, after omit (the
+``after_tool_callback`` of seed 000, which must still see whatever omit left).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from harness.subjects.openapi_omit.entries import Entry, OmitRefused, parse_omit
+from harness.subjects.openapi_omit.old import FirstWalker
+from harness.subjects.openapi_omit.prune import prune
+from harness.subjects.openapi_omit.walk import Walker
+
+__all__ = ["REDACTED", "new", "old", "run", "validate"]
+
+REDACTED = "[redacted]"
+
+
+def _operations(tools: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """operationId (or tool name, for an operation without one) -> the tool's openapi record."""
+    out: dict[str, dict[str, Any]] = {}
+    for tool in tools:
+        raw = tool.get("openapi")
+        meta: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        out[meta.get("operation_id") or tool["name"]] = meta
+    return out
+
+
+def validate(omit: dict[str, tuple[Entry, ...]], tools: list[dict[str, Any]], walker: Walker) -> None:
+    """Refuse an entry for an unselected operation, or a path every success response rules out."""
+    selected = _operations(tools)
+    for op, entries in omit.items():
+        if op not in selected:
+            raise OmitRefused(f"omit names operation {op!r}, which the block does not select")
+        schemas = list((selected[op].get("responses") or {}).values())
+        for entry in entries:
+            reasons = [walker.rules_out(s, entry) for s in schemas]
+            if schemas and all(reasons):
+                raise OmitRefused(f"omit.{op}: {entry.path}: {reasons[0]}")
+
+
+def _redact(value: Any, keys: frozenset[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: REDACTED if k in keys else _redact(v, keys) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redact(v, keys) for v in value]
+    return value
+
+
+def run(data: dict[str, Any], lane: dict[str, Any], walker: Walker) -> Any:
+    tools = data.get("tools") or []
+    omit = parse_omit(data.get("omit"))
+    validate(omit, tools, walker)
+    operation = data.get("operation")
+    if operation is None and len(tools) == 1:
+        operation = next(iter(_operations(tools)))
+    result = copy.deepcopy(data.get("result"))
+    for entry in omit.get(str(operation), ()):
+        result = prune(result, entry)
+    redact = (lane.get("options") or {}).get("redact") or []
+    return _redact(result, frozenset(redact)) if redact else result
+
+
+def new(data: dict[str, Any], lane: dict[str, Any]) -> Any:
+    """The merged revision: 3.1 type lists read as their one non-null type."""
+    return run(data, lane, Walker())
+
+
+def old(data: dict[str, Any], lane: dict[str, Any]) -> Any:
+    """The first revision: the type looked up in a set (TypeError on a 3.1 type list)."""
+    return run(data, lane, FirstWalker())
