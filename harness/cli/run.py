@@ -1,13 +1,66 @@
-"""`harness run`: placeholder until its stage lands (owned by the stage's author)."""
+"""``harness run [SUITE]``: the main job. Prints the differential table and writes the reports."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import click
+from rich.console import Console
 
-__all__ = ["command"]
+from harness.build import units
+from harness.cli.output import progress, render_text
+from harness.errors import ConfigError
+from harness.exitcodes import ExitCode
+from harness.load import load_suite
+from harness.runner import RunOptions, run
+
+__all__ = ["command", "default_suite"]
 
 
-@click.command("run", hidden=True)
-def command() -> int:
-    """Not built yet."""
-    raise click.ClickException("harness run is not built yet")
+def default_suite() -> Path:
+    """The bundled suite: ``cases/`` in the current folder (a clone of this repository)."""
+    here = Path("cases")
+    if not (here / "suite.yaml").is_file():
+        raise ConfigError("SUITE", None, "a suite folder (no SUITE given and ./cases/suite.yaml not found)")
+    return here
+
+
+@click.command("run")
+@click.argument("suite", required=False, type=click.Path(path_type=Path))
+@click.option("--case", "cases", multiple=True, help="Only case ids matching this glob (repeatable).")
+@click.option("--lane", "lanes", multiple=True, help="Only lanes matching this glob (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
+              show_default=True, help="What to print on stdout.")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
+              help="Folder for reports/<run-id>/ and reports/latest.")
+@click.option("--workers", type=click.IntRange(0, 256), default=None,
+              help="Worker processes (default: one per core; 0 runs in this process, no isolation).")
+@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=None,
+              help="Seconds a pipeline call may take (default: the suite's timeout_s).")
+@click.option("--pins/--no-pins", default=True, show_default=True, help="Run the pins (pytest items).")
+@click.option("--pins-against", type=click.Choice(["new", "old"]), default="new", show_default=True,
+              help="Run the pins against this pipeline; 'old' shows which pins catch the old behaviour.")
+@click.option("--rejections/--no-rejections", default=True, show_default=True,
+              help="Check bodies against the recorded rejection rules.")
+@click.option("--mutate/--no-mutate", default=False, show_default=True, help="Also run the mutation stage.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress output.")
+def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
+            workers: int | None, timeout: float | None, pins: bool, pins_against: str, rejections: bool,
+            mutate: bool, quiet: bool) -> int:
+    """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
+    loaded = load_suite(suite or default_suite())
+    options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
+                         pins=pins, rejections=rejections, mutate=mutate, workers=workers,
+                         timeout=timeout, out=out)
+    total = len(units(loaded, cases or None, lanes or None, timeout))
+    with progress(total, quiet) as tick:
+        result = run(loaded, options, tick)
+    if fmt == "json":
+        click.echo(json.dumps(result.report, indent=1, ensure_ascii=False))
+    elif fmt == "markdown":
+        click.echo((result.folder / "report.md").read_text(), nl=False)
+    else:
+        render_text(result.report, Console(highlight=False, soft_wrap=True))
+        click.echo(f"reports: {result.folder}", err=True)
+    return int(ExitCode(result.code))

@@ -128,7 +128,7 @@ class _HarnessItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, PinFailure | HarnessError):
-            return f"{self.nodeid}: {excinfo.value}"
+            return str(excinfo.value)
         return super().repr_failure(excinfo)  # type: ignore[return-value]
 
 

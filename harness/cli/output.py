@@ -1,0 +1,102 @@
+"""Terminal output shared by commands: a progress display (a bar on a terminal, plain lines
+in CI or when piped) and the text rendering of a report."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from harness.build import UnitResult
+
+__all__ = ["interactive", "progress", "render_text"]
+
+_STYLE = {"identical": "green", "reordered": "yellow", "intended": "cyan", "unexpected": "bold red",
+          "error": "bold magenta"}
+_MARK = {"identical": "same", "reordered": "order", "intended": "intended", "unexpected": "DIFF", "error": "ERROR"}
+
+
+def interactive() -> bool:
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+@contextmanager
+def progress(total: int, quiet: bool = False) -> Iterator[Callable[[UnitResult], None]]:
+    """A callback to report each finished unit: a bar on a terminal, failures as lines elsewhere."""
+    err = Console(stderr=True, soft_wrap=True)
+    if quiet:
+        yield lambda _r: None
+        return
+    if not interactive():
+        done = [0]
+
+        def line(res: UnitResult) -> None:
+            done[0] += 1
+            v = res.verdict
+            if v is not None and v.failed:
+                err.print(f"[{done[0]}/{total}] {v.case_id} on {v.lane_id}: {v.kind} ({v.detail[:120]})",
+                          markup=False, highlight=False)
+            elif done[0] == total or done[0] % 100 == 0:
+                err.print(f"[{done[0]}/{total}] built", markup=False, highlight=False)
+
+        yield line
+        return
+    columns = (TextColumn("building"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("build", total=total)
+        yield lambda _r: bar.advance(task)
+
+
+def _subject_table(subject: str, rows: list[Mapping[str, Any]]) -> Table:
+    lanes = list(dict.fromkeys(r["lane"] for r in rows))
+    table = Table(title=f"{subject}: old vs new", title_justify="left", show_lines=False)
+    table.add_column("case", no_wrap=True)
+    for lane in lanes:
+        table.add_column(lane, justify="center")
+    cells = {(r["case"], r["lane"]): r for r in rows}
+    for case in dict.fromkeys(r["case"] for r in rows):
+        out = []
+        for lane in lanes:
+            r = cells.get((case, lane))
+            if r is None:
+                out.append("·")
+                continue
+            mark = _MARK[r["verdict"]] + ("!" if r["failed"] else "")
+            out.append(f"[{_STYLE[r['verdict']]}]{mark}[/]")
+        table.add_row(case, *out)
+    return table
+
+
+def render_text(report: Mapping[str, Any], console: Console) -> None:
+    by_subject: dict[str, list[Mapping[str, Any]]] = {}
+    for row in report["differential"]:
+        by_subject.setdefault(row["subject"], []).append(row)
+    for subject, rows in by_subject.items():
+        console.print(_subject_table(subject, rows))
+    s = report["summary"]
+    v = s["verdicts"]
+    console.print(f"{s['units']} runs: {v['identical']} identical, {v['reordered']} reordered, "
+                  f"{v['intended']} intended, {v['unexpected']} unexpected, {v['error']} errors; "
+                  f"{s['failed']} failing. ('!' marks a failing cell)", highlight=False)
+    for row in report["differential"]:
+        if row["failed"]:
+            console.print(f"  FAIL {row['case']} on {row['lane']}: {row['verdict']}: {row['detail'][:200]}",
+                          markup=False, highlight=False)
+    pins = report.get("pins")
+    if pins:
+        p = pins["summary"]
+        console.print(f"pins (against {pins['against']}): {p['passed']} passed, {p['failed']} failed, "
+                      f"{p['skipped']} skipped, {p['error']} errors", highlight=False)
+        for r in pins["results"]:
+            if r["outcome"] in ("failed", "error"):
+                console.print(f"  {r['outcome'].upper()} {r['id']}: {r['message'][:200]}", markup=False,
+                              highlight=False)
+        if pins.get("problem"):
+            console.print(f"  pytest could not run the pins:\n{pins['problem']}", markup=False, highlight=False)
+    console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", highlight=False)

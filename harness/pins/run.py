@@ -1,0 +1,76 @@
+"""Run a suite's pins through pytest in a child process and read back each item's outcome.
+
+A child process, because pins call pipelines in-process: a pipeline that kills its process
+must end one pytest run, not the harness (and ``--harness-isolate`` makes even that rare).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from harness.model import Side, Suite
+
+__all__ = ["run_pins"]
+
+
+def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | None,
+             lanes: Sequence[str] | None) -> list[str]:
+    root = Path(suite.root)
+    cmd = [sys.executable, "-m", "pytest", str(root), "-p", "harness.pins.plugin", "-p", "no:cacheprovider",
+           "-q", "--tb=no", "--no-header", f"--rootdir={root.parent}", "--harness-isolate",
+           f"--harness-against={against}", f"--harness-results={results}"]
+    if cases:
+        cmd.append("--harness-cases=" + ",".join(cases))
+    if lanes:
+        cmd.append("--harness-lanes=" + ",".join(lanes))
+    return cmd
+
+
+def _claims(suite: Suite, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Against old: which pins marked ``catches_old`` failed (good) or passed (a defect)."""
+    marked = {f"{c.id}::{p.name}" for c in suite.cases for p in c.pins if p.catches_old}
+    passed, failed = [], 0
+    for r in results:
+        file_case_lane, _, pin = r["id"].rpartition("::")
+        case = file_case_lane.rpartition("::")[2].partition("[")[0]
+        if f"{case}::{pin}" in marked:
+            if r["outcome"] == "passed":
+                passed.append(r["id"])
+            elif r["outcome"] == "failed":
+                failed += 1
+    return {"failed": failed, "passed": sorted(passed)}
+
+
+def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = None,
+             lanes: Sequence[str] | None = None, timeout: float = 1800) -> dict[str, Any]:
+    """Every pin's outcome, a summary, and (against old) the catches_old check."""
+    with tempfile.TemporaryDirectory(prefix="harness-pins-") as tmp:
+        out = Path(tmp) / "results.jsonl"
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))}
+        proc = subprocess.run(_command(suite, against, out, cases, lanes), capture_output=True, text=True,
+                              timeout=timeout, env=env, cwd=str(Path(suite.root).parent), check=False)
+        lines = out.read_text().splitlines() if out.exists() else []
+    results = [{"id": r["nodeid"], "outcome": r["outcome"] if r["when"] == "call" or r["outcome"] != "failed"
+                else "error", "message": r["message"], "when": r["when"]}
+               for r in map(json.loads, lines)]
+    results = [{k: v for k, v in r.items() if k != "when"} for r in results]
+    results.sort(key=lambda r: r["id"])
+    counts = Counter(r["outcome"] for r in results)
+    summary = {k: counts.get(k, 0) for k in ("passed", "failed", "skipped", "error")}
+    doc: dict[str, Any] = {"against": against, "results": results, "summary": summary,
+                           "pytest_exit": proc.returncode, "catches_old": None}
+    if proc.returncode not in (0, 1, 5):  # 2-4: pytest itself could not run (collection, usage)
+        tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
+        doc["problem"] = "\n".join(tail)
+        summary["error"] += 1
+    if against == "old":
+        doc["catches_old"] = _claims(suite, results)
+    return doc

@@ -1,0 +1,169 @@
+"""The main job: load -> build -> compare -> reject -> pins -> (mutate) -> report.
+
+Writes ``<out>/<run-id>/`` as it goes (``differential.jsonl`` grows one line per finished case x
+lane, so an interrupted run leaves evidence), then report.json, report.md and junit.xml, and
+points ``<out>/latest`` at it. Stages that other packages own (rejections, mutation) plug in
+through ``SECTIONS``; a stage whose package is absent is skipped and the report says so.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from harness.build import UnitResult, build
+from harness.exitcodes import ExitCode, combine
+from harness.model import Observation, Side, Suite
+from harness.pins.run import run_pins
+from harness.report import junit, markdown
+from harness.report.assemble import report_document
+from harness.report.validate import validate_report
+
+__all__ = ["RunOptions", "RunResult", "run"]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    cases: Sequence[str] = ()
+    lanes: Sequence[str] = ()
+    against: Side = "new"
+    pins: bool = True
+    rejections: bool = True
+    mutate: bool = False
+    workers: int | None = None
+    timeout: float | None = None
+    out: Path = Path("reports")
+    mutation_options: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"cases": list(self.cases), "lanes": list(self.lanes), "pins_against": self.against,
+                "pins": self.pins, "rejections": self.rejections, "mutate": self.mutate}
+
+
+@dataclass
+class RunResult:
+    report: dict[str, Any]
+    folder: Path
+    code: ExitCode
+
+
+def _run_id(suite: Suite) -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    return f"{stamp}-{suite.name}-{os.getpid() % 10000:04d}"
+
+
+def _stage(module: str) -> Any | None:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+def _observations(results: Sequence[UnitResult]) -> dict[tuple[str, str, str], Observation]:
+    out: dict[tuple[str, str, str], Observation] = {}
+    for r in results:
+        for side in ("old", "new"):
+            obs = getattr(r, side)
+            if obs is not None:
+                out[(r.unit.case.id, r.unit.lane.id, side)] = obs
+    return out
+
+
+def _renderers() -> dict[str, Callable[[Any], str]]:
+    out = {}
+    for key, module in (("rejections", "harness.reject.verdicts"), ("mutation", "harness.mutate")):
+        mod = _stage(module)
+        if mod is not None and hasattr(mod, "render_markdown"):
+            out[key] = mod.render_markdown
+    return out
+
+
+def _exit(report: Mapping[str, Any], sections: Mapping[str, Any]) -> tuple[ExitCode, str]:
+    codes: list[tuple[ExitCode, str]] = []
+    failed = report["summary"]["failed"]
+    if failed:
+        codes.append((ExitCode.DIVERGENCE, f"{failed} failing case x lane verdict(s)"))
+    pins = report.get("pins")
+    if pins:
+        bad = pins["summary"]["failed"] + pins["summary"]["error"]
+        if pins["against"] == "new" and bad:
+            codes.append((ExitCode.DIVERGENCE, f"{bad} failing pin(s)"))
+        if pins["against"] == "old" and pins["catches_old"] and pins["catches_old"]["passed"]:
+            codes.append((ExitCode.DIVERGENCE, f"{len(pins['catches_old']['passed'])} catches_old pin(s) passed"))
+    for key, module in (("rejections", "harness.reject.verdicts"), ("mutation", "harness.mutate")):
+        mod = _stage(module)
+        if sections.get(key) is not None and mod is not None:
+            code = ExitCode(mod.exit_code(sections[key]))
+            if code:
+                codes.append((code, f"{key}: exit {int(code)}"))
+    if not codes:
+        return ExitCode.OK, "clean"
+    best = combine(*(c for c, _ in codes))
+    return best, "; ".join(reason for c, reason in codes if c == best)
+
+
+def _write(folder: Path, name: str, data: bytes | str) -> None:
+    tmp = folder / f".{name}.tmp"
+    tmp.write_bytes(data if isinstance(data, bytes) else data.encode())
+    tmp.replace(folder / name)
+
+
+def _point_latest(out: Path, folder: Path) -> None:
+    link = out / "latest"
+    tmp = out / f".latest.{os.getpid()}"
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    tmp.symlink_to(folder.name)
+    tmp.replace(link)
+
+
+def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
+    started = time.time()
+    folder = options.out / _run_id(suite)
+    folder.mkdir(parents=True, exist_ok=False)
+    stream = (folder / "differential.jsonl").open("w", encoding="utf-8")
+
+    def on_result(res: UnitResult) -> None:
+        v = res.verdict
+        assert v is not None
+        stream.write(json.dumps({"case": v.case_id, "lane": v.lane_id, "verdict": v.kind, "failed": v.failed}) + "\n")
+        stream.flush()
+        if progress:
+            progress(res)
+
+    try:
+        results = build(suite, options.cases or None, options.lanes or None, workers=options.workers,
+                        timeout=options.timeout, on_result=on_result)
+    finally:
+        stream.close()
+    built = time.time()
+    sections: dict[str, Any] = {}
+    reject = _stage("harness.reject.verdicts") if options.rejections else None
+    if reject is not None:
+        sections["rejections"] = reject.evaluate(suite, _observations(results))
+    pins = run_pins(suite, options.against, options.cases, options.lanes) if options.pins else None
+    pinned = time.time()
+    mutate = _stage("harness.mutate") if options.mutate else None
+    if mutate is not None:
+        sections["mutation"] = mutate.run(suite, {**options.mutation_options, "out": str(folder / "mutation")})
+    timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
+               "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3),
+               "total_s": round(time.time() - started, 3),
+               "observations": {f"{r.unit.case.id}|{r.unit.lane.id}|{s}": round(getattr(r, s).duration_s, 6)
+                                for r in results for s in ("old", "new") if getattr(r, s) is not None}}
+    report = report_document(suite, options.as_json(), results, pins, sections, timings)
+    code, reason = _exit(report, sections)
+    report["exit"] = {"code": int(code), "reason": reason}
+    validate_report(report)
+    _write(folder, "report.json", json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    _write(folder, "report.md", markdown.render(report, _renderers()))
+    _write(folder, "junit.xml", junit.render(report))
+    _point_latest(options.out, folder)
+    return RunResult(report, folder, code)
