@@ -1,0 +1,35 @@
+"""The new pipeline: narrow on the first-party lane, ship ``input_schema`` verbatim elsewhere.
+
+Only the lane with a recorded rejection (``is_first_party``) gets the narrowing pass. Every other
+Messages lane (DeepSeek, MiniMax, Model Studio, Openmodel, custom gateways) ships the schema
+exactly as declared: no registry normalization, no note.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from harness.subjects.anthropic_messages.body import messages_body, tool_entry
+from harness.subjects.anthropic_messages.gate import is_first_party
+from harness.subjects.anthropic_messages.narrow import narrow
+from harness.subjects.anthropic_messages.notes import with_note
+
+__all__ = ["build_body", "shipped_tool"]
+
+
+def shipped_tool(tool: dict[str, Any], first_party: bool) -> dict[str, Any]:
+    """One tool as the new line ships it on a lane that is (or is not) first-party."""
+    declared = copy.deepcopy(tool.get("input_schema", {}))
+    description = tool.get("description") or ""
+    if first_party:
+        schema, note = narrow(declared)
+        return tool_entry(tool, with_note(description, note), schema)
+    return tool_entry(tool, description, declared)
+
+
+def build_body(inputs: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
+    """(input, lane) -> Messages body; the gate decides once per request, as the builder does."""
+    first_party = is_first_party(lane)
+    tools = [shipped_tool(tool, first_party) for tool in inputs.get("tools", [])]
+    return messages_body(inputs, lane, tools)
