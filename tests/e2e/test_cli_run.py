@@ -1,0 +1,80 @@
+"""``harness run`` end to end on scenario suites: reports, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.report.validate import validate_report
+
+pytestmark = pytest.mark.slow
+
+
+def harness(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True,
+                          timeout=300, cwd=cwd, check=False)
+
+
+def without_times(report: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in report.items() if k != "timings"}
+
+
+@pytest.fixture
+def toy(tmp_path: Path, scenarios: Path) -> Path:
+    shutil.copytree(scenarios / "suites" / "toy", tmp_path / "toy")
+    return tmp_path / "toy"
+
+
+def test_a_run_writes_valid_reports_records_every_misbehaviour_and_exits_1(toy: Path, tmp_path: Path) -> None:
+    got = harness("run", str(toy), "--out", str(tmp_path / "out"), "--format", "json", cwd=tmp_path)
+    assert got.returncode == 1, got.stderr
+    report = json.loads(got.stdout)
+    validate_report(report)
+    verdicts = {(r["case"], r["lane"]): (r["verdict"], r["new"]["outcome"]) for r in report["differential"]}
+    assert verdicts[("hangs", "plain")] == ("error", "timeout")
+    assert verdicts[("crashes", "plain")] == ("error", "crash")
+    assert verdicts[("exits", "plain")] == ("error", "crash")
+    assert verdicts[("raises", "plain")] == ("error", "error")
+    assert verdicts[("after-the-crashes", "plain")] == ("identical", "ok")  # nothing after a crash is lost
+    assert verdicts[("plain-tool", "fancy")] == ("intended", "ok")
+    latest = tmp_path / "out" / "latest"
+    assert {p.name for p in latest.iterdir()} >= {"report.json", "report.md", "junit.xml", "differential.jsonl"}
+    assert "Traceback" not in got.stderr
+
+
+def test_two_runs_give_the_same_report_apart_from_timings(toy: Path, tmp_path: Path) -> None:
+    args = ("run", str(toy), "--case", "plain-tool", "--out", str(tmp_path / "out"), "--format", "json")
+    first, second = (json.loads(harness(*args, cwd=tmp_path).stdout) for _ in range(2))
+    assert json.dumps(without_times(first), sort_keys=True) == json.dumps(without_times(second), sort_keys=True)
+
+
+def test_a_clean_selection_exits_0_and_prints_the_table(toy: Path, tmp_path: Path) -> None:
+    got = harness("run", str(toy), "--case", "plain-tool", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 0, got.stdout + got.stderr
+    assert "plain-tool" in got.stdout and "intended" in got.stdout
+
+
+def test_pins_against_old_report_which_pins_catch_it(toy: Path, tmp_path: Path) -> None:
+    got = harness("run", str(toy), "--case", "plain-tool", "--pins-against", "old", "--out", str(tmp_path / "o"),
+                  "--format", "json", cwd=tmp_path)
+    report = json.loads(got.stdout)
+    assert report["pins"]["catches_old"] == {"failed": 1, "passed": []}
+    assert got.returncode == 0  # the one catches_old pin failed against old, as it should
+
+
+def test_a_broken_suite_exits_2_with_one_message_and_no_traceback(toy: Path, tmp_path: Path) -> None:
+    (toy / "toy.cases.yaml").write_text("version: 1\nsubject: toy\ncases:\n  - {id: x, tools: [], colour: 1}\n")
+    got = harness("run", str(toy), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 2
+    assert "toy.cases.yaml:4 at cases[0].colour" in got.stderr and "Traceback" not in got.stderr
+
+
+def test_filters_that_match_nothing_are_a_bad_argument(toy: Path, tmp_path: Path) -> None:
+    got = harness("run", str(toy), "--lane", "nope", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 2 and "bad argument" in got.stderr

@@ -1,0 +1,103 @@
+"""Loading a suite: every broken file gets one error naming file, line, key path, expected
+and found, and errors from several files come back together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.errors import InputErrors
+from harness.load import load_suite
+
+SUITE = """version: 1
+name: scenario
+subjects:
+  echo:
+    old: echo_pipes:old
+    new: echo_pipes:new
+    wires: [echo]
+"""
+LANES = "version: 1\nlanes:\n  - {id: one, wire: echo, provider: p}\n  - {id: two, wire: echo, provider: q}\n"
+PIPES = "def old(i, lane):\n    return i\n\n\ndef new(i, lane):\n    return i\n"
+GOOD_CASE = "version: 1\nsubject: echo\ncases:\n  - id: fine\n    tools: [{name: t}]\n"
+
+
+def make_suite(tmp: Path, **cases: str) -> Path:
+    (tmp / "suite.yaml").write_text(SUITE)
+    (tmp / "lanes.yaml").write_text(LANES)
+    (tmp / "echo_pipes.py").write_text(PIPES)
+    for name, text in cases.items():
+        (tmp / f"{name}.cases.yaml").write_text(text)
+    return tmp
+
+
+def errors_of(root: Path) -> list[str]:
+    with pytest.raises(InputErrors) as err:
+        load_suite(root)
+    return [str(e) for e in err.value.errors]
+
+
+def test_a_good_suite_loads_with_its_lanes_and_cases(tmp_path: Path) -> None:
+    suite = load_suite(make_suite(tmp_path, good=GOOD_CASE))
+    assert [c.id for c in suite.cases] == ["fine"]
+    assert suite.cases[0].lanes == ("one", "two")
+    assert suite.cases[0].input == {"tools": [{"name": "t", "description": "", "input_schema": {}}]}
+
+
+def test_an_unknown_key_names_the_key_its_line_and_the_allowed_keys(tmp_path: Path) -> None:
+    text = GOOD_CASE + "    colour: blue\n"
+    [message] = errors_of(make_suite(tmp_path, bad=text))
+    assert message.startswith("bad.cases.yaml:6 at cases[0].colour")
+    assert "unknown key 'colour'" in message and "one of the keys" in message
+
+
+def test_a_wrong_type_says_what_was_expected_and_found(tmp_path: Path) -> None:
+    text = "version: 1\nsubject: echo\ncases:\n  - id: x\n    tools: [{name: t}]\n    lanes: one\n"
+    [message] = errors_of(make_suite(tmp_path, bad=text))
+    assert "bad.cases.yaml:6 at cases[0].lanes" in message
+    assert "expected a value of type array" in message and 'found string "one"' in message
+
+
+def test_a_broken_file_does_not_hide_the_errors_of_another(tmp_path: Path) -> None:
+    root = make_suite(tmp_path, good=GOOD_CASE, broken="cases: [\n", unknown=GOOD_CASE.replace("fine", "x") + "    y: 1\n")
+    messages = errors_of(root)
+    assert len(messages) == 2
+    assert any(m.startswith("broken.cases.yaml") and "well-formed YAML" in m for m in messages)
+    assert any(m.startswith("unknown.cases.yaml") for m in messages)
+
+
+def test_a_case_naming_an_unknown_lane_lists_the_known_ones(tmp_path: Path) -> None:
+    text = GOOD_CASE + "    lanes: [three]\n"
+    [message] = errors_of(make_suite(tmp_path, bad=text))
+    assert "a lane id from the lanes files (one, two)" in message and "'three'" in message
+
+
+def test_two_cases_with_one_id_are_an_error_naming_both_places(tmp_path: Path) -> None:
+    [message] = errors_of(make_suite(tmp_path, a=GOOD_CASE, b=GOOD_CASE))
+    assert "a case id unique in the suite" in message and "also at" in message
+
+
+def test_an_unknown_subject_is_named(tmp_path: Path) -> None:
+    [message] = errors_of(make_suite(tmp_path, bad=GOOD_CASE.replace("subject: echo", "subject: nope")))
+    assert "unknown subject 'nope'" in message
+
+
+def test_a_yaml_alias_bomb_in_a_case_file_is_one_clear_error(tmp_path: Path) -> None:
+    from tests.unit.load.test_yaml_loading import ALIAS_BOMB
+
+    [message] = errors_of(make_suite(tmp_path, bomb=ALIAS_BOMB))
+    assert message.startswith("bomb.cases.yaml") and "after expanding YAML aliases" in message
+
+
+def test_case_ids_derived_from_content_are_stable_and_ignore_titles(tmp_path: Path) -> None:
+    text = "version: 1\nsubject: echo\ncases:\n  - title: {t}\n    tools: [{{name: t}}]\n"
+    first = load_suite(make_suite(tmp_path, c=text.format(t="one"))).cases[0].id
+    second = load_suite(make_suite(tmp_path, c=text.format(t="two"))).cases[0].id
+    assert first == second and first.startswith("echo-")
+
+
+def test_a_pin_with_a_key_its_kind_does_not_take_is_refused(tmp_path: Path) -> None:
+    text = GOOD_CASE + "    pins:\n      - {name: p, kind: deterministic, select: x}\n"
+    [message] = errors_of(make_suite(tmp_path, bad=text))
+    assert "cases[0].pins[0].select" in message and "unknown key 'select'" in message

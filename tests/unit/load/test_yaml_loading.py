@@ -1,0 +1,60 @@
+"""The YAML reader: values, line numbers, and refusals of what has no meaning in a suite."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.errors import InputError
+from harness.load.yamlsafe import load_text
+
+ALIAS_BOMB = "\n".join(
+    [f"l0: &l0 [{', '.join(['x'] * 9)}]"]
+    + [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, 9)]
+)
+
+
+def test_key_paths_know_their_lines() -> None:
+    doc = load_text("a: 1\nb:\n  - x: 2\n    y: [1, 2]\n", "f.yaml")
+    assert doc.value == {"a": 1, "b": [{"x": 2, "y": [1, 2]}]}
+    assert doc.place("b[0].y").line == 4
+    assert doc.place("b[0].missing").line == 3  # falls back to the nearest known ancestor
+
+
+def test_an_alias_bomb_is_refused_with_the_file_and_the_limit() -> None:
+    with pytest.raises(InputError) as err:
+        load_text(ALIAS_BOMB, "bomb.yaml")
+    assert err.value.place.file == "bomb.yaml"
+    assert "after expanding YAML aliases" in err.value.expected
+
+
+def test_a_recursive_alias_is_refused() -> None:
+    with pytest.raises(InputError, match="recursive alias"):
+        load_text("a: &a\n  b: *a\n", "rec.yaml")
+
+
+def test_a_duplicate_key_names_its_line() -> None:
+    with pytest.raises(InputError) as err:
+        load_text("a: 1\nb: 2\na: 3\n", "dup.yaml")
+    assert err.value.place.line == 3
+    assert "a second 'a'" in err.value.found
+
+
+def test_malformed_yaml_names_the_line_of_the_problem() -> None:
+    with pytest.raises(InputError) as err:
+        load_text("cases:\n  - id: x\n    tools: [1,\n", "broken.yaml")
+    assert err.value.place.file == "broken.yaml"
+    assert err.value.place.line is not None
+    assert err.value.expected == "well-formed YAML"
+
+
+def test_nesting_deeper_than_the_limit_is_refused() -> None:
+    deep = "[" * 300 + "]" * 300
+    with pytest.raises(InputError, match="nesting at most"):
+        load_text(deep, "deep.yaml")
+
+
+def test_merge_keys_and_non_string_keys_are_refused() -> None:
+    with pytest.raises(InputError, match="merge key"):
+        load_text("base: &b {x: 1}\nother:\n  <<: *b\n", "merge.yaml")
+    with pytest.raises(InputError, match="a string key"):
+        load_text("1: one\n", "intkey.yaml")
