@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 
 from harness.build import units
-from harness.cli.output import progress, render_text
+from harness.cli.output import interactive, progress, render_text
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load import load_suite
@@ -61,6 +61,6 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
     elif fmt == "markdown":
         click.echo((result.folder / "report.md").read_text(), nl=False)
     else:
-        render_text(result.report, Console(highlight=False, soft_wrap=True))
+        render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else 240))
         click.echo(f"reports: {result.folder}", err=True)
     return int(ExitCode(result.code))

@@ -1,0 +1,51 @@
+"""Build stage: every case x lane through old and new, isolated, into Observations and Verdicts.
+
+    units(suite, ...)  which case x lane pairs to run (filters by case and lane id globs)
+    build(suite, ...)  run them in worker processes; a result per unit, in suite order
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Callable, Sequence
+
+from harness.build.calls import call_pipeline, deadline
+from harness.build.pool import UnitResult, run_units
+from harness.build.unit import Pipelines, Unit
+from harness.errors import ConfigError
+from harness.model import Suite
+from harness.subjects import load_callable
+
+__all__ = ["Pipelines", "Unit", "UnitResult", "build", "call_pipeline", "deadline", "units"]
+
+
+def _match(value: str, patterns: Sequence[str] | None) -> bool:
+    return not patterns or any(fnmatch.fnmatchcase(value, p) for p in patterns)
+
+
+def units(suite: Suite, cases: Sequence[str] | None = None, lanes: Sequence[str] | None = None,
+          timeout: float | None = None) -> list[Unit]:
+    """The case x lane pairs to run; ConfigError when a filter matches nothing."""
+    limit = float(timeout or suite.settings.get("timeout_s", 10.0))
+    out = [
+        Unit(case, suite.lanes[lane_id], suite.subjects[case.subject], limit)
+        for case in suite.cases if _match(case.id, cases)
+        for lane_id in case.lanes if _match(lane_id, lanes)
+    ]
+    if not out and (cases or lanes):
+        raise ConfigError("--case/--lane", [*(cases or ()), *(lanes or ())],
+                          "filters that match at least one case x lane of the suite")
+    return out
+
+
+def build(suite: Suite, cases: Sequence[str] | None = None, lanes: Sequence[str] | None = None,
+          *, workers: int | None = None, timeout: float | None = None,
+          on_result: Callable[[UnitResult], None] | None = None) -> list[UnitResult]:
+    """Run old and new on every selected case x lane; results in suite order."""
+    todo = units(suite, cases, lanes, timeout)
+    for subject in {u.subject for u in todo}:
+        for spec in filter(None, (subject.old, subject.new, subject.refeed)):
+            load_callable(spec)  # a missing pipeline is bad configuration, found before forking
+    count = (os.cpu_count() or 1) if workers is None else workers
+    return run_units(todo, count, on_result or (lambda _r: None))

@@ -1,0 +1,219 @@
+"""Run build units in forked worker processes, so a pipeline that hangs in C code or kills
+its process (SIGSEGV, os._exit) becomes an outcome and the run goes on.
+
+Workers are forked from this process and inherit the units table, so a task on the pipe is
+only an index. A worker streams one message per finished side; when it dies, the side it was
+on is recorded as ``crash`` (or ``timeout`` when the watchdog killed it) and the unit is
+finished by a fresh worker, with the sides already done passed in as forced results.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from harness.build.unit import Pipelines, Unit, checks_for, observe, verdict_for
+from harness.model import ErrorInfo, Observation, Side, Verdict
+
+__all__ = ["UnitResult", "run_units"]
+
+CHUNK = 8
+GRACE_S = 2.0
+
+_UNITS: list[Unit] = []  # set before forking; read by workers
+
+
+@dataclass
+class UnitResult:
+    unit: Unit
+    old: Observation | None = None
+    new: Observation | None = None
+    checks: dict[str, str] | None = None
+    verdict: Verdict | None = None
+
+    def forced(self) -> dict[str, Any]:
+        return {"old": self.old, "new": self.new, "checks": self.checks}
+
+
+def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], send: Callable[[Any], None]) -> None:
+    sides: dict[Side, Observation] = {}
+    side: Side
+    for side in ("old", "new"):
+        obs = forced.get(side) or observe(unit, pipes, side)
+        sides[side] = obs
+        send(("obs", side, obs))
+    checks = forced.get("checks")
+    if checks is None:
+        checks = checks_for(unit, pipes, sides["new"])
+        send(("checks", checks))
+    send(("verdict", verdict_for(unit, sides["old"], sides["new"], checks)))
+
+
+def _worker(conn: Connection) -> None:
+    os.dup2(2, 1)  # a pipeline's prints must not corrupt machine-readable stdout
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pipes = Pipelines()
+    while True:
+        task = conn.recv()
+        if task is None:
+            return
+        for index, forced in task:
+            conn.send(("start", index))
+            _finish(_UNITS[index], pipes, forced, conn.send)
+
+
+@dataclass
+class _Worker:
+    proc: Any
+    conn: Connection
+    queue: deque[int] = field(default_factory=deque)
+    current: int | None = None
+    last: float = field(default_factory=time.monotonic)
+
+
+class _Pool:
+    def __init__(self, units: list[Unit], workers: int, on_result: Callable[[UnitResult], None]) -> None:
+        self.results = [UnitResult(u) for u in units]
+        self.todo: deque[int] = deque(range(len(units)))
+        self.on_result = on_result
+        self.ctx = multiprocessing.get_context("fork")
+        self.size = max(1, min(workers, len(units)))
+        self.workers: list[_Worker] = []
+
+    def spawn(self) -> _Worker:
+        parent, child = self.ctx.Pipe()
+        proc = self.ctx.Process(target=_worker, args=(child,), daemon=True)
+        proc.start()
+        child.close()
+        return _Worker(proc, parent)
+
+    def feed(self, w: _Worker) -> bool:
+        chunk = [self.todo.popleft() for _ in range(min(CHUNK, len(self.todo)))]
+        if not chunk:
+            return False
+        w.queue = deque(chunk)
+        w.last = time.monotonic()
+        w.conn.send([(i, self.results[i].forced()) for i in chunk])
+        return True
+
+    def handle(self, w: _Worker, msg: tuple[Any, ...]) -> None:
+        w.last = time.monotonic()
+        kind = msg[0]
+        if kind == "start":
+            w.current = msg[1]
+            return
+        assert w.current is not None
+        res = self.results[w.current]
+        if kind == "obs":
+            setattr(res, msg[1], msg[2])
+        elif kind == "checks":
+            res.checks = msg[1]
+        elif kind == "verdict":
+            res.verdict = msg[1]
+            w.queue.popleft()
+            w.current = None
+            self.on_result(res)
+
+    def lost(self, w: _Worker, outcome: str) -> None:
+        """The worker died or hung: record the side it was on, requeue the rest."""
+        w.proc.kill()
+        w.proc.join()
+        code = w.proc.exitcode
+        if w.queue:
+            index = w.queue.popleft()
+            self._record_loss(self.results[index], outcome, code)
+            self.todo.appendleft(index)
+            self.todo.extendleft(reversed(w.queue))
+        w.queue.clear()
+        w.current = None
+
+    def _record_loss(self, res: UnitResult, outcome: str, code: int | None) -> None:
+        if outcome == "timeout":
+            info = ErrorInfo("Timeout", f"no answer within {res.unit.timeout:g} s; the worker was killed")
+        else:
+            how = f"signal {signal.Signals(-code).name}" if code and code < 0 else f"exit code {code}"
+            info = ErrorInfo("Crash", f"the pipeline's process died ({how})")
+        if res.old is None or res.new is None:
+            side: Side = "old" if res.old is None else "new"
+            obs = Observation(res.unit.case.id, res.unit.lane.id, side, outcome, error=info)  # type: ignore[arg-type]
+            setattr(res, side, obs)
+        else:
+            res.checks = {name: f"the check's run ended with {outcome}" for name in sorted(res.unit.case.checks)}
+
+    def budget(self, w: _Worker) -> float:
+        unit = self.results[w.current if w.current is not None else w.queue[0]].unit
+        return unit.timeout + GRACE_S
+
+    def run(self) -> list[UnitResult]:
+        try:
+            self.workers = [self.spawn() for _ in range(self.size)]
+            for w in self.workers:
+                self.feed(w)
+            while any(w.queue for w in self.workers):
+                self.step()
+        finally:
+            for w in self.workers:
+                if w.proc.is_alive():
+                    try:
+                        w.conn.send(None)
+                    except OSError:
+                        pass
+                    w.proc.join(timeout=1)
+                    if w.proc.is_alive():
+                        w.proc.kill()
+        return self.results
+
+    def step(self) -> None:
+        busy = [w for w in self.workers if w.queue]
+        ready = wait([w.conn for w in busy], timeout=0.25)
+        now = time.monotonic()
+        for w in busy:
+            if w.conn in ready:
+                try:
+                    self.handle(w, w.conn.recv())
+                except (EOFError, OSError):
+                    self.replace(w, "crash")
+                    continue
+            elif now - w.last > self.budget(w):
+                self.replace(w, "timeout")
+                continue
+            if not w.queue:
+                self.feed(w)
+
+    def replace(self, w: _Worker, outcome: str) -> None:
+        self.lost(w, outcome)
+        fresh = self.spawn()
+        self.workers[self.workers.index(w)] = fresh
+        self.feed(fresh)
+
+
+def run_units(units: list[Unit], workers: int, on_result: Callable[[UnitResult], None]) -> list[UnitResult]:
+    """Run every unit; ``workers=0`` runs them in this process (no crash isolation)."""
+    if workers == 0:
+        pipes = Pipelines()
+        results = []
+        for unit in units:
+            res = UnitResult(unit)
+
+            def send(msg: tuple[Any, ...], res: UnitResult = res) -> None:
+                if msg[0] == "obs":
+                    setattr(res, msg[1], msg[2])
+                elif msg[0] == "checks":
+                    res.checks = msg[1]
+                else:
+                    res.verdict = msg[1]
+
+            _finish(unit, pipes, {}, send)
+            on_result(res)
+            results.append(res)
+        return results
+    global _UNITS
+    _UNITS = units
+    return _Pool(units, workers, on_result).run()

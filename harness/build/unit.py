@@ -1,0 +1,113 @@
+"""One unit of build work: a case on a lane, old and new, plus the case's declared checks.
+
+Used by the worker processes (``harness.build.pool``) and, without isolation, by the pytest
+pins. Observations are yielded as they are made, so a worker that dies mid-unit still reports
+every side it finished.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from harness.build.calls import call_pipeline
+from harness.canonical import canonical_bytes
+from harness.compare import compare
+from harness.model import Case, Lane, Observation, Side, Subject, Verdict
+from harness.subjects import load_callable
+
+__all__ = ["Pipelines", "Unit", "run_unit", "verdict_for"]
+
+
+@dataclass(frozen=True)
+class Unit:
+    case: Case
+    lane: Lane
+    subject: Subject
+    timeout: float
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.case.id, self.lane.id)
+
+
+class Pipelines:
+    """Resolved callables, imported once per process."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, Callable[..., Any]] = {}
+
+    def get(self, spec: str) -> Callable[..., Any]:
+        if spec not in self._cache:
+            self._cache[spec] = load_callable(spec)
+        return self._cache[spec]
+
+
+def observe(unit: Unit, pipes: Pipelines, side: Side, pipeline_input: Any = None) -> Observation:
+    spec = unit.subject.old if side == "old" else unit.subject.new
+    return call_pipeline(
+        pipes.get(spec), unit.case.input if pipeline_input is None else pipeline_input,
+        unit.lane.as_dict(), case_id=unit.case.id, lane_id=unit.lane.id, side=side,
+        timeout=unit.timeout,
+    )
+
+
+def _deterministic(unit: Unit, pipes: Pipelines, first: Observation) -> str:
+    again = observe(unit, pipes, "new")
+    if not again.ok:
+        return f"the second run ended with {again.outcome}"
+    return "held" if again.wire == first.wire else "a second run gave different bytes"
+
+
+def _idempotent(unit: Unit, pipes: Pipelines, first: Observation) -> str:
+    if not unit.subject.refeed:
+        return "the subject has no refeed function, so idempotence cannot be checked"
+    try:
+        fed = pipes.get(unit.subject.refeed)(unit.case.input, first.value)
+    except Exception as exc:
+        return f"refeed raised {type(exc).__name__}: {exc}"
+    again = observe(unit, pipes, "new", fed)
+    if not again.ok:
+        return f"feeding the output back ended with {again.outcome}"
+    if again.wire == first.wire:
+        return "held"
+    return "feeding the output back changed it"
+
+
+def checks_for(unit: Unit, pipes: Pipelines, new: Observation) -> dict[str, str]:
+    out: dict[str, str] = {}
+    if not new.ok:
+        return {name: "the new pipeline gave no output" for name in sorted(unit.case.checks)}
+    if "deterministic" in unit.case.checks:
+        out["deterministic"] = _deterministic(unit, pipes, new)
+    if "idempotent" in unit.case.checks:
+        out["idempotent"] = _idempotent(unit, pipes, new)
+    return out
+
+
+def verdict_for(unit: Unit, old: Observation, new: Observation, checks: dict[str, str]) -> Verdict:
+    exp = unit.case.expectation(unit.lane.id)
+    got = compare(old, new, exp)
+    failed_checks = [f"{k}: {v}" for k, v in checks.items() if v != "held"]
+    detail = "; ".join(filter(None, [got.detail if got.failed else "", *failed_checks]))
+    return Verdict(
+        case_id=unit.case.id, lane_id=unit.lane.id, kind=got.kind,
+        failed=got.failed or bool(failed_checks), detail=detail or got.detail, why=exp.why,
+        paths=got.paths, unexpected_paths=got.unexpected_paths, checks=checks,
+    )
+
+
+def run_unit(unit: Unit, pipes: Pipelines) -> Iterator[Observation | dict[str, str] | Verdict]:
+    """Yield old, new, the checks, then the verdict."""
+    old = observe(unit, pipes, "old")
+    yield old
+    new = observe(unit, pipes, "new")
+    yield new
+    checks = checks_for(unit, pipes, new)
+    yield checks
+    yield verdict_for(unit, old, new, checks)
+
+
+def wire_of(value: Any) -> bytes:
+    return canonical_bytes(value)

@@ -1,0 +1,42 @@
+"""The build stage in worker processes: every unit gets a verdict, whatever its pipeline does."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness.build import build
+from harness.load import load_suite
+
+pytestmark = pytest.mark.slow
+
+
+def many_cases_suite(tmp: Path, scenarios: Path, count: int) -> Path:
+    root = tmp / "toy"
+    shutil.copytree(scenarios / "suites" / "toy", root)
+    (root / "toy.cases.yaml").unlink()
+    lines = ["version: 1", "subject: toy", "cases:"]
+    for i in range(count):
+        behaviour = "    input: {behaviour: exit}" if i % 17 == 5 else ""
+        lines += [f"  - id: case-{i:03d}", f"    tools: [{{name: t{i}}}]"] + ([behaviour] if behaviour else [])
+    (root / "many.cases.yaml").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_more_units_than_a_chunk_all_get_verdicts_in_suite_order(tmp_path: Path, scenarios: Path) -> None:
+    suite = load_suite(many_cases_suite(tmp_path, scenarios, 45))
+    results = build(suite, workers=2)
+    assert [r.unit.key for r in results] == [(c.id, lane) for c in suite.cases for lane in c.lanes]
+    assert all(r.verdict is not None for r in results)
+    crashed = [r.unit.case.id for r in results
+               if r.unit.lane.id == "plain" and r.new is not None and r.new.outcome == "crash"]
+    assert crashed == [f"case-{i:03d}" for i in range(45) if i % 17 == 5]
+
+
+def test_in_process_and_worker_builds_agree_on_every_verdict(tmp_path: Path, scenarios: Path) -> None:
+    suite = load_suite(scenarios / "suites" / "toy")
+    pooled = build(suite, cases=["plain-tool", "raises", "hangs"], workers=2)
+    inline = build(suite, cases=["plain-tool", "raises", "hangs"], workers=0)
+    assert [(r.verdict.kind, r.new.outcome) for r in pooled] == [(r.verdict.kind, r.new.outcome) for r in inline]  # type: ignore[union-attr]
