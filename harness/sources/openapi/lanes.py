@@ -1,0 +1,121 @@
+"""What each lane ships for an imported document's tools: a subject's pipelines over them.
+
+Used by ``harness openapi DOC --lanes SUITE`` and the corpus run: every tool of the import goes
+through the subject's old and new pipelines on every lane of the subject's wires, in one
+request per lane and side (one per tool only when the batch raises, so one bad tool cannot
+hide the rest). For each tool whose imported input schema has a root composition, the shipped
+schema is classified: ``kept`` (the root still carries oneOf/anyOf/allOf), ``narrowed`` (it
+does not), ``missing`` (the body carries no schema for it) or ``error`` (the pipeline raised).
+Runs in this process: it is a view for people, not the isolated build stage.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import InputError, Place
+from harness.load.validate import check
+from harness.load.yamlsafe import load_document
+from harness.model import Lane, Subject
+from harness.sources.openapi.operations import COMPOSITIONS
+from harness.subjects import load_callable
+
+__all__ = ["LaneShipping", "load_lanes", "ship"]
+
+_SCHEMA_PLACES = (("input_schema",), ("function", "parameters"), ("parameters",))
+
+
+@dataclass
+class LaneShipping:
+    """One lane x side: how many composed tools shipped each way, and a few names of each."""
+
+    lane: str
+    side: str
+    counts: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, verdict: str, name: str) -> None:
+        self.counts[verdict] += 1
+        names = self.examples.setdefault(verdict, [])
+        if len(names) < 3:
+            names.append(name)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"lane": self.lane, "side": self.side, "counts": dict(sorted(self.counts.items())),
+                "examples": self.examples}
+
+
+def load_lanes(where: Path) -> list[Lane]:
+    """Lanes from a lanes file, or from ``lanes.yaml`` and ``lanes/*.yaml`` under a suite folder."""
+    files = [where] if where.is_file() else sorted([*where.glob("lanes.yaml"), *where.glob("lanes/*.yaml")])
+    if not files:
+        raise InputError(Place(str(where)), "a lanes file or a suite folder holding lanes", "none")
+    lanes: list[Lane] = []
+    for path in files:
+        doc = load_document(path)
+        check(doc, "lanes")
+        for raw in doc.value["lanes"]:
+            lanes.append(Lane(
+                id=raw["id"], wire=raw["wire"], provider=raw["provider"],
+                base_url=raw.get("base_url"), model=raw.get("model"),
+                options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())), file=str(path),
+            ))
+    return lanes
+
+
+def _schema_of(entry: Any) -> Any:
+    for steps in _SCHEMA_PLACES:
+        node = entry
+        for step in steps:
+            node = node.get(step) if isinstance(node, dict) else None
+        if node is not None:
+            return node
+    return None
+
+
+def _classify(schema: Any) -> str:
+    if not isinstance(schema, dict):
+        return "missing"
+    return "kept" if any(k in schema for k in COMPOSITIONS) else "narrowed"
+
+
+def _shipped(pipeline: Any, tools: list[dict[str, Any]], lane: Lane) -> list[Any]:
+    """The shipped schema per tool (an Exception where the pipeline raised for that tool)."""
+    try:
+        body = pipeline({"tools": tools}, lane.as_dict())
+        shipped = body.get("tools") if isinstance(body, dict) else None
+        if isinstance(shipped, list) and len(shipped) == len(tools):
+            return [_schema_of(entry) for entry in shipped]
+    except Exception:  # a pipeline's failure is an outcome; retry tool by tool to place it
+        pass
+    out: list[Any] = []
+    for tool in tools:
+        try:
+            body = pipeline({"tools": [tool]}, lane.as_dict())
+            entries = body.get("tools") if isinstance(body, dict) else None
+            out.append(_schema_of(entries[0]) if entries else None)
+        except Exception as exc:  # recorded, not raised: the run goes on
+            out.append(exc)
+    return out
+
+
+def ship(tools: list[dict[str, Any]], subject: Subject, lanes: list[Lane],
+         sides: tuple[str, ...] = ("old", "new")) -> list[LaneShipping]:
+    """Per lane of the subject's wires and per side: what the composed tools ship as."""
+    composed = [i for i, t in enumerate(tools) if any(k in t["input_schema"] for k in COMPOSITIONS)]
+    plain = [{k: t[k] for k in ("name", "description", "input_schema")} for t in tools]
+    out: list[LaneShipping] = []
+    for lane in (ln for ln in lanes if ln.wire in subject.wires):
+        for side in sides:
+            pipeline = load_callable(getattr(subject, side))
+            shipped = _shipped(pipeline, plain, lane)
+            row = LaneShipping(lane.id, side)
+            for i in composed:
+                got = shipped[i]
+                row.add("error" if isinstance(got, Exception) else _classify(got), tools[i]["name"])
+            row.counts["errors_any_tool"] = sum(isinstance(s, Exception) for s in shipped)
+            out.append(row)
+    return out
