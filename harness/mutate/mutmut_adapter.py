@@ -33,8 +33,10 @@ __all__ = [
     "OperatorEdit",
     "activate",
     "generate",
+    "known_switch_ids",
     "mutant_switch_id",
     "mutmut_version",
+    "original_function_name",
 ]
 
 EXPECTED_VERSION = "3.8.1"
@@ -99,10 +101,10 @@ def _qualified(func: cst.FunctionDef, module: cst.Module) -> tuple[str, str]:
     for stmt in module.body:
         if stmt is func:
             return name, mangle_function_name(name=name, class_name=None)
-        if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
-            if any(child is func for child in stmt.body.body):
-                cls = stmt.name.value
-                return f"{cls}.{name}", mangle_function_name(name=name, class_name=cls)
+        if (isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock)
+                and any(child is func for child in stmt.body.body)):
+            cls = stmt.name.value
+            return f"{cls}.{name}", mangle_function_name(name=name, class_name=cls)
     raise MutationError(f"mutmut placed a mutant in {name!r}, which is not a top-level function or method")
 
 
@@ -169,3 +171,32 @@ def activate(switch_id: str | None) -> None:
     trampoline.set_mutant_under_test(switch_id)
     if switch_id is None:
         os.environ.pop("MUTANT_UNDER_TEST", None)
+
+
+def original_function_name(attr: str) -> str | None:
+    """The qualified source name behind a module or class attribute of a trampolined module.
+
+    ``x_f__mutmut_orig`` -> ``f``; ``K.xǁKǁm__mutmut_orig`` -> ``K.m``; mutant copies
+    (``__mutmut_<N>``) -> None; any other name is itself (a function mutmut left alone).
+    """
+    from mutmut.mutation.trampoline_templates import CLASS_NAME_SEPARATOR as SEP
+
+    name = attr.rsplit(".", 1)[-1]
+    if "__mutmut_" not in name:
+        return attr
+    if not name.endswith("__mutmut_orig"):
+        return None
+    mangled = name[: -len("__mutmut_orig")]
+    if mangled.startswith(f"x{SEP}"):
+        cls, _, method = mangled[2:].partition(SEP)
+        return f"{cls}.{method}"
+    return mangled[2:] if mangled.startswith("x_") else None
+
+
+def known_switch_ids(module: Any) -> set[str]:
+    """Every mutant id the trampolines of a loaded trampolined ``module`` can switch to."""
+    out: set[str] = set()
+    for name, value in vars(module).items():
+        if name.startswith("mutants_") and name.endswith("__mutmut") and isinstance(value, dict):
+            out.update(f"{module.__name__}.{k}" for k in value if k != "_mutmut_orig")
+    return out

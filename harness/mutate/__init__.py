@@ -1,0 +1,22 @@
+"""The mutation stage: the full pin x mutant kill matrix (operator mutants from mutmut, declared
+mutants from ledger files), with claims checked, shards, and every report format.
+
+    run(suite, options) -> section      plan, run the engine process, write reports in options.out
+    exit_code(section) -> ExitCode      MUTANTS_ESCAPED on escapes over threshold or a failed claim
+    render_markdown(section) -> str     the ledger table and the escapes with their diffs
+    merge(folders, out) -> section      join shard result folders into one report
+
+Modules, one job each: targets (settings, what to mutate), ledger (declared mutants),
+mutmut_adapter (every use of mutmut internals), mutants (the Mutant value), plan, engine (the
+pytest-hosting process), loader (mutated code into place), pool (fork per row, deadlines),
+pinrefs (claim references), results (the section), render/html_view/stryker (formats), merge.
+"""
+
+from __future__ import annotations
+
+from harness.mutate.merge import merge
+from harness.mutate.plan import Options, parse_shard
+from harness.mutate.render import render_markdown
+from harness.mutate.runner import exit_code, run
+
+__all__ = ["Options", "exit_code", "merge", "parse_shard", "render_markdown", "run"]

@@ -1,0 +1,295 @@
+"""The engine process: ``python -m harness.mutate.engine <out>/plan.json``.
+
+A fresh interpreter per run, so the mutated modules are installed before anything imports the
+originals and nothing of the caller's process leaks in. It runs pytest in-process once: the
+collection is the pins; ``pytest_runtestloop`` is taken over to run, instead of the tests,
+1. the baseline: every pin once on unmutated code in forked children, with per-pin coverage of
+   the target functions (a ``sys.settrace`` call hook; cached observations are dropped before
+   each pin, so each pin is charged for the functions its own observations reach);
+2. one forked child per mutant row running every covering pin (``--tb=no``, no ``-x``).
+Rows go to ``results.jsonl`` as they finish; ``baseline.json`` and ``errors.json`` beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+__all__ = ["main"]
+
+
+class _Coverage:
+    """Which target functions each pin reaches: a call-event hook on known code objects."""
+
+    def __init__(self) -> None:
+        self.codes: dict[types.CodeType, str] = {}
+        self.hits: set[str] = set()
+
+    def add_module(self, module: types.ModuleType) -> None:
+        from harness.mutate.mutmut_adapter import original_function_name
+
+        for name, value in vars(module).items():
+            funcs: list[tuple[str, Any]] = [(name, value)]
+            if isinstance(value, type) and value.__module__ == module.__name__:
+                funcs = [(f"{value.__name__}.{k}", v) for k, v in vars(value).items()]
+                funcs = [(q, getattr(v, "__func__", v)) for q, v in funcs]
+            for qual, func in funcs:
+                code = getattr(func, "__code__", None)
+                if not isinstance(code, types.CodeType) or getattr(func, "__module__", None) != module.__name__:
+                    continue
+                if code.co_name != getattr(func, "__name__", None):
+                    continue  # a wrapper (the trampoline) whose code is shared by every target
+                real = original_function_name(qual)
+                if real is not None:
+                    self.codes[code] = f"{module.__name__}:{real}"
+
+    def _tracer(self, frame: types.FrameType, event: str, arg: Any) -> None:
+        key = self.codes.get(frame.f_code)
+        if key is not None:
+            self.hits.add(key)
+
+    def start(self) -> None:
+        sys.settrace(self._tracer)
+        threading.settrace(self._tracer)
+
+
+def _clear_cache() -> None:
+    """Drop observations the pins module cached: built before a fork they would hide the mutant."""
+    try:
+        from harness.pins import cache
+    except ImportError:
+        return
+    clear = getattr(cache, "clear", None)
+    if callable(clear):
+        clear()
+
+
+class Engine:
+    def __init__(self, plan: dict[str, Any]) -> None:
+        self.plan = plan
+        self.out = Path(plan["out"])
+        self.coverage = _Coverage()
+        self.items: list[Any] = []
+        self.collect_errors: list[dict[str, str]] = []
+        self.exit_code = 0
+
+    # pytest hooks --------------------------------------------------------------------------
+    def pytest_collectreport(self, report: Any) -> None:
+        if report.failed:
+            self.collect_errors.append({"nodeid": report.nodeid, "error": str(report.longreprtext)[-2000:]})
+
+    def pytest_runtestloop(self, session: Any) -> bool:
+        try:
+            self._run(list(session.items))
+        except Exception as exc:
+            import traceback
+
+            self._fail("internal", [{"error": f"{type(exc).__name__}: {exc}",
+                                     "trace": traceback.format_exc()[-4000:]}])
+        return True
+
+    # the run -------------------------------------------------------------------------------
+    def _fail(self, kind: str, errors: list[dict[str, Any]]) -> None:
+        (self.out / "errors.json").write_text(json.dumps({"kind": kind, "errors": errors}, indent=1))
+        self.exit_code = 2 if kind in ("input", "collect") else 70
+
+    def _run(self, items: list[Any]) -> None:
+        if self.collect_errors:
+            self._fail("collect", self.collect_errors)
+            return
+        self.items = items
+        nodeids = [item.nodeid for item in items]
+        if not self._claims_resolve(nodeids):
+            return
+        self._load_modules()
+        from harness.mutate.pool import run_jobs
+
+        workers = int(self.plan["workers"]) or (os.cpu_count() or 1)
+        baseline = self._baseline(nodeids, workers, run_jobs)
+        self._mutants(nodeids, baseline, workers, run_jobs)
+
+    def _claims_resolve(self, nodeids: list[str]) -> bool:
+        from harness.mutate.pinrefs import resolve
+
+        errors = []
+        for m in self.plan["mutants"]:
+            for ref in m.get("claims", ()):
+                if not resolve(ref, nodeids, self.plan["suite_prefix"]):
+                    errors.append({"where": m["ledger"], "mutant": m["id"], "ref": ref})
+        if errors:
+            self._fail("input", errors)
+        return not errors
+
+    def _load_modules(self) -> None:
+        import importlib
+
+        from harness.mutate.mutmut_adapter import known_switch_ids
+
+        known: set[str] = set()
+        for name in sorted({*self.plan["modules"], *self.plan["site_modules"]}):
+            module = importlib.import_module(name)
+            self.coverage.add_module(module)
+            known |= known_switch_ids(module)
+        # mutmut runs the original code for an unknown id: that would read as "survived"
+        unknown = [m["id"] for m in self.plan["mutants"] if m["kind"] == "operator" and m["switch"] not in known]
+        if unknown:
+            raise RuntimeError(f"{len(unknown)} operator mutant(s) the trampolines do not know: {unknown[:5]}")
+
+    def _run_pin(self, i: int, nxt: int | None) -> tuple[str, dict[str, Any]]:
+        from _pytest.runner import runtestprotocol
+
+        item = self.items[i]
+        reports = runtestprotocol(item, nextitem=self.items[nxt] if nxt is not None else None, log=False)
+        if any(r.failed for r in reports):
+            outcome = "failed"
+        elif any(r.skipped for r in reports):
+            outcome = "skipped"
+        else:
+            outcome = "passed"
+        return outcome, {"h": sorted(self.coverage.hits)} if self.recording else {}
+
+    recording = False
+
+    def _before_pin(self) -> None:
+        _clear_cache()
+        self.coverage.hits.clear()
+
+    def _baseline(self, nodeids: list[str], workers: int, run_jobs: Any) -> dict[str, Any]:
+        from harness.mutate.pool import Job, Row
+
+        def prepare() -> str | None:
+            from harness.mutate.mutmut_adapter import activate
+
+            activate(None)
+            self.recording = True
+            self.coverage.start()
+            return None
+
+        n = len(nodeids)
+        chunks = [list(range(n))[k::max(1, workers)] for k in range(max(1, workers))]
+        jobs = [Job(f"baseline-{k}", c, prepare, self._before_pin) for k, c in enumerate(chunks) if c]
+        result: dict[str, Any] = {"pins": nodeids, "outcomes": {}, "details": {}, "durations": {}, "hits": {}}
+
+        def on_row(row: Row) -> None:
+            for i, outcome in row.outcomes.items():
+                result["outcomes"][nodeids[i]] = outcome
+                extra = row.extra.get(i, {})
+                result["durations"][nodeids[i]] = round(float(extra.get("d", 0.0)), 6)
+                result["hits"][nodeids[i]] = extra.get("h", [])
+                if i in row.details:
+                    result["details"][nodeids[i]] = row.details[i]
+            if row.unviable is not None:
+                raise RuntimeError(f"the unmutated code cannot run: {row.unviable}")
+
+        started = time.monotonic()
+        run_jobs(jobs, self._run_pin, [600.0] * n, workers, on_row)
+        result["duration_s"] = round(time.monotonic() - started, 3)
+        (self.out / "baseline.json").write_text(json.dumps(result, indent=1, sort_keys=True))
+        return result
+
+    def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int, run_jobs: Any) -> None:
+        from harness.mutate.pool import Job, Row
+
+        good = [i for i, nid in enumerate(nodeids) if baseline["outcomes"].get(nid) == "passed"]
+        factor, floor = float(self.plan["timeout"]["factor"]), float(self.plan["timeout"]["floor_s"])
+        deadlines = [floor + factor * float(baseline["durations"].get(nid, 0.0)) for nid in nodeids]
+        selected = set(self.plan["selected"]) - set(self.plan["done"])
+        mutants = {m["key"]: m for m in self.plan["mutants"] if m["key"] in selected}
+        results = (self.out / "results.jsonl").open("a", encoding="utf-8")
+        jobs: list[Job] = []
+        for key in sorted(mutants):
+            m = mutants[key]
+            pins = [i for i in good if _covers(m, baseline["hits"].get(nodeids[i], []))]
+            if not pins:
+                _write_row(results, m, {}, {}, None, 0, 0.0)
+                continue
+            jobs.append(Job(key, pins, _preparer(m), _clear_cache))
+        done = [0]
+        total = len(jobs)
+
+        def on_row(row: Row) -> None:
+            m = mutants[row.key]
+            outcomes = {nodeids[i]: o for i, o in row.outcomes.items()}
+            details = {nodeids[i]: d for i, d in row.details.items()}
+            elapsed = time.monotonic() - row.started
+            _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed)
+            done[0] += 1
+            if done[0] % 25 == 0 or done[0] == total:
+                print(f"harness mutate: {done[0]}/{total} mutants run", file=sys.stderr, flush=True)
+
+        try:
+            run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
+        finally:
+            results.close()
+
+
+def _covers(mutant: dict[str, Any], hits: list[str]) -> bool:
+    module, function = mutant["module"], mutant["function"]
+    if function:
+        return f"{module}:{function}" in hits
+    return any(h.startswith(f"{module}:") for h in hits)
+
+
+def _preparer(m: dict[str, Any]) -> Any:
+    def prepare() -> str | None:
+        from harness.mutate.mutmut_adapter import activate
+
+        if m["kind"] == "operator":
+            activate(m["switch"])
+            return None
+        activate(None)
+        from harness.mutate.loader import exec_in_place
+
+        path = m["source_path"]
+        try:
+            exec_in_place(m["module"], Path(path).read_text(encoding="utf-8"), path)
+        except BaseException as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return None
+
+    return prepare
+
+
+def _write_row(fh: Any, m: dict[str, Any], outcomes: dict[str, str], details: dict[str, str],
+               unviable: str | None, forks: int, elapsed: float) -> None:
+    row = {"key": m["key"], "id": m["id"], "pins": outcomes, "details": details, "unviable": unviable,
+           "forks": forks, "duration_s": round(elapsed, 4)}
+    fh.write(json.dumps(row, sort_keys=True) + "\n")
+    fh.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    plan = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+    root = plan["root"]
+    os.chdir(root)
+    for entry in (os.path.join(root, "src"), root):
+        if entry not in sys.path and os.path.isdir(entry):
+            sys.path.insert(0, entry)
+    from harness.mutate.loader import install
+
+    install({name: (orig, mutated) for name, (orig, mutated) in plan["modules"].items()})
+    import pytest
+
+    engine = Engine(plan)
+    pytest_args = [*plan["pin_args"], "--rootdir", root, "-p", "no:cacheprovider", "-o", "addopts=",
+                   "--tb=no", "-s", "-q", "-p", "no:randomly", "-p", "no:faulthandler",
+                   "-W", "ignore::DeprecationWarning"]
+    code = pytest.main(pytest_args, plugins=[engine])
+    if engine.exit_code:
+        return engine.exit_code
+    if not (Path(plan["out"]) / "baseline.json").exists():
+        (Path(plan["out"]) / "errors.json").write_text(json.dumps(
+            {"kind": "collect", "errors": [{"error": f"pytest ended with code {int(code)} before the run"}]}))
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""A static, self-contained HTML view of the kill matrix (no scripts, no network)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+__all__ = ["render_html"]
+
+_CSS = """
+body{font:13px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 4px}
+th.pin{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:normal;max-height:22em;
+white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+td.c{text-align:center;width:1.4em}.K{background:#c62828;color:#fff}.T{background:#ef6c00;color:#fff}
+.X{background:#6a1b9a;color:#fff}.P{background:#e8f5e9}.survived,.no_coverage{background:#fff3cd}
+.killed{background:#e8f5e9}.unviable,.equivalent,.pending{background:#eee}
+details pre{background:#f6f8fa;padding:.5em;margin:0}
+"""
+
+_CELL = {"failed": ("K", "red: failed"), "crash": ("X", "red: crashed"), "timeout": ("T", "timed out"),
+         "passed": ("P", "ran, stayed green")}
+
+
+def _row(m: dict[str, Any], pins: list[str], outcomes: dict[str, str]) -> str:
+    cells = []
+    for p in pins:
+        mark, title = _CELL.get(outcomes.get(p, ""), ("", "not covered"))
+        cells.append(f'<td class="c {mark}" title="{escape(title)}">{mark if mark != "P" else "·"}</td>')
+    label = (f'<details><summary>{escape(m["id"])}</summary><div>{escape(m["title"])}</div>'
+             f'<pre>{escape(m["diff"])}</pre></details>')
+    return (f'<tr><td>{label}</td><td class="{m["status"]}">{escape(m["status"])}</td>'
+            f'<td>{escape(m["file"])}:{m["line"]}</td>{"".join(cells)}</tr>')
+
+
+def _outcomes(m: dict[str, Any]) -> dict[str, str]:
+    out = {p: "passed" for p in m["covered_by"]}
+    out.update({p: "failed" for p in m["killed_by"]})
+    out.update({p: "crash" for p in m["crashed"]})
+    out.update({p: "timeout" for p in m["timed_out"]})
+    return out
+
+
+def render_html(section: dict[str, Any]) -> str:
+    pins = [r["pin"] for r in section.get("pin_kills", [])]
+    t = section["totals"]
+    head = "".join(f'<th class="pin" title="{escape(p)}">{escape(p)}</th>' for p in pins)
+    rows = "\n".join(_row(m, pins, _outcomes(m)) for m in section["mutants"])
+    summary = (f"{t['total']} mutants: {t['killed']} killed, {t['timeout']} timeout, {t['survived']} survived, "
+               f"{t['no_coverage']} no coverage, {t['unviable']} unviable, {t['equivalent']} equivalent. "
+               f"Score {t['score']}%.")
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<title>Mutation matrix: {escape(section.get("suite", ""))}</title><style>{_CSS}</style></head>'
+            f'<body><h1>Mutation matrix: {escape(section.get("suite", ""))}</h1><p>{escape(summary)}</p>'
+            f'<p>K failed, X crashed, T timed out, · ran and stayed green, blank: the pin does not reach '
+            f'the mutated function.</p><table><thead><tr><th>mutant</th><th>status</th><th>site</th>{head}'
+            f'</tr></thead><tbody>\n{rows}\n</tbody></table></body></html>\n')

@@ -1,0 +1,230 @@
+"""Declared mutants: ledger files (``*.ledger.yaml``) and applying their changes.
+
+A declared mutant is the reviewer's hand-written mutation ("gate forced off", "swap one
+function for another", "drop a disjunct"): a site (file, optionally one function), a change
+(``find``/``replace`` or a unified ``diff``), and either the pins claimed to kill it or
+``equivalent`` with the reason. The change must apply exactly: ``find`` text absent or present
+more than once inside the site is an error naming the mutant, never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.errors import HarnessError, InputError, InputErrors, Place
+from harness.load.validate import check
+from harness.load.yamlsafe import Document, load_document
+from harness.mutate.targets import function_spans
+
+__all__ = ["DeclaredMutant", "Ledger", "apply_diff", "load_ledgers"]
+
+
+@dataclass(frozen=True)
+class DeclaredMutant:
+    """One ledger entry with its change applied to the site file's text."""
+
+    id: str
+    title: str
+    file: str  # relative to the project root
+    function: str | None
+    line: int  # first changed line in the site file
+    source: str  # the whole site file with the change applied
+    diff: str
+    claims: tuple[str, ...]
+    equivalent: str | None
+    why: str
+    place: Place  # where the entry stands in its ledger
+
+
+@dataclass(frozen=True)
+class Ledger:
+    file: str
+    targets: tuple[tuple[str, Place], ...]
+    mutants: tuple[DeclaredMutant, ...]
+
+
+def load_ledgers(suite_root: Path, patterns: list[str] | str, project_root: Path) -> list[Ledger]:
+    """Every ledger of the suite, validated, with every change applied (InputErrors otherwise)."""
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    paths = sorted({p.resolve() for pat in patterns for p in suite_root.glob(pat) if p.is_file()})
+    ledgers: list[Ledger] = []
+    errors: list[InputError] = []
+    seen: dict[str, Place] = {}
+    for path in paths:
+        try:
+            ledger = _load_one(path, suite_root, project_root)
+        except InputErrors as exc:
+            errors.extend(exc.errors)
+            continue
+        except InputError as exc:
+            errors.append(exc)
+            continue
+        for mutant in ledger.mutants:
+            if mutant.id in seen:
+                errors.append(InputError(mutant.place, "a mutant id unique in the suite",
+                                         f"{mutant.id!r}, also at {seen[mutant.id]}"))
+            seen[mutant.id] = mutant.place
+        ledgers.append(ledger)
+    if errors:
+        raise InputErrors(errors)
+    return ledgers
+
+
+def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
+    display = path.relative_to(suite_root.resolve()).as_posix()
+    doc = load_document(path, display=display)
+    check(doc, "ledger")
+    targets = tuple((t, doc.place(f"targets[{i}]")) for i, t in enumerate(doc.value.get("targets", ())))
+    mutants: list[DeclaredMutant] = []
+    errors: list[InputError] = []
+    for i, raw in enumerate(doc.value["mutants"]):
+        try:
+            mutants.append(_mutant(doc, i, raw, project_root))
+        except InputError as exc:
+            errors.append(exc)
+    if errors:
+        raise InputErrors(errors)
+    return Ledger(file=display, targets=targets, mutants=tuple(mutants))
+
+
+def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredMutant:
+    at = f"mutants[{i}]"
+    mid = raw["id"]
+    site = raw["site"]
+    file = (root / site["file"]).resolve()
+    if not file.is_file():
+        raise InputError(doc.place(f"{at}.site.file"), f"a file under {root} for mutant {mid}",
+                         f"no file {site['file']!r}")
+    source = file.read_text(encoding="utf-8")
+    function = site.get("function")
+    span = _site_span(doc, at, mid, source, function)
+    change = raw["change"]
+    if "find" in change:
+        mutated = _find_replace(doc, at, mid, source, span, change["find"], change["replace"])
+    else:
+        try:
+            mutated = apply_diff(source, change["diff"])
+        except HarnessError as exc:
+            raise InputError(doc.place(f"{at}.change.diff"), f"a diff that applies to {site['file']} "
+                             f"for mutant {mid}", str(exc)) from None
+    first, last = _changed_span(source, mutated)
+    if first == 0:
+        raise InputError(doc.place(f"{at}.change"), f"a change that alters {site['file']} for mutant {mid}",
+                         "no difference")
+    if span is not None and not (span[0] <= first and last <= span[1]):
+        raise InputError(doc.place(f"{at}.change"),
+                         f"a change inside {function} (lines {span[0]}-{span[1]}) for mutant {mid}",
+                         f"lines {first}-{last} changed")
+    import difflib
+
+    rel = file.relative_to(root).as_posix()
+    diff = "".join(difflib.unified_diff(source.splitlines(keepends=True), mutated.splitlines(keepends=True),
+                                        f"a/{rel}", f"b/{rel}", n=1))
+    return DeclaredMutant(
+        id=mid, title=raw["title"], file=rel, function=function, line=first, source=mutated,
+        diff=diff, claims=tuple(raw.get("killed_by", ())), equivalent=raw.get("equivalent"),
+        why=raw.get("why", ""), place=doc.place(at),
+    )
+
+
+def _site_span(doc: Document, at: str, mid: str, source: str, function: str | None) -> tuple[int, int] | None:
+    if function is None:
+        return None
+    try:
+        spans = function_spans(source)
+    except SyntaxError as exc:
+        raise InputError(doc.place(f"{at}.site.file"), "a site file that parses",
+                         f"line {exc.lineno}: {exc.msg}") from None
+    if function not in spans:
+        known = ", ".join(sorted(spans)) or "none"
+        raise InputError(doc.place(f"{at}.site.function"), f"a function of the site file for mutant {mid} ({known})",
+                         repr(function))
+    return spans[function]
+
+
+def _find_replace(doc: Document, at: str, mid: str, source: str, span: tuple[int, int] | None,
+                  find: str, replace: str) -> str:
+    lines = source.splitlines(keepends=True)
+    lo, hi = (0, len(source)) if span is None else (
+        sum(len(x) for x in lines[: span[0] - 1]), sum(len(x) for x in lines[: span[1]]))
+    region = source[lo:hi]
+    count = region.count(find)
+    where = "the site function" if span is not None else "the site file"
+    if count != 1:
+        found = "no occurrence" if count == 0 else f"{count} occurrences (ambiguous: quote more context)"
+        raise InputError(doc.place(f"{at}.change.find"), f"find text occurring exactly once in {where} "
+                         f"for mutant {mid}", found)
+    return source[:lo] + region.replace(find, replace, 1) + source[hi:]
+
+
+def _changed_span(before: str, after: str) -> tuple[int, int]:
+    """(first, last) 1-based lines of ``before`` that differ from ``after``; (0, 0) when equal."""
+    if before == after:
+        return 0, 0
+    a, b = before.splitlines(), after.splitlines()
+    first = 0
+    while first < min(len(a), len(b)) and a[first] == b[first]:
+        first += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - first and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return first + 1, max(first + 1, len(a) - tail)
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def apply_diff(source: str, diff: str) -> str:
+    """Apply a unified diff exactly: every context and removed line must match the source."""
+    lines = source.splitlines(keepends=True)
+    out: list[str] = []
+    pos = 0
+    hunks = _hunks(diff)
+    if not hunks:
+        raise HarnessError("no @@ hunk in the diff")
+    for start, old, new in hunks:
+        at = _locate(lines, old, max(start - 1, 0), pos)
+        out.extend(lines[pos:at])
+        out.extend(new)
+        pos = at + len(old)
+    out.extend(lines[pos:])
+    return "".join(out)
+
+
+def _hunks(diff: str) -> list[tuple[int, list[str], list[str]]]:
+    hunks: list[tuple[int, list[str], list[str]]] = []
+    current: tuple[int, list[str], list[str]] | None = None
+    for raw in diff.splitlines():
+        m = _HUNK.match(raw)
+        if m:
+            current = (int(m.group(1)), [], [])
+            hunks.append(current)
+        elif current is None or raw.startswith(("--- ", "+++ ")) or raw.startswith("\\"):
+            continue
+        elif raw.startswith("-"):
+            current[1].append(raw[1:] + "\n")
+        elif raw.startswith("+"):
+            current[2].append(raw[1:] + "\n")
+        else:
+            text = raw[1:] if raw.startswith(" ") else raw
+            current[1].append(text + "\n")
+            current[2].append(text + "\n")
+    return hunks
+
+
+def _locate(lines: list[str], old: list[str], hint: int, floor: int) -> int:
+    """Where ``old`` occurs in ``lines`` at or after ``floor``: the stated line, else the only match."""
+    def matches(i: int) -> bool:
+        return [x.rstrip("\r\n") for x in lines[i:i + len(old)]] == [x.rstrip("\n") for x in old]
+
+    if hint >= floor and matches(hint):
+        return hint
+    found = [i for i in range(floor, len(lines) - len(old) + 1) if matches(i)]
+    if len(found) != 1:
+        first = old[0].rstrip() if old else ""
+        raise HarnessError(f"hunk at line {hint + 1} ({first!r}) matches {len(found)} places, expected 1")
+    return found[0]

@@ -1,0 +1,160 @@
+"""The plan of a run: settings, targets, every mutant, this shard's slice, written to plan.json.
+
+Everything that can be wrong with the input (a bad setting, a target that does not exist, a
+declared change that does not apply) is found here, before any pin runs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ConfigError, Place
+from harness.mutate.ledger import Ledger, load_ledgers
+from harness.mutate.mutants import Mutant, declared_mutant, operator_mutants, shard_keys
+from harness.mutate.mutmut_adapter import generate
+from harness.mutate.targets import (
+    MutationSettings,
+    Target,
+    changed_lines,
+    function_spans,
+    load_settings,
+    module_name,
+    resolve_targets,
+)
+
+__all__ = ["Options", "Plan", "build_plan", "parse_shard"]
+
+
+@dataclass(frozen=True)
+class Options:
+    in_diff: str | None = None
+    shard: tuple[int, int] | None = None
+    workers: int | None = None
+    out: Path | None = None
+    resume: bool = False
+    progress: bool = False
+
+
+@dataclass(frozen=True)
+class Plan:
+    suite_root: Path
+    suite_name: str
+    settings: MutationSettings
+    targets: tuple[Target, ...]
+    mutants: tuple[Mutant, ...]
+    selected: frozenset[str]
+    out: Path
+    shard: tuple[int, int] | None
+    in_diff: str | None
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    k, sep, n = text.partition("/")
+    if not sep or not k.isdigit() or not n.isdigit() or not 1 <= int(k) <= int(n):
+        raise ConfigError("--shard", text, "k/n with 1 <= k <= n, e.g. 2/4")
+    return int(k), int(n)
+
+
+def _filter_in_diff(targets: list[Target], root: Path, rev: str) -> list[Target]:
+    changed = changed_lines(root, rev, [t.rel for t in targets])
+    kept: list[Target] = []
+    for t in targets:
+        lines = changed.get(t.rel, set())
+        spans = function_spans(t.file.read_text(encoding="utf-8"))
+        names = {n for n, (a, b) in spans.items() if lines & set(range(a, b + 1))}
+        if t.functions is not None:
+            names &= t.functions
+        if names:
+            kept.append(Target(t.file, t.rel, t.module, frozenset(names)))
+    return kept
+
+
+def _declared_in_diff(mutants: list[Mutant], root: Path, rev: str) -> list[Mutant]:
+    changed = changed_lines(root, rev, [m.file for m in mutants])
+    kept = []
+    for m in mutants:
+        lines = changed.get(m.file, set())
+        if m.function is None:
+            if lines:
+                kept.append(m)
+            continue
+        a, b = function_spans((root / m.file).read_text(encoding="utf-8"))[m.function]
+        if lines & set(range(a, b + 1)):
+            kept.append(m)
+    return kept
+
+
+def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], options: Options) -> Plan:
+    suite_root = suite_root.resolve()
+    ms = load_settings(suite_root, settings)
+    out = (options.out or suite_root.parent / "reports" / "mutation").resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    ledgers: list[Ledger] = load_ledgers(suite_root, settings.get("ledgers", ["**/*.ledger.yaml"]), ms.root)
+    entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
+    entries += [entry for ledger in ledgers for entry in ledger.targets]
+    targets = resolve_targets(entries, ms.root) if ms.operators else []
+    if options.in_diff:
+        targets = _filter_in_diff(targets, ms.root, options.in_diff)
+    mutants: list[Mutant] = []
+    (out / "mutants").mkdir(exist_ok=True)
+    for t in targets:
+        source = t.file.read_text(encoding="utf-8")
+        generated = generate(t.rel, source, t.functions)
+        dest = out / "mutants" / t.rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(generated.code, encoding="utf-8")
+        mutants.extend(operator_mutants(t.rel, t.module, source, generated))
+    declared: list[Mutant] = []
+    (out / "declared").mkdir(exist_ok=True)
+    for ledger in ledgers:
+        for d in ledger.mutants:
+            path = out / "declared" / f"{d.id}.py"
+            path.write_text(d.source, encoding="utf-8")
+            declared.append(declared_mutant(d, module_name(ms.root, ms.root / d.file), str(path)))
+    if options.in_diff:
+        declared = _declared_in_diff(declared, ms.root, options.in_diff)
+    mutants.extend(declared)
+    keys = [m.key for m in mutants]
+    selected = shard_keys(keys, *options.shard) if options.shard else set(keys)
+    return Plan(suite_root=suite_root, suite_name=suite_name, settings=ms, targets=tuple(targets),
+                mutants=tuple(mutants), selected=frozenset(selected), out=out, shard=options.shard,
+                in_diff=options.in_diff)
+
+
+def plan_document(plan: Plan, workers: int, done: set[str]) -> dict[str, Any]:
+    """What the engine process reads (plan.json)."""
+    root = plan.settings.root
+    try:
+        prefix = plan.suite_root.relative_to(root).as_posix()
+        prefix = "" if prefix == "." else prefix + "/"
+    except ValueError:
+        prefix = ""
+    return {
+        "version": 1,
+        "root": str(root),
+        "suite_root": str(plan.suite_root),
+        "suite_prefix": prefix,
+        "pin_args": [str((plan.suite_root / p).resolve()) for p in plan.settings.pins],
+        "modules": {t.module: [str(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets},
+        "site_modules": sorted({m.module for m in plan.mutants if m.kind == "declared"}),
+        "mutants": [m.as_dict() for m in plan.mutants],
+        "selected": sorted(plan.selected),
+        "done": sorted(done),
+        "timeout": {"factor": plan.settings.timeout_factor, "floor_s": plan.settings.timeout_floor_s},
+        "workers": workers,
+        "out": str(plan.out),
+        "shard": list(plan.shard) if plan.shard else None,
+        "in_diff": plan.in_diff,
+        "suite_name": plan.suite_name,
+        "threshold": {"max_escaped": plan.settings.max_escaped, "min_score": plan.settings.min_score},
+    }
+
+
+def write_plan(plan: Plan, workers: int, done: set[str]) -> Path:
+    path = plan.out / "plan.json"
+    path.write_text(json.dumps(plan_document(plan, workers, done), indent=1, sort_keys=True), encoding="utf-8")
+    return path

@@ -1,0 +1,219 @@
+"""Fork one child per mutant row, stream one outcome per pin back, enforce per-pin deadlines.
+
+The parent has collected the pins once; each child inherits them by ``fork``, activates its
+mutant (``prepare``), then runs its pins in order, writing ``{"t": "S", "i": n}`` before and
+``{"t": "R", ...}`` after each one over a pipe. The parent is the only clock: a pin that
+overruns its deadline gets the child SIGKILLed and is recorded as ``timeout``; a child that
+dies mid-pin (SIGSEGV, ``os._exit``) records that pin as ``crash``. Either way the rest of the
+row runs in a fresh child, so one bad pin never hides the others' verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Job", "PinRunner", "Row", "run_jobs"]
+
+PinRunner = Callable[[int, int | None], tuple[str, dict[str, Any]]]
+"""Run pin ``i`` (next pin or None) in the child; returns (outcome, extra fields for the row)."""
+
+START_DEADLINE_S = 30.0
+IDLE_DEADLINE_S = 30.0
+
+
+@dataclass
+class Job:
+    """One row: a mutant (or the baseline) and the pins to run against it, in order."""
+
+    key: str
+    pins: list[int]
+    prepare: Callable[[], str | None]  # runs in the child; a message means "unviable"
+    before_pin: Callable[[], None] = lambda: None
+
+
+@dataclass
+class Row:
+    key: str
+    outcomes: dict[int, str] = field(default_factory=dict)
+    extra: dict[int, dict[str, Any]] = field(default_factory=dict)
+    details: dict[int, str] = field(default_factory=dict)
+    unviable: str | None = None
+    forks: int = 0
+    started: float = 0.0  # time.monotonic() of its first fork
+
+
+@dataclass
+class _Running:
+    pid: int
+    fd: int
+    job: Job
+    todo: deque[int]
+    current: int | None = None
+    deadline: float = 0.0
+    buffer: bytes = b""
+    started: bool = False
+
+
+def _child(fd: int, job: Job, todo: list[int], run_pin: PinRunner) -> None:
+    """Never returns: the child ends with os._exit so no parent state is torn down twice."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        null = os.open(os.devnull, os.O_RDWR)
+        for std in (0, 1, 2):
+            os.dup2(null, std)
+
+        def send(msg: dict[str, Any]) -> None:
+            os.write(fd, (json.dumps(msg) + "\n").encode())
+
+        problem = job.prepare()
+        if problem is not None:
+            send({"t": "U", "e": problem})
+            os._exit(0)
+        for pos, i in enumerate(todo):
+            job.before_pin()
+            send({"t": "S", "i": i})
+            started = time.perf_counter()
+            nxt = todo[pos + 1] if pos + 1 < len(todo) else None
+            outcome, extra = run_pin(i, nxt)
+            send({"t": "R", "i": i, "o": outcome, "d": time.perf_counter() - started, "x": extra})
+        os._exit(0)
+    except BaseException as exc:  # the child must never fall back into the parent's code
+        try:
+            os.write(fd, (json.dumps({"t": "E", "e": f"{type(exc).__name__}: {exc}"}) + "\n").encode())
+        finally:
+            os._exit(70)
+
+
+def _describe_status(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            return f"killed by {signal.Signals(sig).name}"
+        except ValueError:
+            return f"killed by signal {sig}"
+    return f"exited with code {os.WEXITSTATUS(status)}"
+
+
+def run_jobs(jobs: Sequence[Job], run_pin: PinRunner, deadlines: Sequence[float], workers: int,
+             on_row: Callable[[Row], None]) -> None:
+    """Run every job to completion with at most ``workers`` children at once."""
+    queue: deque[tuple[Job, list[int]]] = deque((j, list(j.pins)) for j in jobs)
+    rows: dict[str, Row] = {}
+    running: dict[int, _Running] = {}
+    sel = selectors.DefaultSelector()
+
+    def start(job: Job, todo: list[int]) -> None:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            _child(w, job, todo, run_pin)
+        os.close(w)
+        row = rows.setdefault(job.key, Row(job.key, started=time.monotonic()))
+        row.forks += 1
+        state = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + START_DEADLINE_S)
+        running[r] = state
+        sel.register(r, selectors.EVENT_READ)
+
+    def finish(state: _Running, reason: str | None, status: int) -> None:
+        sel.unregister(state.fd)
+        os.close(state.fd)
+        del running[state.fd]
+        row = rows[state.job.key]
+        if state.current is not None:
+            i = state.current
+            if reason == "timeout":
+                row.outcomes[i] = "timeout"
+                row.details[i] = f"no result within {deadlines[i]:.2f}s"
+            else:
+                row.outcomes[i] = "crash"
+                row.details[i] = _describe_status(status)
+            if state.todo and state.todo[0] == i:
+                state.todo.popleft()
+        elif state.todo and state.started:
+            # died between two pins: charge the next pin so every retry makes progress
+            i = state.todo.popleft()
+            row.outcomes[i] = "crash"
+            row.details[i] = reason or f"the child {_describe_status(status)} before this pin finished"
+        elif state.todo and row.unviable is None:
+            if not row.outcomes:
+                row.unviable = reason or f"the child {_describe_status(status)} before running a pin"
+            else:
+                for i in state.todo:
+                    row.outcomes[i] = "crash"
+                    row.details[i] = reason or f"the child {_describe_status(status)} before this pin"
+                state.todo.clear()
+        if row.unviable is None and state.todo:
+            queue.appendleft((state.job, list(state.todo)))
+        else:
+            on_row(row)
+
+    def handle(state: _Running, msg: dict[str, Any]) -> None:
+        row = rows[state.job.key]
+        kind = msg.get("t")
+        if kind == "S":
+            state.started = True
+            state.current = int(msg["i"])
+            state.deadline = time.monotonic() + deadlines[state.current]
+        elif kind == "R":
+            i = int(msg["i"])
+            row.outcomes[i] = str(msg["o"])
+            row.extra[i] = {"d": msg.get("d", 0.0), **msg.get("x", {})}
+            state.current = None
+            if state.todo and state.todo[0] == i:
+                state.todo.popleft()
+            state.deadline = time.monotonic() + IDLE_DEADLINE_S
+        elif kind == "U":
+            row.unviable = str(msg.get("e", "does not import"))
+            state.todo.clear()
+        elif kind == "E":
+            row.unviable = f"engine error in the child: {msg.get('e')}"
+            state.todo.clear()
+
+    try:
+        while queue or running:
+            while queue and len(running) < max(1, workers):
+                job, todo = queue.popleft()
+                start(job, todo)
+            now = time.monotonic()
+            wait = max(0.0, min(s.deadline for s in running.values()) - now)
+            events = sel.select(timeout=wait)
+            for key, _mask in events:
+                state = running.get(int(key.fd))
+                if state is None:
+                    continue
+                data = os.read(state.fd, 65536)
+                if not data:
+                    _pid, status = os.waitpid(state.pid, 0)
+                    finish(state, None, status)
+                    continue
+                state.buffer += data
+                *lines, state.buffer = state.buffer.split(b"\n")
+                for line in lines:
+                    if line.strip():
+                        handle(state, json.loads(line))
+            now = time.monotonic()
+            for state in [s for s in running.values() if s.deadline <= now]:
+                os.kill(state.pid, signal.SIGKILL)
+                os.waitpid(state.pid, 0)
+                if state.current is None:
+                    finish(state, "did not start its pins before the deadline", 0)
+                else:
+                    finish(state, "timeout", 0)
+    finally:
+        for state in list(running.values()):
+            try:
+                os.kill(state.pid, signal.SIGKILL)
+                os.waitpid(state.pid, 0)
+            except OSError:
+                pass
+        sel.close()

@@ -1,0 +1,84 @@
+"""The mutation section as Markdown: the ledger table (seed 001's shape), escapes with diffs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["render_markdown"]
+
+_RESULT = {"exact": "exact", "collateral": "claimed + collateral", "failed": "**CLAIM FAILED**",
+           "equivalent": "equivalent (held)", "pending": "pending"}
+
+
+def _pins(pins: list[str]) -> str:
+    if not pins:
+        return "—"
+    return "<br>".join(f"`{p}`" for p in pins)
+
+
+def _site(m: dict[str, Any]) -> str:
+    where = f"{m['file']}:{m['line']}"
+    return f"`{where}` {m['function']}" if m.get("function") else f"`{where}`"
+
+
+def _ledger_table(mutants: list[dict[str, Any]]) -> list[str]:
+    declared = [m for m in mutants if m["kind"] == "declared"]
+    if not declared:
+        return []
+    out = ["## Ledger", "", "| mutant | site | claimed pins | pins that turned red | result |",
+           "|---|---|---|---|---|"]
+    for m in declared:
+        claim = m["claim"]
+        claimed = f"equivalent: {claim['equivalent']}" if claim.get("equivalent") else _pins(claim["claimed"])
+        result = _RESULT.get(claim["result"], claim["result"])
+        if claim["result"] == "failed":
+            result += f" ({claim['note']})"
+        title = m["title"].replace("|", "\\|")
+        out.append(f"| {m['id']}: {title} | {_site(m)} | {claimed} | {_pins(claim['red'])} | {result} |")
+    return [*out, ""]
+
+
+def _escapes(mutants: list[dict[str, Any]]) -> list[str]:
+    escaped = [m for m in mutants if m["status"] in ("survived", "no_coverage")]
+    if not escaped:
+        return ["## Escapes", "", "None: every mutant that ran turned at least one pin red.", ""]
+    out = ["## Escapes", "", f"{len(escaped)} mutant(s) no pin caught:", ""]
+    for m in escaped:
+        covering = len(m["covered_by"])
+        why = "no pin reaches it" if m["status"] == "no_coverage" else f"{covering} covering pin(s) stayed green"
+        out += [f"### {m['id']} — {m['title']}", "", f"{_site(m)}; {why}.", "",
+                "```diff", m["diff"].rstrip(), "```", ""]
+    return out
+
+
+def _pin_lines(section: dict[str, Any]) -> list[str]:
+    rows = section.get("pin_kills", [])
+    if not rows:
+        return []
+    out = ["## Pins", "", "| pin | kills | unique kills |", "|---|---|---|"]
+    out += [f"| `{r['pin']}` | {r['kills']} | {r['unique_kills']} |" for r in rows]
+    excluded = section["pins"]["excluded"]
+    if excluded:
+        out += ["", "Left out (not passing on unmutated code):", ""]
+        out += [f"- `{e['pin']}`: {e['outcome']} {e['detail']}".rstrip() for e in excluded]
+    return [*out, ""]
+
+
+def render_markdown(section: dict[str, Any]) -> str:
+    t = section["totals"]
+    head = [
+        f"# Mutation: {section.get('suite', '')}".rstrip(), "",
+        f"{t['total']} mutants: {t['killed']} killed, {t['timeout']} timeout, {t['survived']} survived, "
+        f"{t['no_coverage']} no coverage, {t['unviable']} unviable, {t['equivalent']} equivalent"
+        + (f", {t['pending']} pending" if t["pending"] else "") + f". Score {t['score']}%.", "",
+    ]
+    if section.get("shard"):
+        head += [f"Shard(s): {', '.join(section['shard'])}.", ""]
+    verdict = section["verdict"]
+    if verdict["claims_failed"]:
+        head += [f"Claims failed: {', '.join(section['claims_failed'])}.", ""]
+    if verdict["escaped_over_threshold"]:
+        limits = ", ".join(f"{k} {v}" for k, v in section["threshold"].items() if v is not None)
+        head += [f"Escapes ({len(section['escaped'])}) exceed the threshold ({limits}).", ""]
+    return "\n".join([*head, *_ledger_table(section["mutants"]), *_escapes(section["mutants"]),
+                      *_pin_lines(section)]) + "\n"

@@ -1,0 +1,162 @@
+"""From the engine's raw rows to the report section: statuses, the matrix, claims, per-pin kills.
+
+Pure: the same plan, baseline and rows give the same section, byte for byte, except under
+``timing`` (wall-clock durations are kept there and nowhere else).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from harness.mutate.pinrefs import resolve_all
+
+__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "read_rows"]
+
+SECTION_VERSION = 1
+STATUSES = ("killed", "survived", "timeout", "unviable", "no_coverage", "equivalent", "pending")
+_KIND_ORDER = {"declared": 0, "operator": 1}
+
+
+def read_rows(paths: Iterable[Path]) -> dict[str, dict[str, Any]]:
+    """Rows by mutant key from results.jsonl files; a torn last line (interrupted write) is skipped."""
+    rows: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        if not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(row, dict) and "key" in row:
+                rows[row["key"]] = row
+    return rows
+
+
+def _status(m: Mapping[str, Any], row: Mapping[str, Any] | None, red: list[str], timed: list[str]) -> str:
+    if row is None:
+        return "pending"
+    if row.get("unviable"):
+        return "unviable"
+    if not row.get("pins"):
+        return "no_coverage"
+    if red:
+        return "killed"
+    if timed:
+        return "timeout"
+    return "equivalent" if m.get("equivalent") else "survived"
+
+
+def _claim(m: Mapping[str, Any], status: str, turned_red: list[str], claimed: list[str],
+           excluded: set[str]) -> dict[str, Any]:
+    if m.get("equivalent"):
+        if status == "equivalent":
+            result, note = "equivalent", "no pin distinguishes it"
+        elif status in ("no_coverage", "pending"):
+            result, note = "equivalent", f"not exercised ({status})"
+        else:
+            result, note = "failed", f"declared equivalent but {status}"
+        return {"claimed": [], "red": turned_red, "result": result, "note": note,
+                "equivalent": m["equivalent"]}
+    green = [p for p in claimed if p not in turned_red]
+    if status == "pending":
+        result, note = "pending", "not run yet"
+    elif status == "unviable":
+        result, note = "failed", "the mutant does not import"
+    elif green:
+        bad = [p for p in green if p in excluded]
+        result = "failed"
+        note = "claimed pin(s) stayed green" + (" (failing on unmutated code)" if bad else "")
+    elif set(turned_red) == set(claimed):
+        result, note = "exact", "red on exactly its claimed pins"
+    else:
+        result, note = "collateral", "claimed pins red, and others too"
+    return {"claimed": claimed, "red": turned_red, "green": green, "result": result, "note": note}
+
+
+def _mutant_entry(m: Mapping[str, Any], row: Mapping[str, Any] | None, nodeids: list[str], prefix: str,
+                  excluded: set[str]) -> dict[str, Any]:
+    pins: Mapping[str, str] = (row or {}).get("pins", {})
+    order = {n: i for i, n in enumerate(nodeids)}
+
+    def sel(*outcomes: str) -> list[str]:
+        return sorted((p for p, o in pins.items() if o in outcomes), key=lambda p: order.get(p, 1 << 30))
+
+    killed_by, timed, crashed = sel("failed", "crash"), sel("timeout"), sel("crash")
+    status = _status(m, row, killed_by, timed)
+    entry: dict[str, Any] = {
+        "id": m["id"], "key": m["key"], "kind": m["kind"], "file": m["file"], "function": m["function"],
+        "line": m["line"], "column": m["column"], "end_line": m["end_line"], "end_column": m["end_column"],
+        "operator": m["operator"], "title": m["title"], "diff": m["diff"], "status": status,
+        "killed_by": killed_by, "timed_out": timed, "crashed": crashed,
+        "covered_by": sorted(pins, key=lambda p: order.get(p, 1 << 30)),
+        "details": dict(sorted((row or {}).get("details", {}).items())),
+        "unviable": (row or {}).get("unviable"),
+    }
+    if m["kind"] == "declared":
+        claimed, _missing = resolve_all(m.get("claims", ()), nodeids, prefix)
+        entry["ledger"] = m.get("ledger", "")
+        entry["claim"] = _claim(m, status, sorted({*killed_by, *timed}, key=lambda p: order.get(p, 1 << 30)),
+                                claimed, excluded)
+    return entry
+
+
+def _pin_table(mutants: list[dict[str, Any]], pins: list[str]) -> list[dict[str, Any]]:
+    kills: dict[str, list[str]] = {p: [] for p in pins}
+    unique: dict[str, list[str]] = {p: [] for p in pins}
+    for m in mutants:
+        red = [*m["killed_by"], *m["timed_out"]]
+        for p in red:
+            kills.setdefault(p, []).append(m["id"])
+        if len(red) == 1:
+            unique.setdefault(red[0], []).append(m["id"])
+    return [{"pin": p, "kills": len(kills[p]), "unique_kills": len(unique.get(p, [])),
+             "unique": sorted(unique.get(p, []))} for p in pins]
+
+
+def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
+                  shards: list[str] | None = None) -> dict[str, Any]:
+    nodeids: list[str] = list(baseline.get("pins", []))
+    outcomes: Mapping[str, str] = baseline.get("outcomes", {})
+    excluded = [{"pin": p, "outcome": outcomes.get(p, "not run"),
+                 "detail": baseline.get("details", {}).get(p, "")}
+                for p in nodeids if outcomes.get(p) != "passed"]
+    excluded_ids = {e["pin"] for e in excluded}
+    selected = set(plan["selected"])
+    metas = sorted((m for m in plan["mutants"] if m["key"] in selected),
+                   key=lambda m: (_KIND_ORDER[m["kind"]], m["file"], m["line"], m["column"], m["id"]))
+    mutants = [_mutant_entry(m, rows.get(m["key"]), nodeids, plan["suite_prefix"], excluded_ids) for m in metas]
+    counts = {s: sum(1 for m in mutants if m["status"] == s) for s in STATUSES}
+    detected = counts["killed"] + counts["timeout"]
+    judged = detected + counts["survived"] + counts["no_coverage"]
+    score = round(100.0 * detected / judged, 2) if judged else 100.0
+    escaped = [m["id"] for m in mutants if m["status"] in ("survived", "no_coverage")]
+    failed_claims = [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
+    threshold = dict(plan.get("threshold", {}))
+    over = (threshold.get("max_escaped") is not None and len(escaped) > threshold["max_escaped"]) or (
+        threshold.get("min_score") is not None and score < threshold["min_score"])
+    live = [p for p in nodeids if p not in excluded_ids]
+    return {
+        "version": SECTION_VERSION,
+        "suite": plan.get("suite_name", ""),
+        "shard": shards if shards is not None else (
+            [f"{plan['shard'][0]}/{plan['shard'][1]}"] if plan.get("shard") else None),
+        "in_diff": plan.get("in_diff"),
+        "targets": sorted({m["file"] for m in metas}),
+        "pins": {"collected": len(nodeids), "excluded": excluded},
+        "totals": {**counts, "total": len(mutants), "score": score},
+        "threshold": threshold,
+        "escaped": escaped,
+        "claims_failed": failed_claims,
+        "verdict": {"escaped_over_threshold": bool(over), "claims_failed": bool(failed_claims),
+                    "complete": counts["pending"] == 0},
+        "mutants": mutants,
+        "pin_kills": _pin_table(mutants, live),
+        "timing": {
+            "baseline_s": baseline.get("duration_s", 0.0),
+            "mutant_s": {m["id"]: rows[m["key"]].get("duration_s", 0.0) for m in metas if m["key"] in rows},
+        },
+    }

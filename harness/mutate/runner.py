@@ -1,0 +1,91 @@
+"""``run(suite, options)``: plan, run the engine process, build the section, write the reports."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.errors import InputError, InputErrors, MutationError, Place
+from harness.exitcodes import ExitCode
+from harness.model import Suite
+from harness.mutate.plan import Options, build_plan, write_plan
+from harness.mutate.results import build_section, read_rows
+
+__all__ = ["exit_code", "finish", "run"]
+
+
+def _errors_from_engine(out: Path, code: int) -> Exception:
+    path = out / "errors.json"
+    if not path.is_file():
+        return MutationError(f"the mutation engine ended with code {code} and left no explanation")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    errors = doc.get("errors", [])
+    if doc.get("kind") == "input":
+        return InputErrors([
+            InputError(Place(e["where"]), f"a pin reference matching a collected pin for mutant {e['mutant']}",
+                       repr(e["ref"])) for e in errors])
+    if doc.get("kind") == "collect":
+        lines = "\n".join(f"  {e.get('nodeid', '')}: {e['error'].strip().splitlines()[-1:]}" for e in errors)
+        return MutationError(f"collecting the pins failed:\n{lines}")
+    first = errors[0] if errors else {}
+    return MutationError(f"the mutation engine failed: {first.get('error')}\n{first.get('trace', '')}")
+
+
+def run(suite: Suite, options: Options | None = None) -> dict[str, Any]:
+    """Run the kill matrix for ``suite``; returns the report section (also written to the out dir)."""
+    options = options or Options()
+    plan = build_plan(Path(suite.root), suite.name, suite.settings, options)
+    results = plan.out / "results.jsonl"
+    for stale in ("errors.json", "baseline.json"):
+        (plan.out / stale).unlink(missing_ok=True)
+    done: set[str] = set()
+    if options.resume:
+        done = set(read_rows([results])) & set(plan.selected)
+    else:
+        results.unlink(missing_ok=True)
+    workers = options.workers if options.workers is not None else plan.settings.workers
+    plan_path = write_plan(plan, workers or 0, done)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("MUTANT_UNDER_TEST", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness.mutate.engine", str(plan_path)], cwd=plan.settings.root, env=env,
+        stdout=subprocess.DEVNULL, stderr=None if options.progress else subprocess.PIPE, check=False,
+    )
+    if proc.returncode != 0:
+        raise _errors_from_engine(plan.out, proc.returncode)
+    return finish(plan.out, resumed=len(done))
+
+
+def finish(out: Path, resumed: int = 0, shards: list[str] | None = None) -> dict[str, Any]:
+    """Build the section from the files in ``out`` and write every report format beside them."""
+    plan = json.loads((out / "plan.json").read_text(encoding="utf-8"))
+    baseline = json.loads((out / "baseline.json").read_text(encoding="utf-8"))
+    rows = read_rows([out / "results.jsonl"])
+    section = build_section(plan, baseline, rows, shards)
+    section["timing"]["resumed_rows"] = resumed
+    write_reports(out, plan, section)
+    return section
+
+
+def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> None:
+    from harness.mutate.html_view import render_html
+    from harness.mutate.render import render_markdown
+    from harness.mutate.stryker import stryker_report
+
+    (out / "mutation.json").write_text(json.dumps(section, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    (out / "mutation.md").write_text(render_markdown(section), encoding="utf-8")
+    (out / "mutation.html").write_text(render_html(section), encoding="utf-8")
+    stryker = stryker_report(section, Path(plan["root"]))
+    (out / "mutation-report.json").write_text(json.dumps(stryker, indent=1) + "\n", encoding="utf-8")
+
+
+def exit_code(section: dict[str, Any]) -> ExitCode:
+    """MUTANTS_ESCAPED when escapes exceed the suite's threshold or a claimed kill did not happen."""
+    verdict = section.get("verdict", {})
+    if verdict.get("escaped_over_threshold") or verdict.get("claims_failed"):
+        return ExitCode.MUTANTS_ESCAPED
+    return ExitCode.OK

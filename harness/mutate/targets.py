@@ -1,0 +1,209 @@
+"""What to mutate: the suite's ``mutation:`` settings, targets resolved to files and functions.
+
+A target is ``module:function`` (``module:Class.method``), ``module`` (every function in it), or
+a ``.py`` file relative to the project root (optionally ``file.py:function``). Targets naming
+the same file merge. ``--in-diff REV`` keeps only the functions a ``git diff REV`` touches.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ConfigError, InputError, InputErrors, Place
+from harness.load.validate import check
+from harness.load.yamlsafe import Document, LineMap, load_document
+
+__all__ = [
+    "MutationSettings",
+    "Target",
+    "changed_lines",
+    "function_spans",
+    "load_settings",
+    "module_name",
+    "resolve_targets",
+]
+
+
+@dataclass(frozen=True)
+class MutationSettings:
+    """The suite's ``mutation:`` section with defaults filled in."""
+
+    root: Path
+    targets: tuple[str, ...] = ()
+    pins: tuple[str, ...] = (".",)
+    operators: bool = True
+    max_escaped: int | None = None
+    min_score: float | None = None
+    timeout_factor: float = 10.0
+    timeout_floor_s: float = 1.0
+    workers: int = 0
+    place: Place = field(default_factory=lambda: Place("suite.yaml", None, "mutation"))
+
+
+@dataclass(frozen=True)
+class Target:
+    """One file to mutate: its path, module name, and which functions (None: all of them)."""
+
+    file: Path
+    rel: str
+    module: str
+    functions: frozenset[str] | None
+
+
+def _find_root(suite_root: Path) -> Path:
+    for folder in (suite_root, *suite_root.parents):
+        if any((folder / marker).exists() for marker in ("pyproject.toml", "setup.cfg", ".git")):
+            return folder
+    return suite_root
+
+
+def _section_document(suite_root: Path) -> Document | None:
+    """suite.yaml's ``mutation`` section as its own Document, keeping suite.yaml's line numbers."""
+    path = suite_root / "suite.yaml"
+    if not path.is_file():
+        return None
+    doc = load_document(path, display="suite.yaml")
+    if not isinstance(doc.value, dict) or "mutation" not in doc.value:
+        return None
+    lines = {k[len("mutation."):]: v for k, v in doc.lines.lines.items() if k.startswith("mutation.")}
+    lines[""] = doc.lines.line_of("mutation") or 1
+    shifted = Document(doc.file, doc.value["mutation"], LineMap(lines))
+    return shifted
+
+
+def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSettings:
+    """Validate the ``mutation`` section (harness/load/schemas/mutation.schema.json) and fill defaults."""
+    doc = _section_document(suite_root)
+    raw: Any = settings.get("mutation", {})
+    if doc is not None:
+        try:
+            check(doc, "mutation")
+        except InputErrors as exc:
+            raise InputErrors([_prefixed(e) for e in exc.errors]) from None
+        raw = doc.value
+    threshold = raw.get("threshold", {})
+    timeout = raw.get("timeout", {})
+    root = (suite_root / raw["root"]).resolve() if "root" in raw else _find_root(suite_root.resolve())
+    return MutationSettings(
+        root=root, targets=tuple(raw.get("targets", ())), pins=tuple(raw.get("pins", (".",))),
+        operators=raw.get("operators", True), max_escaped=threshold.get("max_escaped"),
+        min_score=threshold.get("min_score"), timeout_factor=float(timeout.get("factor", 10.0)),
+        timeout_floor_s=float(timeout.get("floor_s", 1.0)), workers=int(raw.get("workers", 0)),
+    )
+
+
+def _prefixed(exc: InputError) -> InputError:
+    path = f"mutation.{exc.place.path}" if exc.place.path else "mutation"
+    return InputError(Place(exc.place.file, exc.place.line, path), exc.expected, exc.found)
+
+
+def module_name(root: Path, file: Path) -> str:
+    """The dotted module name of ``file`` when ``root`` (or ``root/src``) is on sys.path."""
+    rel = file.resolve().relative_to(root.resolve())
+    parts = list(rel.with_suffix("").parts)
+    if parts and parts[0] == "src" and not (root / "src" / "__init__.py").exists():
+        parts = parts[1:]
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _module_file(root: Path, module: str) -> Path | None:
+    base = module.replace(".", "/")
+    for folder in (root, root / "src"):
+        for candidate in (folder / f"{base}.py", folder / base / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def function_spans(source: str) -> dict[str, tuple[int, int]]:
+    """Qualified name ("f", "Class.method") -> (first line incl. decorators, last line)."""
+    spans: dict[str, tuple[int, int]] = {}
+    tree = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            spans[node.name] = _span(node)
+        elif isinstance(node, ast.ClassDef):
+            for child in node.body:
+                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                    spans[f"{node.name}.{child.name}"] = _span(child)
+    return spans
+
+
+def _span(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    return first, node.end_lineno or node.lineno
+
+
+def _parse_target(text: str, root: Path, place: Place) -> tuple[Path, str | None]:
+    head, _, func = text.partition(":")
+    if head.endswith(".py"):
+        file = (root / head).resolve()
+        if not file.is_file():
+            raise InputError(place, f"a Python file under the project root {root}", f"no file {head!r}")
+        return file, func or None
+    found = _module_file(root, head)
+    if found is None:
+        raise InputError(place, f"an importable module under the project root {root}", f"no module {head!r}")
+    return found.resolve(), func or None
+
+
+def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path) -> list[Target]:
+    """Turn target strings into Targets, one per file; a named function must exist in it."""
+    by_file: dict[Path, set[str] | None] = {}
+    for text, place in entries:
+        file, func = _parse_target(text, root, place)
+        spans = _spans_or_error(file, place)
+        if func is not None and func not in spans:
+            known = ", ".join(sorted(spans)) or "none"
+            raise InputError(place, f"a function of {file.name} ({known})", repr(func))
+        current = by_file.get(file, set()) if file in by_file else set()
+        if func is None or current is None:
+            by_file[file] = None
+        else:
+            by_file[file] = {*current, func}
+    return [
+        Target(file=f, rel=f.relative_to(root).as_posix(), module=module_name(root, f),
+               functions=None if funcs is None else frozenset(funcs))
+        for f, funcs in sorted(by_file.items())
+    ]
+
+
+def _spans_or_error(file: Path, place: Place) -> dict[str, tuple[int, int]]:
+    try:
+        return function_spans(file.read_text(encoding="utf-8"))
+    except SyntaxError as exc:
+        raise InputError(place, "a target file that parses", f"{file}:{exc.lineno}: {exc.msg}") from None
+
+
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+def changed_lines(root: Path, rev: str, rels: Iterable[str]) -> dict[str, set[int]]:
+    """Lines of each file (new side) that differ from ``rev``; a pure deletion marks its neighbour."""
+    files = sorted(set(rels))
+    if not files:
+        return {}
+    proc = subprocess.run(
+        ["git", "diff", "--no-color", "--no-ext-diff", "-U0", rev, "--", *files],
+        cwd=root, capture_output=True, text=True, check=False,
+    )
+    if proc.returncode != 0:
+        raise ConfigError("--in-diff", rev, f"a git revision of {root} ({proc.stderr.strip()})")
+    out: dict[str, set[int]] = {}
+    current: str | None = None
+    for line in proc.stdout.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:].strip()
+            current = name[2:] if name.startswith("b/") else None
+        elif current is not None and (m := _HUNK.match(line)):
+            start, count = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
+            out.setdefault(current, set()).update(range(start, start + max(count, 1)))
+    return out
