@@ -48,12 +48,12 @@ def constraint_note(schema: Any) -> str | None:
 def generic_note(keyword: str) -> str:
     """The note for a stripped composition whose branches gave the root no properties."""
     texts = {
-        "oneOf": "The arguments must match exactly one of several alternative shapes "
-        "that this schema cannot spell out; follow the tool description.",
-        "anyOf": "The arguments must match at least one of several alternative shapes "
-        "that this schema cannot spell out; follow the tool description.",
-        "allOf": "The arguments must also satisfy combined constraints "
-        "that this schema cannot spell out; follow the tool description.",
+        "oneOf": "The arguments must match exactly one of several alternative shapes, "
+        "which this schema does not spell out.",
+        "anyOf": "The arguments must match at least one of several alternative shapes, "
+        "which this schema does not spell out.",
+        "allOf": "The arguments must also satisfy further combined constraints, "
+        "which this schema does not spell out.",
     }
     return texts[keyword]
 
