@@ -1,13 +1,65 @@
-"""`harness cassettes`: placeholder until its stage lands (owned by the stage's author)."""
+"""``harness cassettes build|check``: rebuild the bundled receipts; check a suite's catalog."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+from harness.exitcodes import ExitCode
+from harness.reject.build import build_catalog
+from harness.reject.cassettes import load_catalog
+from harness.reject.check import check_catalog
+from harness.reject.rules import load_rules
 
 __all__ = ["command"]
 
 
-@click.command("cassettes", hidden=True)
-def command() -> int:
-    """Not built yet."""
-    raise click.ClickException("harness cassettes is not built yet")
+def _suite_settings(suite: Path) -> dict[str, object]:
+    """suite.yaml's settings without loading cases (a catalog check needs no pipelines)."""
+    from harness.load.suite import DEFAULT_SETTINGS
+    from harness.load.validate import check
+    from harness.load.yamlsafe import load_document
+
+    path = suite / "suite.yaml"
+    if not path.is_file():
+        return dict(DEFAULT_SETTINGS)
+    doc = load_document(path, display=str(path))
+    check(doc, "suite")
+    return {**DEFAULT_SETTINGS, **doc.value}
+
+
+@click.group("cassettes")
+def command() -> None:
+    """Build and check recorded rejections (vcrpy cassettes + manifest + rules)."""
+
+
+@command.command("build")
+@click.option("--receipts", "receipts", type=click.Path(path_type=Path), required=True,
+              help="receipts.jsonl to transcribe")
+@click.option("--rules", "rules_dir", type=click.Path(path_type=Path), default=Path("cases/rules"),
+              show_default=True, help="folder of *.rules.yaml naming the receipts each rule backs")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("cassettes"), show_default=True)
+def build(receipts: Path, rules_dir: Path, out: Path) -> int:
+    """Rebuild cassettes and manifest from receipts, deterministically."""
+    rules = load_rules(sorted(rules_dir.glob("**/*.rules.yaml")), rules_dir)
+    counts = build_catalog(receipts, rules, out)
+    click.echo(f"built {counts['cassettes']} cassettes, {counts['interactions']} interactions "
+               f"({counts['receipts']} receipts) for {counts['rules']} rules in {out}")
+    return ExitCode.OK
+
+
+@command.command("check")
+@click.option("--suite", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
+@click.option("--cassettes", "folder", type=click.Path(path_type=Path), default=None,
+              help="cassettes folder (default: the suite's `cassettes:` setting)")
+def check_cmd(suite: Path, folder: Path | None) -> int:
+    """Every rejection explained by a rule at the place its message names; no secrets."""
+    catalog = load_catalog(suite, _suite_settings(suite), folder)
+    result = check_catalog(catalog)
+    for problem in result.problems:
+        click.echo(str(problem))
+    status = "ok" if result.ok else f"{len(result.problems)} problem(s)"
+    click.echo(f"cassettes check: {status}: {result.rules} rules, {result.rejected} rejected and "
+               f"{result.accepted} accepted interactions in {catalog.folder}")
+    return ExitCode.OK if result.ok else ExitCode.BAD_INPUT

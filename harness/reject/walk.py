@@ -5,7 +5,7 @@ and yields ``(parts, node)`` with ``parts`` the keys and indices from the root. 
 the same place differently, so a path renders in one of a closed set of styles:
 
     selector  .properties.objects.items         (the harness's own locations)
-    tuple     ('properties', 'objects', 'items') (OpenAI "In context=...")
+    tuple     'properties', 'objects', 'items'   (OpenAI "In context=(...)")
     proto     .properties[3].value.items         (Gemini proto-JSON: map entries by index)
     keyed     .properties[objects].items         (Gemini semantic validator)
     names     .objects.items                     (Vertex "functionDeclaration `parameters.x`")
@@ -107,7 +107,8 @@ def _names(parts: Parts) -> str:
 
 
 def _tuple(parts: Parts) -> str:
-    return "(" + ", ".join(repr(str(p)) for p in parts) + ")"
+    # the inside of the tuple only: templates write the parentheses, ``In context=({path})``
+    return ", ".join(repr(str(p)) for p in parts)
 
 
 PATH_STYLES = ("selector", "tuple", "proto", "keyed", "names")

@@ -1,0 +1,171 @@
+"""Plain vcrpy cassettes: read and write them with vcrpy's own serializer, and the Catalog.
+
+A cassette is vcrpy version-1 YAML (``{version: 1, interactions: [...]}``) with no ``metadata:``
+block, so vcrpy and pytest-recording load it unchanged. The Catalog of a suite joins its
+cassettes folder, the manifest beside it and the rules, and hands out Interactions: one recorded
+request/response each, with its manifest entry and the texts of its response (provider bodies
+nest: a gateway carries the upstream body as a JSON string, so texts are collected recursively).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vcr.request import Request
+from vcr.serialize import deserialize, serialize
+from vcr.serializers import yamlserializer
+
+from harness.errors import InputError, Place
+from harness.reject.manifest import Entry, Manifest, load_manifest
+from harness.reject.rules import RuleSet, rules_of_suite
+
+__all__ = [
+    "Catalog",
+    "Interaction",
+    "cassette_text",
+    "cassettes_folder",
+    "load_catalog",
+    "read_cassette",
+    "response_texts",
+]
+
+
+@dataclass(frozen=True)
+class Interaction:
+    """One recorded request and response, with its manifest entry."""
+
+    entry: Entry
+    method: str
+    uri: str
+    body: Any
+    raw_body: str
+    status: int
+    response_text: str
+    texts: tuple[str, ...]
+
+
+def read_cassette(path: Path) -> list[tuple[Request, dict[str, Any]]]:
+    """The (request, response) pairs of a cassette, as vcrpy itself loads them."""
+    try:
+        loaded = deserialize(path.read_text(encoding="utf-8"), yamlserializer)
+    except Exception as exc:  # vcrpy raises ValueError/KeyError/yaml errors on a broken file
+        raise InputError(Place(str(path)), "a vcrpy version-1 cassette", f"{type(exc).__name__}: {exc}") from None
+    if len(loaded) != 2:
+        raise InputError(Place(str(path)), "a cassette without a metadata block", "a metadata block")
+    requests, responses = loaded
+    return list(zip(requests, responses, strict=True))
+
+
+def cassette_text(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
+    """Serialize (request dict, response dict) pairs exactly as vcrpy writes a cassette."""
+    requests = [Request._from_dict(req) for req, _ in pairs]
+    text: str = serialize({"requests": requests, "responses": [r for _, r in pairs]}, yamlserializer)
+    return text
+
+
+def _body_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return str(value)
+
+
+def response_texts(text: str) -> tuple[str, ...]:
+    """Every string in a response body, descending into strings that are themselves JSON."""
+    out: list[str] = []
+
+    def visit(value: Any, depth: int) -> None:
+        if isinstance(value, dict):
+            for v in value.values():
+                visit(v, depth)
+        elif isinstance(value, list):
+            for v in value:
+                visit(v, depth)
+        elif isinstance(value, str):
+            out.append(value)
+            stripped = value.strip()
+            # a body may be JSON, or "Prefix - {json}" (LiteLLM, SDK reprs): try both
+            start = stripped.find("{") if stripped[:1] not in ("{", "[") else 0
+            if depth < 4 and start >= 0:
+                try:
+                    visit(json.loads(stripped[start:]), depth + 1)
+                except ValueError:
+                    pass
+
+    try:
+        visit(json.loads(text), 0)
+    except ValueError:
+        out.append(text)
+    return tuple(out)
+
+
+def _interaction(entry: Entry, req: Request, resp: Mapping[str, Any]) -> Interaction:
+    raw = _body_text(req.body)
+    try:
+        body = json.loads(raw) if raw else None
+    except ValueError:
+        body = None
+    text = _body_text(resp.get("body", {}).get("string"))
+    return Interaction(
+        entry=entry, method=req.method, uri=req.uri, body=body, raw_body=raw,
+        status=int(resp["status"]["code"]), response_text=text, texts=response_texts(text),
+    )
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """A suite's recorded evidence: rules, manifest and the interactions it points at."""
+
+    folder: str
+    rules: RuleSet
+    manifest: Manifest
+    interactions: tuple[Interaction, ...]
+    files: tuple[str, ...]
+
+    def by_id(self) -> dict[str, Interaction]:
+        return {i.entry.id: i for i in self.interactions}
+
+    def backing(self, rule_id: str) -> list[Interaction]:
+        return [i for i in self.interactions if i.entry.rule == rule_id]
+
+
+def cassettes_folder(root: Path, settings: Mapping[str, Any]) -> Path:
+    """The suite's ``cassettes:`` setting, else ``<suite>/cassettes``, else ``<suite>/../cassettes``."""
+    if settings.get("cassettes"):
+        return (root / str(settings["cassettes"])).resolve()
+    for candidate in (root / "cassettes", root.parent / "cassettes"):
+        if candidate.is_dir():
+            return candidate.resolve()
+    return (root / "cassettes").resolve()
+
+
+def load_catalog(root: Path | str, settings: Mapping[str, Any] | None = None,
+                 folder: Path | None = None) -> Catalog:
+    """Load rules, manifest and every interaction the manifest names."""
+    base = Path(root)
+    settings = settings or {}
+    where = folder or cassettes_folder(base, settings)
+    rules = rules_of_suite(base, settings)
+    manifest = load_manifest(where)
+    cache: dict[str, list[tuple[Request, dict[str, Any]]]] = {}
+    interactions: list[Interaction] = []
+    for entry in manifest.entries:
+        path = where / entry.cassette
+        if entry.cassette not in cache:
+            if not path.is_file():
+                raise InputError(Place(manifest.file, entry.line, "cassette"), "an existing cassette file",
+                                 f"{entry.cassette} (missing)")
+            cache[entry.cassette] = read_cassette(path)
+        pairs = cache[entry.cassette]
+        if entry.index >= len(pairs):
+            raise InputError(Place(manifest.file, entry.line, "index"),
+                             f"an index below {len(pairs)} in {entry.cassette}", str(entry.index))
+        interactions.append(_interaction(entry, *pairs[entry.index]))
+    files = sorted(p.relative_to(where).as_posix() for p in where.rglob("*.yaml")
+                   if p.name != "manifest.yaml") if where.is_dir() else []
+    return Catalog(str(where), rules, manifest, tuple(interactions), tuple(files))

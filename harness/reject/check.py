@@ -1,0 +1,144 @@
+"""``harness cassettes check``: is every recorded interaction explained, every rule backed?
+
+Kinds of problem (each has a test with its own tiny scenario folder):
+
+    unknown-rule        a rejected interaction names a rule the suite does not have
+    rule-does-not-fire  its rule does not fire on the recorded request body
+    message-mismatch    the rule's message pattern is not in the recorded response
+    wrong-place         the message names a place, and the rule fired somewhere else
+    status-mismatch     a rejection with a 2xx status, or an acceptance without one
+    accepted-fires      an accepted interaction sets off a rule
+    rule-without-receipt a rule no manifest interaction backs (or a receipt id it lists is absent)
+    unlisted            a cassette interaction the manifest does not describe
+    secret              a credential in a cassette or the manifest
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.reject.cassettes import Catalog, Interaction, read_cassette
+from harness.reject.match import fire, fire_all
+from harness.reject.rules import Rule
+from harness.reject.secrets import scan
+from harness.reject.template import extract, normalize
+
+__all__ = ["KINDS", "CheckResult", "Problem", "check_catalog", "place_named"]
+
+KINDS = ("unknown-rule", "rule-does-not-fire", "message-mismatch", "wrong-place", "status-mismatch",
+         "accepted-fires", "rule-without-receipt", "unlisted", "secret")
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str
+    where: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.kind}: {self.detail}"
+
+
+@dataclass
+class CheckResult:
+    problems: list[Problem] = field(default_factory=list)
+    rules: int = 0
+    interactions: int = 0
+    rejected: int = 0
+    accepted: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _where(i: Interaction) -> str:
+    return f"{i.entry.cassette}#{i.entry.index} ({i.entry.id})"
+
+
+def place_named(rule: Rule, body: object, texts: tuple[str, ...]) -> tuple[bool, list[str]]:
+    """(named and matched, places named). True when the message names no place at all."""
+    hits = fire(rule, body)
+    named: list[str] = []
+    for template in rule.location:
+        for found in extract(template, list(texts)):
+            named.append(f"{template} -> {found}")
+            for hit in hits:
+                holes = {**dict(hit.captures), "path": hit.path}
+                if all(normalize(holes.get(k, "\0")) == normalize(v) for k, v in found.items()):
+                    return True, named
+    return not named, named
+
+
+def _rejected(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> None:
+    rule = rules.get(i.entry.rule or "")
+    if rule is None:
+        out.append(Problem("unknown-rule", _where(i), f"rule {i.entry.rule!r} is not in the suite's rules"))
+        return
+    if 200 <= i.status < 300:
+        out.append(Problem("status-mismatch", _where(i), f"outcome rejected but status {i.status}"))
+    if not fire(rule, i.body):
+        out.append(Problem("rule-does-not-fire", _where(i), f"{rule.id} does not fire on the recorded body"))
+        return
+    if not any(rule.pattern.search(t) for t in i.texts):
+        out.append(Problem("message-mismatch", _where(i),
+                           f"{rule.id}: /{rule.message}/ not found in the recorded response"))
+    ok, named = place_named(rule, i.body, i.texts)
+    if not ok:
+        out.append(Problem("wrong-place", _where(i),
+                           f"{rule.id} fired at {[h.location for h in fire(rule, i.body)]} "
+                           f"but the message names {named}"))
+
+
+def _accepted(i: Interaction, catalog: Catalog, out: list[Problem]) -> None:
+    if not 200 <= i.status < 300:
+        out.append(Problem("status-mismatch", _where(i), f"outcome accepted but status {i.status}"))
+    # a clean body of one wire may look odd to another wire's rules: check its own validator's
+    hits = fire_all(catalog.rules.for_validators([i.entry.validator]), i.body)
+    if hits:
+        listed = ", ".join(f"{h.rule} at {h.location}" for h in hits[:5])
+        out.append(Problem("accepted-fires", _where(i), f"an accepted body sets off {listed}"))
+
+
+def _receipts(catalog: Catalog, out: list[Problem]) -> None:
+    for rule in catalog.rules.rules:
+        backing = {i.entry.id for i in catalog.backing(rule.id)}
+        where = f"{rule.file}:{rule.line} ({rule.id})"
+        if not backing:
+            out.append(Problem("rule-without-receipt", where, "no manifest interaction backs this rule"))
+            continue
+        missing = [r for r in rule.receipts if r not in backing]
+        if missing:
+            out.append(Problem("rule-without-receipt", where, f"receipts {missing} are not in the manifest"))
+
+
+def _files(catalog: Catalog, out: list[Problem]) -> None:
+    folder = Path(catalog.folder)
+    described = {(e.cassette, e.index) for e in catalog.manifest.entries}
+    for rel in catalog.files:
+        path = folder / rel
+        for f in scan(path.read_bytes()):
+            out.append(Problem("secret", rel, str(f)))
+        for n in range(len(read_cassette(path))):
+            if (rel, n) not in described:
+                out.append(Problem("unlisted", f"{rel}#{n}", "no manifest entry describes this interaction"))
+    manifest = Path(catalog.manifest.file)
+    if manifest.is_file():
+        for f in scan(manifest.read_bytes()):
+            out.append(Problem("secret", manifest.name, str(f)))
+
+
+def check_catalog(catalog: Catalog) -> CheckResult:
+    result = CheckResult(rules=len(catalog.rules.rules), interactions=len(catalog.interactions))
+    rules = catalog.rules.by_id()
+    for i in catalog.interactions:
+        if i.entry.outcome == "rejected":
+            result.rejected += 1
+            _rejected(i, rules, result.problems)
+        else:
+            result.accepted += 1
+            _accepted(i, catalog, result.problems)
+    _receipts(catalog, result.problems)
+    _files(catalog, result.problems)
+    return result

@@ -1,0 +1,150 @@
+"""Fire rules on a request body: where each rule's rejected shape appears, in the body's terms.
+
+A Hit names the rule, the body location (harness selector syntax, ``tools[1].input_schema``),
+the selector's wildcard captures (``{"0": "1"}``) and the walked subschema path rendered in the
+rule's path style; together they render the rule's location templates, which is how a check
+compares a hit with the place a provider message names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from harness.reject.rules import Rule
+from harness.reject.template import render
+from harness.reject.walk import render_path, subschemas
+from harness.selectors import compile_selector, location, select
+
+__all__ = ["Hit", "fire", "fire_all", "signature"]
+
+
+@dataclass(frozen=True)
+class Hit:
+    rule: str
+    validator: str
+    location: str
+    captures: tuple[tuple[str, str], ...] = ()
+    path: str = ""
+
+    def places(self, rule: Rule) -> list[str]:
+        """The rule's location templates rendered for this hit."""
+        holes = {**dict(self.captures), "path": self.path}
+        return [render(t, holes) for t in rule.location]
+
+
+# One compiled validator per schema object; the object is kept so its id is never reused.
+_VALIDATORS: dict[int, tuple[Any, Any]] = {}
+
+
+def _matches(schema: Mapping[str, Any] | bool | None, value: Any) -> bool:
+    if schema is None:
+        return True
+    entry = _VALIDATORS.get(id(schema))
+    if entry is None:
+        entry = (schema, jsonschema.Draft202012Validator(schema))
+        _VALIDATORS[id(schema)] = entry
+    return bool(entry[1].is_valid(value))
+
+
+def _captures(rule_selector: str, concrete: str) -> tuple[tuple[str, str], ...]:
+    """The values at the selector's wildcard steps, numbered {0}, {1} in order."""
+    steps = compile_selector(rule_selector)
+    got = compile_selector(concrete)
+    out: list[tuple[str, str]] = []
+    for want, have in zip(steps, got, strict=False):
+        if want[0] in ("any-index", "any-key"):
+            out.append((str(len(out)), str(have[1])))
+    return tuple(out)
+
+
+def _invalid_schema(node: Any, draft: str) -> bool:
+    cls = jsonschema.Draft7Validator if draft == "7" else jsonschema.Draft202012Validator
+    try:
+        cls.check_schema(node)
+    except jsonschema.SchemaError:
+        return True
+    return False
+
+
+def _predicate(pred: Mapping[str, Any] | None, node: Any) -> list[list[str | int]] | None:
+    """None: no predicate. Else the sub-locations (relative parts) where it holds; [] = it does not."""
+    if pred is None:
+        return None
+    name = pred["name"]
+    if name == "duplicates":
+        if not isinstance(node, list):
+            return []
+        seen: set[str] = set()
+        dupes: list[list[str | int]] = []
+        for i, item in enumerate(node):
+            for _, key in select(item, pred["key"]):
+                text = repr(key)
+                if text in seen:
+                    dupes.append([i])
+                seen.add(text)
+        return dupes
+    if not isinstance(node, dict):
+        return []
+    if name == "required-not-in-properties":
+        req = node.get("required")
+        props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        bad = isinstance(req, list) and any(isinstance(r, str) and r not in props for r in req)
+        return [[]] if bad else []
+    if name == "properties-not-all-required":
+        props = node.get("properties")
+        req = node.get("required")
+        req_list = req if isinstance(req, list) else []
+        bad = isinstance(props, dict) and any(k not in req_list for k in props)
+        return [[]] if bad else []
+    if name == "invalid-schema":
+        return [[]] if _invalid_schema(node, str(pred.get("draft", "2020-12"))) else []
+    raise ValueError(f"unknown predicate {name!r}")  # the schema keeps this unreachable
+
+
+def _nodes(rule: Rule, value: Any) -> Iterator[tuple[list[str | int], Any, list[str | int]]]:
+    """(parts below the selected value, node, parts below the walked root) to test."""
+    if rule.within is None:
+        yield [], value, []
+        return
+    for within_loc, root in select(value, rule.within):
+        base = [s[1] for s in compile_selector(within_loc)] if within_loc != "$" else []
+        for parts, node in subschemas(root):
+            if rule.nodes == "objects" and not isinstance(node, dict):
+                continue
+            yield [*base, *parts], node, parts
+
+
+def fire(rule: Rule, body: Any) -> list[Hit]:
+    """Every place in ``body`` where ``rule`` sees its rejected shape, in document order."""
+    hits: list[Hit] = []
+    for loc, value in select(body, rule.select):
+        if rule.when is not None and not _matches(rule.when, value):
+            continue
+        captures = _captures(rule.select, loc)
+        base = [s[1] for s in compile_selector(loc)]
+        roots = select(value, rule.within) if rule.within else [("$", value)]
+        for below, node, walked in _nodes(rule, value):
+            if rule.rejects is not None and not _matches(rule.rejects, node):
+                continue
+            subs = _predicate(rule.predicate, node)
+            if subs == []:
+                continue
+            root = roots[0][1] if roots else value
+            path = render_path(rule.path_style, root, walked) if rule.within else ""
+            for sub in subs if subs is not None else [[]]:
+                hits.append(Hit(rule.id, rule.validator, location([*base, *below, *sub]),
+                                captures, path))
+    return hits
+
+
+def fire_all(rules: Iterable[Rule], body: Any) -> list[Hit]:
+    return [hit for rule in rules for hit in fire(rule, body)]
+
+
+def signature(rules: Iterable[Rule], body: Any) -> frozenset[str]:
+    """The ids of the rules that fire on ``body``: what a replay matcher compares."""
+    return frozenset(hit.rule for hit in fire_all(rules, body))
