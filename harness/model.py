@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -152,22 +153,55 @@ class ErrorInfo:
     where: str = ""
 
 
-@dataclass(frozen=True)
-class Observation:
-    """One pipeline run on one case x lane x side."""
+class _Unset:
+    def __repr__(self) -> str:
+        return "<not decoded>"
 
-    case_id: str
-    lane_id: str
-    side: Side
-    outcome: Outcome
-    wire: bytes | None = None
-    value: Any = None
-    error: ErrorInfo | None = None
-    duration_s: float = 0.0
+    def __reduce__(self) -> str:
+        return "_UNSET"  # one sentinel per process, also after unpickling
+
+
+_UNSET: Any = _Unset()
+
+
+class Observation:
+    """One pipeline run on one case x lane x side. Treat as frozen.
+
+    ``value`` is decoded from ``wire`` on first use: workers send only the bytes, so a run that
+    never looks at a value (most identical pairs) never pays for decoding it twice.
+    """
+
+    __slots__ = ("_value", "case_id", "duration_s", "error", "lane_id", "outcome", "side", "wire")
+
+    def __init__(self, case_id: str, lane_id: str, side: Side, outcome: Outcome, wire: bytes | None = None,
+                 value: Any = _UNSET, error: ErrorInfo | None = None, duration_s: float = 0.0) -> None:
+        self.case_id = case_id
+        self.lane_id = lane_id
+        self.side = side
+        self.outcome = outcome
+        self.wire = wire
+        self._value = value
+        self.error = error
+        self.duration_s = duration_s
+
+    @property
+    def value(self) -> Any:
+        if self._value is _UNSET:
+            self._value = None if self.wire is None else json.loads(self.wire)
+        return self._value
 
     @property
     def ok(self) -> bool:
         return self.outcome == "ok"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled without the value: the wire bytes carry it, half the bytes on a worker's pipe.
+        return (Observation, (self.case_id, self.lane_id, self.side, self.outcome, self.wire, _UNSET,
+                              self.error, self.duration_s))
+
+    def __repr__(self) -> str:
+        return (f"Observation({self.case_id!r}, {self.lane_id!r}, {self.side!r}, {self.outcome!r}, "
+                f"{len(self.wire) if self.wire is not None else None} bytes, error={self.error!r})")
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,16 @@ from typing import Any
 from harness.canonical import canonical_bytes
 from harness.model import ErrorInfo, Observation, Side
 
-__all__ = ["PipelineTimeout", "call_isolated", "call_pipeline", "deadline"]
+__all__ = ["PipelineTimeout", "call_isolated", "call_pipeline", "deadline", "pack"]
 
 
 class PipelineTimeout(BaseException):  # noqa: N818 - BaseException so `except Exception` in a pipeline cannot swallow it
     """Raised inside a pipeline call when its deadline passes."""
+
+
+def pack(pipeline_input: Any, lane: dict[str, Any]) -> bytes:
+    """The arguments as bytes: each call unpacks its own copy, so no call sees another's edits."""
+    return pickle.dumps((pipeline_input, lane), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _on_alarm(signum: int, frame: Any) -> None:
@@ -64,9 +69,11 @@ def call_pipeline(
     lane_id: str,
     side: Side,
     timeout: float | None,
+    packed: bytes | None = None,
 ) -> Observation:
-    """Run ``fn(input, lane)`` once and record how it ended."""
-    args = pickle.loads(pickle.dumps((pipeline_input, lane), protocol=pickle.HIGHEST_PROTOCOL))
+    """Run ``fn(input, lane)`` once and record how it ended. ``packed`` is ``pack(input, lane)``,
+    for callers that run one input many times."""
+    args = pickle.loads(packed if packed is not None else pack(pipeline_input, lane))
     start = time.perf_counter()
     try:
         with deadline(timeout):
@@ -129,7 +136,7 @@ def call_isolated(
                 return Observation(case_id, lane_id, side, "timeout",
                                    error=ErrorInfo("Timeout", f"no answer within {timeout:g} s; killed"),
                                    duration_s=time.perf_counter() - start)
-            chunk = src.read1(1 << 20)  # type: ignore[attr-defined]
+            chunk = src.read1(1 << 20)
             if not chunk:
                 break
             chunks.append(chunk)

@@ -24,7 +24,7 @@ from harness.model import ErrorInfo, Observation, Side, Verdict
 
 __all__ = ["UnitResult", "run_units"]
 
-CHUNK = 8
+CHUNK = 32
 GRACE_S = 2.0
 
 _UNITS: list[Unit] = []  # set before forking; read by workers
@@ -42,18 +42,23 @@ class UnitResult:
         return {"old": self.old, "new": self.new, "checks": self.checks}
 
 
-def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], send: Callable[[Any], None]) -> None:
+def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], send: Callable[[Any], None],
+            careful: bool = False) -> None:
+    """Run what is not forced. One message per unit; ``careful`` streams one per side, used
+    after a worker died on this unit, so the side that kills it is known."""
     sides: dict[Side, Observation] = {}
     side: Side
     for side in ("old", "new"):
         obs = forced.get(side) or observe(unit, pipes, side)
         sides[side] = obs
-        send(("obs", side, obs))
+        if careful:
+            send(("obs", side, obs))
     checks = forced.get("checks")
     if checks is None:
         checks = checks_for(unit, pipes, sides["new"])
-        send(("checks", checks))
-    send(("verdict", verdict_for(unit, sides["old"], sides["new"], checks)))
+        if careful:
+            send(("checks", checks))
+    send(("unit", sides["old"], sides["new"], checks, verdict_for(unit, sides["old"], sides["new"], checks)))
 
 
 def _worker(conn: Connection) -> None:
@@ -64,9 +69,8 @@ def _worker(conn: Connection) -> None:
         task = conn.recv()
         if task is None:
             return
-        for index, forced in task:
-            conn.send(("start", index))
-            _finish(_UNITS[index], pipes, forced, conn.send)
+        for index, forced, careful in task:
+            _finish(_UNITS[index], pipes, forced, conn.send, careful)
 
 
 @dataclass
@@ -74,7 +78,6 @@ class _Worker:
     proc: Any
     conn: Connection
     queue: deque[int] = field(default_factory=deque)
-    current: int | None = None
     last: float = field(default_factory=time.monotonic)
 
 
@@ -82,9 +85,11 @@ class _Pool:
     def __init__(self, units: list[Unit], workers: int, on_result: Callable[[UnitResult], None]) -> None:
         self.results = [UnitResult(u) for u in units]
         self.todo: deque[int] = deque(range(len(units)))
+        self.careful: set[int] = set()
         self.on_result = on_result
         self.ctx = multiprocessing.get_context("fork")
         self.size = max(1, min(workers, len(units)))
+        self.chunk = max(1, min(CHUNK, len(units) // (self.size * 4) or 1))
         self.workers: list[_Worker] = []
 
     def spawn(self) -> _Worker:
@@ -95,45 +100,40 @@ class _Pool:
         return _Worker(proc, parent)
 
     def feed(self, w: _Worker) -> bool:
-        chunk = [self.todo.popleft() for _ in range(min(CHUNK, len(self.todo)))]
+        chunk = [self.todo.popleft() for _ in range(min(self.chunk, len(self.todo)))]
         if not chunk:
             return False
         w.queue = deque(chunk)
         w.last = time.monotonic()
-        w.conn.send([(i, self.results[i].forced()) for i in chunk])
+        w.conn.send([(i, self.results[i].forced(), i in self.careful) for i in chunk])
         return True
 
     def handle(self, w: _Worker, msg: tuple[Any, ...]) -> None:
         w.last = time.monotonic()
+        res = self.results[w.queue[0]]  # a worker answers its queue in order
         kind = msg[0]
-        if kind == "start":
-            w.current = msg[1]
-            return
-        assert w.current is not None
-        res = self.results[w.current]
         if kind == "obs":
             setattr(res, msg[1], msg[2])
         elif kind == "checks":
             res.checks = msg[1]
-        elif kind == "verdict":
-            res.verdict = msg[1]
+        elif kind == "unit":
+            res.old, res.new, res.checks, res.verdict = msg[1:]
             w.queue.popleft()
-            w.current = None
             self.on_result(res)
 
     def lost(self, w: _Worker, outcome: str) -> None:
-        """The worker died or hung: record the side it was on, requeue the rest."""
+        """The worker died or hung on its first queued unit: requeue that unit (carefully the
+        first time, recording the lost side the second time) and the rest of its queue."""
         w.proc.kill()
         w.proc.join()
-        code = w.proc.exitcode
         if w.queue:
             index = w.queue.popleft()
-            self._record_loss(self.results[index], outcome, code)
-            self.todo.appendleft(index)
-            self.todo.extendleft(reversed(w.queue))
+            if index in self.careful:
+                self._record_loss(self.results[index], outcome, w.proc.exitcode)
+            else:
+                self.careful.add(index)
+            self.todo.extendleft(reversed([index, *w.queue]))
         w.queue.clear()
-        w.current = None
-
     def _record_loss(self, res: UnitResult, outcome: str, code: int | None) -> None:
         if outcome == "timeout":
             info = ErrorInfo("Timeout", f"no answer within {res.unit.timeout:g} s; the worker was killed")
@@ -148,8 +148,12 @@ class _Pool:
             res.checks = {name: f"the check's run ended with {outcome}" for name in sorted(res.unit.case.checks)}
 
     def budget(self, w: _Worker) -> float:
-        unit = self.results[w.current if w.current is not None else w.queue[0]].unit
-        return unit.timeout + GRACE_S
+        """How long a worker may stay silent: every call of the unit may take its timeout (a
+        SIGALRM stops Python-level hangs on time; this watchdog is for hangs inside C code)."""
+        index = w.queue[0]
+        unit = self.results[index].unit
+        calls = 1 if index in self.careful else 2 + len(unit.case.checks)
+        return unit.timeout * calls + GRACE_S
 
     def run(self) -> list[UnitResult]:
         try:
@@ -203,12 +207,7 @@ def run_units(units: list[Unit], workers: int, on_result: Callable[[UnitResult],
             res = UnitResult(unit)
 
             def send(msg: tuple[Any, ...], res: UnitResult = res) -> None:
-                if msg[0] == "obs":
-                    setattr(res, msg[1], msg[2])
-                elif msg[0] == "checks":
-                    res.checks = msg[1]
-                else:
-                    res.verdict = msg[1]
+                res.old, res.new, res.checks, res.verdict = msg[1:]
 
             _finish(unit, pipes, {}, send)
             on_result(res)

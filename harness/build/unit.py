@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from harness.build.calls import call_pipeline
+from harness.build.calls import call_pipeline, pack
 from harness.canonical import canonical_bytes
 from harness.compare import compare
 from harness.model import Case, Lane, Observation, Side, Subject, Verdict
@@ -37,6 +37,14 @@ class Pipelines:
 
     def __init__(self) -> None:
         self._cache: dict[str, Callable[..., Any]] = {}
+        self._packed: dict[tuple[str, str], bytes] = {}
+
+    def packed(self, unit: Unit) -> bytes:
+        """The unit's (input, lane), pickled once and unpickled fresh for every call."""
+        if unit.key not in self._packed:
+            self._packed.clear()  # units arrive grouped, so one entry is enough
+            self._packed[unit.key] = pack(unit.case.input, unit.lane.as_dict())
+        return self._packed[unit.key]
 
     def get(self, spec: str) -> Callable[..., Any]:
         if spec not in self._cache:
@@ -46,11 +54,11 @@ class Pipelines:
 
 def observe(unit: Unit, pipes: Pipelines, side: Side, pipeline_input: Any = None) -> Observation:
     spec = unit.subject.old if side == "old" else unit.subject.new
-    return call_pipeline(
-        pipes.get(spec), unit.case.input if pipeline_input is None else pipeline_input,
-        unit.lane.as_dict(), case_id=unit.case.id, lane_id=unit.lane.id, side=side,
-        timeout=unit.timeout,
-    )
+    if pipeline_input is None:
+        return call_pipeline(pipes.get(spec), None, {}, case_id=unit.case.id, lane_id=unit.lane.id, side=side,
+                             timeout=unit.timeout, packed=pipes.packed(unit))
+    return call_pipeline(pipes.get(spec), pipeline_input, unit.lane.as_dict(), case_id=unit.case.id,
+                         lane_id=unit.lane.id, side=side, timeout=unit.timeout)
 
 
 def _deterministic(unit: Unit, pipes: Pipelines, first: Observation) -> str:
