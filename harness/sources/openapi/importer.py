@@ -103,11 +103,11 @@ class ImportResult:
         }
 
 
-def load_openapi(path: Path, display: str | None = None) -> Document:
+def load_openapi(path: Path, display: str | None = None, max_values: int = MAX_DOCUMENT_VALUES) -> Document:
     """Load a JSON or YAML document within the document-wide value bound."""
     name = display or str(path)
     try:
-        doc = load_document(path, display=name, max_nodes=MAX_DOCUMENT_VALUES)
+        doc = load_document(path, display=name, max_nodes=max_values)
     except RecursionError:
         raise InputError(Place(name), "a document nested at most 200 deep", "deeper") from None
     return doc
@@ -164,6 +164,7 @@ class _Run:
         return _refuse(self.doc, where, f"a well-formed operation ({op.name})", str(exc)[:120])
 
     def tool(self, op: Operation, result: ImportResult) -> None:
+        self.inliner.start_operation()
         try:
             schema = input_schema(self.inliner, self.root, op)
             measure(schema)
@@ -203,6 +204,7 @@ class _Run:
         if self.responses_off:
             result.dropped_responses.append(Skipped(op.name, op.method, op.path, self.responses_off))
             return {}
+        self.inliner.start_operation()
         try:
             schemas = success_schemas(self.inliner, self.root, op)
             for schema in schemas.values():
@@ -261,12 +263,13 @@ def _select(doc: Document, ops: list[Operation], wanted: list[str] | None, place
     return [op for op in ops if op in chosen]  # document order
 
 
-def import_value(doc: Document, operations: list[str] | None = None, place: Place | None = None) -> ImportResult:
+def import_value(doc: Document, operations: list[str] | None = None, place: Place | None = None,
+                 max_values: int = MAX_DOCUMENT_VALUES) -> ImportResult:
     """Import an already loaded document (see ``import_document``)."""
     version = _check_document(doc)
-    values = count_values(doc.value, MAX_DOCUMENT_VALUES)
-    if values > MAX_DOCUMENT_VALUES:
-        raise _refuse(doc, "", f"at most {MAX_DOCUMENT_VALUES:,} values", "more")
+    values = count_values(doc.value, max_values)
+    if values > max_values:
+        raise _refuse(doc, "", f"at most {max_values:,} values", "more")
     ops = collect_operations(doc.value)
     result = ImportResult(doc.file, version, values, len(ops))
     ids = [op.operation_id for op in ops if op.operation_id]
@@ -287,6 +290,8 @@ def _path_params(run: _Run, op: Operation) -> list[dict[str, Any]]:
 
 
 def import_document(path: Path, operations: list[str] | None = None, place: Place | None = None,
-                    display: str | None = None) -> ImportResult:
-    """Load and import ``path``; InputError when the document is refused as a whole."""
-    return import_value(load_openapi(path, display), operations, place)
+                    display: str | None = None, max_values: int = MAX_DOCUMENT_VALUES) -> ImportResult:
+    """Load and import ``path``; InputError when the document is refused as a whole.
+
+    ``max_values`` lowers the document-wide bound (tests use it to stay fast)."""
+    return import_value(load_openapi(path, display, max_values), operations, place, max_values)

@@ -14,7 +14,14 @@ from __future__ import annotations
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from harness.sources.openapi.bounds import MAX_DEPTH, Budgets, OverBound, TooDeep
+from harness.sources.openapi.bounds import (
+    MAX_DEPTH,
+    MAX_SCHEMA_VALUES,
+    Budgets,
+    OverBound,
+    TooDeep,
+    TooLarge,
+)
 
 __all__ = ["BadRef", "BudgetSpent", "Inliner", "Mode", "RemoteRef", "resolve_pointer"]
 
@@ -65,6 +72,13 @@ class Inliner:
         self.budgets = budgets
         self.memo: dict[tuple[str, Mode], Any] = {}
         self.active: dict[tuple[str, Mode], int] = {}
+        self.this_operation = 0
+
+    def start_operation(self) -> None:
+        """Reset the per-operation count: values built for one operation's schemas are all
+        part of them, so past MAX_SCHEMA_VALUES the operation is over its bound already, and
+        building stops there instead of spending the document's budget (a ref clique)."""
+        self.this_operation = 0
 
     def build(self, node: Any, mode: Mode) -> Any:
         """``node`` with refs inlined. Raises TooDeep, BudgetSpent, RemoteRef or BadRef."""
@@ -72,6 +86,9 @@ class Inliner:
         return value
 
     def _count(self, mode: Mode) -> None:
+        self.this_operation += 1
+        if self.this_operation > MAX_SCHEMA_VALUES:
+            raise TooLarge(f"too large: more than {MAX_SCHEMA_VALUES:,} values built")
         b = self.budgets
         if mode == "input":
             b.built_inputs += 1
