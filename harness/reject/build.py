@@ -65,8 +65,18 @@ def merge_patch(target: Any, patch: Any) -> Any:
     return out
 
 
+def _override(base: Any, extra: Any) -> Any:
+    """Deep merge where ``extra`` wins and null is a value (a trigger may patch with null)."""
+    if not (isinstance(base, dict) and isinstance(extra, dict)):
+        return copy.deepcopy(extra)
+    out = copy.deepcopy(base)
+    for key, value in extra.items():
+        out[key] = _override(out[key], value) if key in out else copy.deepcopy(value)
+    return out
+
+
 def _trigger(rule: Rule, rid: str) -> dict[str, Any]:
-    merged = merge_patch(dict(rule.trigger), dict(rule.triggers.get(rid, {})))
+    merged = _override(dict(rule.trigger), dict(rule.triggers.get(rid, {})))
     return merged if isinstance(merged, dict) else {}
 
 
@@ -143,7 +153,10 @@ def _fill(value: Any, message: str) -> Any:
 
 
 def _placeholders_left(value: Any) -> bool:
-    text = json.dumps(value)
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):  # a Python repr with ``...`` elided: not a whole body
+        return True
     return any(mark in text for mark in ("<path>", "<per-field", "<lines>", "<url>"))
 
 

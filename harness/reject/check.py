@@ -103,11 +103,16 @@ def _accepted(i: Interaction, catalog: Catalog, out: list[Problem]) -> None:
 
 def _receipts(catalog: Catalog, out: list[Problem]) -> None:
     for rule in catalog.rules.rules:
-        backing = {i.entry.id for i in catalog.backing(rule.id)}
+        interactions = catalog.backing(rule.id)
+        backing = {i.entry.id for i in interactions}
         where = f"{rule.file}:{rule.line} ({rule.id})"
         if not backing:
             out.append(Problem("rule-without-receipt", where, "no manifest interaction backs this rule"))
             continue
+        # a template that names no place in any receipt checks nothing: say so
+        if rule.location and not any(place_named(rule, i.body, i.texts)[1] for i in interactions):
+            out.append(Problem("wrong-place", where,
+                               f"no location template ({', '.join(rule.location)}) names a place in any receipt"))
         missing = [r for r in rule.receipts if r not in backing]
         if missing:
             out.append(Problem("rule-without-receipt", where, f"receipts {missing} are not in the manifest"))

@@ -41,8 +41,9 @@ def _regex(template: str) -> tuple[re.Pattern[str], tuple[str, ...]]:
         else:
             names.append(part)
             out += _VALUE
-    # a trailing literal-free index must not stop inside a longer number: tools.1 in tools.13
-    return re.compile(out + r"(?![0-9A-Za-z_])" if not template.endswith("}") else out), tuple(names)
+    # a template ending in a word must not match inside a longer word (parameters vs parametersX)
+    word_end = bool(template) and (template[-1].isalnum() or template[-1] == "_")
+    return re.compile(out + r"(?![0-9A-Za-z_])" if word_end else out), tuple(names)
 
 
 def extract(template: str, texts: list[str]) -> list[Named]:
