@@ -92,21 +92,30 @@ def count_values(value: Any, limit: int) -> int:
     return count
 
 
-def measure(value: Any) -> tuple[int, int]:
-    """Expanded size and height of a built schema (a DAG: shared nodes are measured once).
+def measure(*values: Any) -> int:
+    """Check each built schema against the bounds; return the values they hold together.
 
-    Raises TooLarge / TooDeep as soon as a bound is passed, so a huge DAG costs little.
+    Expanded size and height are what a schema costs once serialised (a shared node counts at
+    every use); the return value counts a shared node once, as a copy of the tool would hold
+    it. One walk does both, visiting each distinct node once. Raises TooLarge / TooDeep as soon
+    as a bound is passed, so a huge DAG costs little.
     """
     seen: dict[int, tuple[int, int]] = {}
+    held = 0
 
     def walk(node: Any, depth: int) -> tuple[int, int]:
+        nonlocal held
         if depth > MAX_DEPTH:
             raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
         if not isinstance(node, (dict, list)):
+            held += 1
             return 1, 0
         known = seen.get(id(node))
         if known is not None:
+            if depth + known[1] > MAX_DEPTH:
+                raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
             return known
+        held += 1
         children = node.values() if isinstance(node, dict) else node
         size, height = 1, 0
         for child in children:
@@ -118,4 +127,7 @@ def measure(value: Any) -> tuple[int, int]:
         seen[id(node)] = (size, height)
         return size, height
 
-    return walk(value, 0)
+    for value in values:
+        seen.clear()  # the bounds hold per schema (a node two of them share counts in each)
+        walk(value, 0)
+    return held

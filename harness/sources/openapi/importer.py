@@ -167,7 +167,7 @@ class _Run:
         self.inliner.start_operation()
         try:
             schema = input_schema(self.inliner, self.root, op)
-            measure(schema)
+            held = measure(schema)
         except NotJson as exc:
             result.skipped.append(Skipped(op.name, op.method, op.path, str(exc)))
             return
@@ -185,7 +185,6 @@ class _Run:
             reason = f"over the fields budget ({self.budgets.fields_limit:,} top-level fields)"
             result.skipped.append(Skipped(op.name, op.method, op.path, reason))
             return
-        held = _distinct(schema)
         if self.budgets.held + held > self.budgets.held_limit:
             raise self._malformed(op, BudgetSpent("input", self.budgets.held_limit))
         self.budgets.fields += fields
@@ -207,8 +206,7 @@ class _Run:
         self.inliner.start_operation()
         try:
             schemas = success_schemas(self.inliner, self.root, op)
-            for schema in schemas.values():
-                measure(schema)
+            held = measure(*schemas.values())
         except BudgetSpent as exc:
             self.responses_off = exc.reason
             result.dropped_responses.append(Skipped(op.name, op.method, op.path, exc.reason))
@@ -218,7 +216,6 @@ class _Run:
             return {}
         except (RemoteRef, BadRef, ValueError, TypeError, AttributeError) as exc:
             raise self._malformed(op, exc) from None
-        held = sum(_distinct(s) for s in schemas.values())
         if self.budgets.held + held > self.budgets.held_limit:
             reason = f"over the held-values budget ({self.budgets.held_limit:,})"
             result.dropped_responses.append(Skipped(op.name, op.method, op.path, reason))
@@ -232,22 +229,6 @@ def _description(raw: dict[str, Any]) -> str:
         if isinstance(raw.get(key), str) and raw[key].strip():
             return str(raw[key])
     return ""
-
-
-def _distinct(value: Any) -> int:
-    """Values a schema holds, a shared object counted once (what one tool would copy)."""
-    seen: set[int] = set()
-    count = 0
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        count += 1
-        if isinstance(item, (dict, list)):
-            if id(item) in seen:
-                continue
-            seen.add(id(item))
-            stack.extend(item.values() if isinstance(item, dict) else item)
-    return count
 
 
 def _select(doc: Document, ops: list[Operation], wanted: list[str] | None, place: Place) -> list[Operation]:
