@@ -79,6 +79,8 @@ class Subject:
     refeed: str | None = None
     input_keys: frozenset[str] = frozenset()
     output: Literal["request-body", "value"] = "request-body"
+    input_schema: Mapping[str, Any] | None = None
+    """A JSON Schema for the case's ``input:`` mapping, checked at load time with file and line."""
 
 
 @dataclass(frozen=True)

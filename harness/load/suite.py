@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError, InputError, InputErrors, Place, SubjectError
-from harness.load.validate import check
+from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, Subject, Suite
 from harness.sources import resolve_tools
@@ -73,7 +73,7 @@ def _subjects(settings: dict[str, Any]) -> dict[str, Subject]:
             name=name, old=spec["old"], new=spec["new"], wires=frozenset(spec["wires"]),
             description=spec.get("description", ""), refeed=spec.get("refeed"),
             input_keys=frozenset(spec.get("input_keys", ())),
-            output=spec.get("output", "request-body"),
+            output=spec.get("output", "request-body"), input_schema=spec.get("input_schema"),
         )
     return out
 
@@ -105,6 +105,10 @@ def _expectations(raw: dict[str, Any]) -> dict[str, Expectation]:
     for lane, exp in raw.get("expect", {}).items():
         if isinstance(exp, str):
             out[lane] = Expectation(kind=exp)  # type: ignore[arg-type]
+            continue
+        if "diverges" not in exp:  # {same: {why}} or {same-value: {why}}: a sameness with its reason
+            [(kind, body)] = exp.items()
+            out[lane] = Expectation(kind=kind, why=body["why"])
             continue
         d = exp["diverges"]
         out[lane] = Expectation(
@@ -143,6 +147,8 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
     if extra:
         keys = ", ".join(sorted(subject.input_keys)) or "none"
         raise InputError(doc.place(f"{at}.input"), f"input keys of {subject.name} ({keys})", f"unknown {extra}")
+    if subject.input_schema is not None:
+        check_value(doc, raw.get("input", {}), subject.input_schema, f"{at}.input")
     tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"))
     case_lanes = tuple(raw.get("lanes") or [lid for lid, ln in lanes.items() if ln.wire in subject.wires])
     for lane in case_lanes:

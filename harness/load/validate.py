@@ -7,6 +7,7 @@ schema expected there and what was found, so a user never has to read a jsonsche
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -17,7 +18,7 @@ from jsonschema.exceptions import ValidationError
 from harness.errors import InputError, InputErrors
 from harness.load.yamlsafe import Document
 
-__all__ = ["check", "schema", "validator"]
+__all__ = ["check", "check_value", "schema", "validator"]
 
 
 @cache
@@ -83,6 +84,24 @@ def _describe(error: ValidationError) -> tuple[str, str, str]:
     if v in ("minItems", "minLength", "minProperties"):
         return path, f"{v} {error.validator_value}", _short(error.instance)
     return path, f"{v} {json.dumps(error.validator_value, default=str)}", _short(error.instance)
+
+
+def _prefixed(prefix: str, path: str) -> str:
+    if not path:
+        return prefix
+    return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
+
+
+def check_value(doc: Document, value: Any, schema_: Mapping[str, Any], at: str) -> None:
+    """Check a value found at key path ``at`` of ``doc`` against a schema a subject ships."""
+    cls = jsonschema.validators.validator_for(dict(schema_))
+    errors = sorted(cls(dict(schema_)).iter_errors(value), key=lambda e: list(map(str, e.path)))
+    if errors:
+        found = []
+        for error in errors:
+            path, expected, what = _describe(error)
+            found.append(InputError(doc.place(_prefixed(at, path)), expected, what))
+        raise InputErrors(found)
 
 
 def check(doc: Document, schema_name: str) -> None:

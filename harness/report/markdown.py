@@ -55,10 +55,12 @@ def _failure(row: Mapping[str, Any]) -> str:
 
 
 def _intended(rows: list[Mapping[str, Any]]) -> str:
+    """Each declared reason once, with the lanes it covers: divergences, and sameness with a why."""
     seen: dict[str, list[str]] = {}
     for r in rows:
-        if r["verdict"] == "intended" and not r["failed"]:
-            seen.setdefault(f"`{r['case']}`: {r['why']}", []).append(r["lane"])
+        if r["why"] and not r["failed"]:
+            label = "diverges" if r["verdict"] == "intended" else "same"
+            seen.setdefault(f"`{r['case']}` ({label}): {r['why']}", []).append(r["lane"])
     return "\n".join(f"- {k} (on {', '.join(f'`{lane}`' for lane in v)})" for k, v in seen.items())
 
 
@@ -98,7 +100,7 @@ def render(report: Mapping[str, Any], sections: Mapping[str, Callable[[Any], str
         out += ["", f"### Differential: `{subject}` (old vs new)", "", table(rows)]
         intended = _intended(rows)
         if intended:
-            out += ["", "<details><summary>Intended divergences and why</summary>", "", intended, "", "</details>"]
+            out += ["", "<details><summary>Declared divergences (and declared sameness) and why</summary>", "", intended, "", "</details>"]
     out += ["", "Legend: " + " · ".join(f"{m} = {k}" for k, m in MARKS.items()) + " · ⚠ = fails the run"]
     failures = [r for r in report["differential"] if r["failed"]]
     if failures:

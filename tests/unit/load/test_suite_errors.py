@@ -101,3 +101,21 @@ def test_a_pin_with_a_key_its_kind_does_not_take_is_refused(tmp_path: Path) -> N
     text = GOOD_CASE + "    pins:\n      - {name: p, kind: deterministic, select: x}\n"
     [message] = errors_of(make_suite(tmp_path, bad=text))
     assert "cases[0].pins[0].select" in message and "unknown key 'select'" in message
+
+
+def test_a_same_expectation_may_carry_its_reason(tmp_path: Path) -> None:
+    text = GOOD_CASE + "    expect:\n      two: {same: {why: the gap is documented}}\n"
+    case = load_suite(make_suite(tmp_path, c=text)).cases[0]
+    assert (case.expectation("two").kind, case.expectation("two").why) == ("same", "the gap is documented")
+    assert case.expectation("one").kind == "same" and case.expectation("one").why == ""
+
+
+def test_a_subject_input_schema_checks_case_input_at_load_with_its_line(tmp_path: Path) -> None:
+    root = make_suite(tmp_path)
+    (root / "suite.yaml").write_text(SUITE + "    input_keys: [mode]\n    input_schema:\n"
+                                     "      properties: {mode: {enum: [request, resume]}}\n")
+    text = GOOD_CASE + "    input: {mode: replay}\n"
+    (root / "bad.cases.yaml").write_text(text)
+    [message] = errors_of(root)
+    assert message.startswith("bad.cases.yaml:6 at cases[0].input.mode")
+    assert 'one of "request", "resume"' in message and 'found string "replay"' in message
