@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from harness.model import Subject
 from harness.subjects.openai_strict_resume.bodies import WIRES
-from harness.subjects.openai_strict_resume.inputs import INPUT_KEYS
+from harness.subjects.openai_strict_resume.inputs import INPUT_KEYS, INPUT_SCHEMA
 
 __all__ = ["SUBJECT"]
 
@@ -47,5 +47,6 @@ SUBJECT = Subject(
         "resumed from history (seed 003, TanStack/ai #2110)"
     ),
     input_keys=INPUT_KEYS,
+    input_schema=INPUT_SCHEMA,
     output="request-body",
 )

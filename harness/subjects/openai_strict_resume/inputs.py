@@ -13,10 +13,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["INPUT_KEYS", "MODES", "Call", "read_call", "read_mode", "read_repair"]
+__all__ = ["INPUT_KEYS", "INPUT_SCHEMA", "MODES", "Call", "read_call", "read_mode", "read_repair"]
 
 INPUT_KEYS = frozenset({"mode", "call", "repair"})
 MODES = ("request", "live", "resume")
+
+# Checked by the loader, so a mistyped case input is an error with its file and line at load
+# time; the run-time checks below stay for callers that build inputs in code.
+INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "mode": {"enum": list(MODES)},
+        "repair": {"type": "boolean"},
+        "call": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["name", "arguments"],
+            "properties": {
+                "name": {"type": "string"},
+                "arguments": {"type": "string"},
+                "origin_provider": {"type": "string"},
+            },
+        },
+    },
+}
 
 
 @dataclass(frozen=True)
