@@ -1,13 +1,69 @@
-"""`harness check-lane`: placeholder until its stage lands (owned by the stage's author)."""
+"""``harness check-lane LANE``: one lane over a suite, printing only the rejection findings.
+
+For operators: which bodies this lane's pipelines build would a validator it fronts refuse, by
+the recorded evidence? Bodies are built by the isolated build stage (harness.build).
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import click
 
-__all__ = ["command"]
+from harness.build import build
+from harness.errors import ConfigError
+from harness.exitcodes import ExitCode
+from harness.load.suite import load_suite
+from harness.model import Observation
+from harness.reject.verdicts import evaluate
+
+__all__ = ["command", "lane_section"]
 
 
-@click.command("check-lane", hidden=True)
-def command() -> int:
-    """Not built yet."""
-    raise click.ClickException("harness check-lane is not built yet")
+def lane_section(suite_dir: Path, lane_id: str) -> dict[str, Any]:
+    """Build every case on one lane (old and new) and evaluate the bodies."""
+    suite = load_suite(suite_dir)
+    if lane_id not in suite.lanes:
+        raise ConfigError("LANE", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
+    observations: dict[tuple[str, str, str], Observation] = {}
+    if any(lane_id in case.lanes for case in suite.cases):
+        for result in build(suite, lanes=[lane_id]):
+            for obs in (result.old, result.new):
+                if obs is not None:
+                    observations[(obs.case_id, obs.lane_id, obs.side)] = obs
+    return evaluate(suite, observations)
+
+
+def _line(finding: dict[str, Any], rej: dict[str, Any]) -> str:
+    receipt = rej.get("receipt") or {}
+    mark = "declared" if rej["expected"] else "REJECTED"
+    message = " ".join(str(receipt.get("message", "")).split())
+    return (f"{mark}  {finding['case']}  {finding['side']}  {rej['rule']}  at {rej['location']}\n"
+            f"    recorded: {message}\n"
+            f"    source:   {receipt.get('source_url', '')} ({receipt.get('provenance', '')})")
+
+
+@click.command("check-lane")
+@click.argument("lane")
+@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
+@click.option("--side", type=click.Choice(["new", "old", "both"]), default="new", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+def command(lane: str, suite_dir: Path, side: str, as_json: bool) -> int:
+    """Run LANE over a suite and print only its known-rejection findings."""
+    section = lane_section(suite_dir, lane)
+    sides = ("old", "new") if side == "both" else (side,)
+    findings = [f for f in section["findings"] if f["side"] in sides and f["rejections"]]
+    if as_json:
+        click.echo(json.dumps({"lane": lane, "findings": findings}, indent=2, ensure_ascii=False))
+    else:
+        for finding in findings:
+            for rej in finding["rejections"]:
+                click.echo(_line(finding, rej))
+        bodies = sum(1 for f in section["findings"] if f["side"] in sides
+                     and f["status"] in ("known-rejected", "no-known-rejection"))
+        click.echo(f"{lane}: {len(findings)} of {bodies} bodies ({'/'.join(sides)}) meet a known rejection",
+                   err=True)
+    undeclared = any(not r["expected"] for f in findings for r in f["rejections"])
+    return ExitCode.KNOWN_REJECTION if undeclared else ExitCode.OK

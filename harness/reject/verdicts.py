@@ -1,0 +1,151 @@
+"""Offline verdicts: each built body against the rules of every validator its lane fronts.
+
+``evaluate`` returns the ``rejections`` section of report.json (schema:
+harness/report/schemas/rejections.schema.json): per case x lane x side, either the known
+rejections (rule, validator, the body's own location, and the receipt: its message, source and
+provenance) or none. A case's ``rejections:`` declarations mark a finding as expected, so a
+documented trade-off is reported without failing the run; ``exit_code`` fails only on an
+undeclared known rejection of the new pipeline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from harness.exitcodes import ExitCode
+from harness.model import Case, Lane, Observation, Suite
+from harness.reject.cassettes import Catalog, Interaction, load_catalog
+from harness.reject.match import Hit, fire
+from harness.reject.rules import Rule
+
+__all__ = ["SECTION_VERSION", "catalog_of", "evaluate", "exit_code", "findings_for_body"]
+
+SECTION_VERSION = 1
+Key = tuple[str, str, str]
+
+
+@cache
+def _catalog(root: str, cassettes: str | None, rules: tuple[str, ...]) -> Catalog:
+    settings: dict[str, Any] = {"rules": list(rules)}
+    if cassettes:
+        settings["cassettes"] = cassettes
+    return load_catalog(Path(root), settings)
+
+
+def catalog_of(suite: Suite) -> Catalog:
+    """The suite's rules and cassettes, loaded once per process."""
+    rules = suite.settings.get("rules") or ["**/*.rules.yaml"]
+    return _catalog(suite.root, suite.settings.get("cassettes"), tuple(rules))
+
+
+def _receipt(catalog: Catalog, rule: Rule) -> dict[str, Any] | None:
+    """The first interaction backing ``rule``: its message, status, source and provenance."""
+    backing: list[Interaction] = catalog.backing(rule.id)
+    if not backing:
+        return None
+    first = backing[0]
+    message = next((t for t in first.texts if rule.pattern.search(t)), first.texts[0] if first.texts else "")
+    prov = first.entry.provenance
+    return {
+        "id": first.entry.id, "status": first.status, "message": message,
+        "source_url": first.entry.source(), "provenance": str(prov.get("kind", "")),
+        "date": prov.get("date"), "provider": first.entry.provider, "cassette": first.entry.cassette,
+        "receipts": len(backing),
+    }
+
+
+def _declared(case: Case, rule_id: str, lane_id: str, side: str) -> str | None:
+    """The ``why`` of a declaration covering this hit, else None."""
+    for decl in case.rejections:
+        if decl.get("rule") != rule_id:
+            continue
+        if decl.get("lanes") and lane_id not in decl["lanes"]:
+            continue
+        if decl.get("side", "new") not in ("both", side):
+            continue
+        return str(decl.get("why", ""))
+    return None
+
+
+def findings_for_body(catalog: Catalog, lane: Lane, body: Any) -> list[tuple[Rule, Hit]]:
+    """(rule, hit) for every rule of the lane's fronted validators that fires on ``body``."""
+    out: list[tuple[Rule, Hit]] = []
+    for rule in catalog.rules.for_validators(lane.fronts):
+        out.extend((rule, hit) for hit in fire(rule, body))
+    return out
+
+
+def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observation | None,
+             output: str) -> dict[str, Any]:
+    base: dict[str, Any] = {"case": case.id, "lane": lane.id, "side": side, "fronts": list(lane.fronts)}
+    if output != "request-body":
+        return {**base, "status": "not-a-request-body", "rejections": []}
+    if obs is None or obs.outcome != "ok":
+        return {**base, "status": "not-built", "rejections": []}
+    rejections = []
+    for rule, hit in findings_for_body(catalog, lane, obs.value):
+        why = _declared(case, rule.id, lane.id, side)
+        rejections.append({
+            "rule": rule.id, "validator": rule.validator, "title": rule.title, "location": hit.location,
+            "expected": why is not None, "why": why, "receipt": _receipt(catalog, rule),
+        })
+    status = "known-rejected" if rejections else "no-known-rejection"
+    return {**base, "status": status, "rejections": rejections}
+
+
+def _stale(suite: Suite, findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Declared rejections that no observed body set off: documentation that went out of date."""
+    seen = {(f["case"], f["lane"], f["side"], r["rule"]) for f in findings for r in f["rejections"]}
+    built = {(f["case"], f["lane"], f["side"]) for f in findings if f["status"] != "not-built"}
+    out = []
+    for case in suite.cases:
+        for decl in case.rejections:
+            sides = ("old", "new") if decl.get("side") == "both" else (decl.get("side", "new"),)
+            lanes = decl.get("lanes") or case.lanes
+            keys = [(case.id, ln, s) for ln in lanes for s in sides if (case.id, ln, s) in built]
+            if keys and not any((*k, decl["rule"]) in seen for k in keys):
+                out.append({"case": case.id, "rule": decl["rule"], "lanes": list(lanes), "sides": list(sides)})
+    return out
+
+
+def evaluate(suite: Suite, observations: Mapping[Key, Observation]) -> dict[str, Any]:
+    """The report's ``rejections`` section for every observed case x lane x side."""
+    catalog = catalog_of(suite)
+    findings: list[dict[str, Any]] = []
+    for case in suite.cases:
+        output = suite.subjects[case.subject].output if case.subject in suite.subjects else "request-body"
+        for lane_id in case.lanes:
+            lane = suite.lanes[lane_id]
+            for side in ("old", "new"):
+                obs = observations.get((case.id, lane_id, side))
+                if obs is None and (case.id, lane_id, "old") not in observations \
+                        and (case.id, lane_id, "new") not in observations:
+                    continue  # this case x lane was not part of the run
+                findings.append(_finding(catalog, case, lane, side, obs, output))
+    hits = [(f, r) for f in findings for r in f["rejections"]]
+    return {
+        "version": SECTION_VERSION,
+        "catalog": {"rules": len(catalog.rules.rules),
+                    "receipts": sum(1 for i in catalog.interactions if i.entry.outcome == "rejected"),
+                    "folder": Path(catalog.folder).name},
+        "summary": {
+            "bodies": sum(1 for f in findings if f["status"] in ("known-rejected", "no-known-rejection")),
+            "known_rejected": sum(1 for f in findings if f["status"] == "known-rejected"),
+            "new_undeclared": sum(1 for f, r in hits if f["side"] == "new" and not r["expected"]),
+            "new_expected": sum(1 for f, r in hits if f["side"] == "new" and r["expected"]),
+            "old": sum(1 for f, _ in hits if f["side"] == "old"),
+        },
+        "findings": findings,
+        "stale_declarations": _stale(suite, findings),
+    }
+
+
+def exit_code(section: Mapping[str, Any]) -> ExitCode:
+    """KNOWN_REJECTION when an undeclared known rejection hits the new pipeline."""
+    for finding in section.get("findings", []):
+        if finding["side"] == "new" and any(not r["expected"] for r in finding["rejections"]):
+            return ExitCode.KNOWN_REJECTION
+    return ExitCode.OK
