@@ -103,6 +103,9 @@ class Engine:
         if self.collect_errors:
             self._fail("collect", self.collect_errors)
             return
+        from harness.mutate.pinrefs import matches_any
+
+        items = [item for item in items if not matches_any(item.nodeid, self.plan.get("exclude", []))]
         self.items = items
         nodeids = [item.nodeid for item in items]
         if not self._claims_resolve(nodeids):

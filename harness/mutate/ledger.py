@@ -115,7 +115,9 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
     if first == 0:
         raise InputError(doc.place(f"{at}.change"), f"a change that alters {site['file']} for mutant {mid}",
                          "no difference")
-    if span is not None and not (span[0] <= first and last <= span[1]):
+    # find/replace was searched inside the function already; a diff may stray: insertions
+    # right after the function's last line still belong to it
+    if "diff" in change and span is not None and not (span[0] <= first and last <= span[1] + 1):
         raise InputError(doc.place(f"{at}.change"),
                          f"a change inside {function} (lines {span[0]}-{span[1]}) for mutant {mid}",
                          f"lines {first}-{last} changed")

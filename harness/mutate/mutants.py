@@ -56,7 +56,7 @@ def _key(*parts: str) -> str:
 
 
 def _diff(rel: str, source: str, edit: OperatorEdit) -> str:
-    mutated = source[: edit.start] + edit.replacement + source[edit.end:]
+    mutated = edit.mutated
     return "".join(difflib.unified_diff(
         source.splitlines(keepends=True), mutated.splitlines(keepends=True), f"a/{rel}", f"b/{rel}", n=1))
 
@@ -67,7 +67,7 @@ def operator_mutants(rel: str, module: str, source: str, generated: GeneratedFil
         short = edit.original.strip().splitlines()[0] if edit.original.strip() else edit.original
         repl = edit.replacement.strip().splitlines()[0] if edit.replacement.strip() else "(removed)"
         out.append(Mutant(
-            key=_key("operator", rel, edit.function, str(edit.start), edit.original, edit.replacement),
+            key=_key("operator", rel, edit.function, edit.mutated),
             id=mutant_switch_id(module, edit.mangled, edit.number), kind="operator", file=rel,
             module=module, function=edit.function, line=edit.line, column=edit.column,
             end_line=edit.end_line, end_column=edit.end_column, operator=edit.operator,

@@ -51,8 +51,6 @@ class OperatorEdit:
     function: str  # "f" or "Class.method"
     mangled: str  # mutmut's mangled name: "x_f" or "xǁClassǁmethod"
     number: int  # N in <mangled>__mutmut_<N>, numbered per function in generation order
-    start: int  # character offsets of the replaced text in the original source
-    end: int
     line: int
     column: int
     end_line: int
@@ -60,6 +58,7 @@ class OperatorEdit:
     original: str
     replacement: str
     operator: str  # libcst node type of the replaced node, e.g. "BinaryOperation"
+    mutated: str  # the whole source file with this one mutant applied
 
 
 @dataclass(frozen=True)
@@ -108,18 +107,45 @@ def _qualified(func: cst.FunctionDef, module: cst.Module) -> tuple[str, str]:
     raise MutationError(f"mutmut placed a mutant in {name!r}, which is not a top-level function or method")
 
 
-def _offsets(source: str) -> list[int]:
-    out = [0]
-    for line in source.splitlines(keepends=True):
-        out.append(out[-1] + len(line))
-    return out
+class _Renderer:
+    """The module's text statement by statement, so one mutated statement re-renders alone.
+
+    ``code_for_node`` renders a nested node without its parents' indentation, so mutated text
+    cannot be spliced in at the node; a whole top-level statement renders exactly.
+    """
+
+    def __init__(self, module: cst.Module, source: str) -> None:
+        self.module = module
+        self.head = "".join(module.code_for_node(e) for e in module.header)
+        self.parts = [module.code_for_node(stmt) for stmt in module.body]
+        self.tail = "".join(module.code_for_node(e) for e in module.footer)
+        self.exact = self._join(self.parts) == source
+
+    def _join(self, parts: list[str]) -> str:
+        text = self.head + "".join(parts) + self.tail
+        if not self.module.has_trailing_newline:
+            text = text.removesuffix(self.module.default_newline)
+        return text
+
+    def mutated(self, func: cst.FunctionDef, original: cst.CSTNode, replacement: cst.CSTNode) -> str:
+        from mutmut.mutation.file_mutation import deep_replace
+
+        for i, stmt in enumerate(self.module.body):
+            inside = stmt is func or (isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock)
+                                      and any(child is func for child in stmt.body.body))
+            if inside and self.exact:
+                changed = deep_replace(stmt, original, replacement)
+                parts = [*self.parts[:i], self.module.code_for_node(changed), *self.parts[i + 1:]]
+                return self._join(parts)
+        whole = deep_replace(self.module, original, replacement)
+        return whole.code if isinstance(whole, cst.Module) else self.module.code
 
 
 def generate(filename: str, source: str, functions: frozenset[str] | None = None) -> GeneratedFile:
     """mutmut's operator mutants of ``source``, limited to ``functions`` (qualified names) if given.
 
     Returns the trampolined source (what the engine imports in place of the original) and one
-    OperatorEdit per mutant, in the order mutmut numbers them.
+    OperatorEdit per mutant, in the order mutmut numbers them, each with the whole mutated file.
     """
     from mutmut.mutation import file_mutation
 
@@ -129,7 +155,7 @@ def generate(filename: str, source: str, functions: frozenset[str] | None = None
         except cst.ParserSyntaxError as exc:
             raise MutationError(f"{filename}: cannot parse for mutation: {exc}") from None
     positions: Any = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    offsets = _offsets(source)
+    renderer = _Renderer(module, source)
     kept: list[Any] = []
     edits: list[OperatorEdit] = []
     counters: dict[str, int] = {}
@@ -141,19 +167,15 @@ def generate(filename: str, source: str, functions: frozenset[str] | None = None
         if functions is not None and qualified not in functions:
             continue
         pos = positions[mutation.original_node]
-        start = offsets[pos.start.line - 1] + pos.start.column
-        end = offsets[pos.end.line - 1] + pos.end.column
-        original = module.code_for_node(mutation.original_node)
-        if source[start:end] != original:
-            raise MutationError(f"{filename}:{pos.start.line}: mutmut's node text does not match the source")
         counters[mangled] = counters.get(mangled, 0) + 1
         kept.append(mutation)
         edits.append(OperatorEdit(
-            function=qualified, mangled=mangled, number=counters[mangled], start=start, end=end,
+            function=qualified, mangled=mangled, number=counters[mangled],
             line=pos.start.line, column=pos.start.column + 1, end_line=pos.end.line,
-            end_column=pos.end.column + 1, original=original,
+            end_column=pos.end.column + 1, original=module.code_for_node(mutation.original_node),
             replacement=module.code_for_node(mutation.mutated_node),
             operator=type(mutation.original_node).__name__,
+            mutated=renderer.mutated(func, mutation.original_node, mutation.mutated_node),
         ))
     combined = file_mutation.combine_mutations_to_source(module, kept)
     expected = [f"{e.mangled}__mutmut_{e.number}" for e in edits]

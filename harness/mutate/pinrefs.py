@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-__all__ = ["resolve", "resolve_all", "short_form"]
+__all__ = ["matches_any", "resolve", "resolve_all", "short_form"]
 
 _LANE = re.compile(r"^(?P<case>[^\[\]]+)(?:\[(?P<lane>[^\]]*)\])?$")
 
@@ -74,3 +74,8 @@ def resolve_all(refs: Iterable[str], nodeids: Sequence[str], prefix: str) -> tup
             missing.append(ref)
         matched.update(hits)
     return [n for n in nodeids if n in matched], missing
+
+
+def matches_any(nodeid: str, globs: Iterable[str]) -> bool:
+    """Whether ``nodeid`` matches one of ``globs`` (``*`` and ``?`` wildcards, brackets literal)."""
+    return any(_pattern(g).match(nodeid) for g in globs)

@@ -138,6 +138,7 @@ def plan_document(plan: Plan, workers: int, done: set[str]) -> dict[str, Any]:
         "root": str(root),
         "suite_root": str(plan.suite_root),
         "suite_prefix": prefix,
+        "exclude": list(plan.settings.exclude),
         "pin_args": [str((plan.suite_root / p).resolve()) for p in plan.settings.pins],
         "modules": {t.module: [str(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets},
         "site_modules": sorted({m.module for m in plan.mutants if m.kind == "declared"}),

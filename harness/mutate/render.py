@@ -10,10 +10,39 @@ _RESULT = {"exact": "exact", "collateral": "claimed + collateral", "failed": "**
            "equivalent": "equivalent (held)", "pending": "pending"}
 
 
-def _pins(pins: list[str]) -> str:
+def _compact(pins: list[str]) -> list[str]:
+    """Case-file pins grouped as ``case::pin`` (with their lanes); other node ids as they are."""
+    groups: dict[str, list[str]] = {}
+    for pin in pins:
+        parts = pin.split("::")
+        head = parts[1] if len(parts) == 3 else ""
+        if len(parts) == 3 and head.endswith("]") and "[" in head:
+            case, _, lane = head[:-1].partition("[")
+            groups.setdefault(f"{case}::{parts[2]}", []).append(lane)
+        else:
+            groups.setdefault(pin, [])
+    return [f"`{name}` ({', '.join(lanes)})" if lanes else f"`{name}`" for name, lanes in groups.items()]
+
+
+def _pins(pins: list[str], limit: int = 6) -> str:
     if not pins:
         return "—"
-    return "<br>".join(f"`{p}`" for p in pins)
+    shown = _compact(pins)
+    more = f"<br>… and {len(shown) - limit} more" if len(shown) > limit else ""
+    return "<br>".join(shown[:limit]) + more
+
+
+def _red(claim: dict[str, Any]) -> str:
+    """The claimed pins that turned red, then how many others did (collateral)."""
+    claimed = set(claim["claimed"])
+    hit = [p for p in claim["red"] if p in claimed]
+    other = [p for p in claim["red"] if p not in claimed]
+    text = _pins(hit) if hit else ("—" if not other else "")
+    if other:
+        groups = _compact(other)
+        text += ("<br>" if hit else "") + f"+ {len(other)} collateral: " + ", ".join(groups[:3])
+        text += f" … (+{len(groups) - 3})" if len(groups) > 3 else ""
+    return text
 
 
 def _site(m: dict[str, Any]) -> str:
@@ -34,7 +63,7 @@ def _ledger_table(mutants: list[dict[str, Any]]) -> list[str]:
         if claim["result"] == "failed":
             result += f" ({claim['note']})"
         title = m["title"].replace("|", "\\|")
-        out.append(f"| {m['id']}: {title} | {_site(m)} | {claimed} | {_pins(claim['red'])} | {result} |")
+        out.append(f"| {m['id']}: {title} | {_site(m)} | {claimed} | {_red(claim)} | {result} |")
     return [*out, ""]
 
 

@@ -126,8 +126,11 @@ def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Ma
                 for p in nodeids if outcomes.get(p) != "passed"]
     excluded_ids = {e["pin"] for e in excluded}
     selected = set(plan["selected"])
+    # declared mutants in ledger order (M1, M2...), operator mutants by place in the source
+    position = {m["key"]: i for i, m in enumerate(plan["mutants"])}
     metas = sorted((m for m in plan["mutants"] if m["key"] in selected),
-                   key=lambda m: (_KIND_ORDER[m["kind"]], m["file"], m["line"], m["column"], m["id"]))
+                   key=lambda m: (_KIND_ORDER[m["kind"]], position[m["key"]] if m["kind"] == "declared" else 0,
+                                  m["file"], m["line"], m["column"], m["id"]))
     mutants = [_mutant_entry(m, rows.get(m["key"]), nodeids, plan["suite_prefix"], excluded_ids) for m in metas]
     counts = {s: sum(1 for m in mutants if m["status"] == s) for s in STATUSES}
     detected = counts["killed"] + counts["timeout"]

@@ -37,6 +37,7 @@ class MutationSettings:
     root: Path
     targets: tuple[str, ...] = ()
     pins: tuple[str, ...] = (".",)
+    exclude: tuple[str, ...] = ("*::expect",)
     operators: bool = True
     max_escaped: int | None = None
     min_score: float | None = None
@@ -92,6 +93,7 @@ def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSett
     root = (suite_root / raw["root"]).resolve() if "root" in raw else _find_root(suite_root.resolve())
     return MutationSettings(
         root=root, targets=tuple(raw.get("targets", ())), pins=tuple(raw.get("pins", (".",))),
+        exclude=tuple(raw.get("exclude", ("*::expect",))),
         operators=raw.get("operators", True), max_escaped=threshold.get("max_escaped"),
         min_score=threshold.get("min_score"), timeout_factor=float(timeout.get("factor", 10.0)),
         timeout_floor_s=float(timeout.get("floor_s", 1.0)), workers=int(raw.get("workers", 0)),

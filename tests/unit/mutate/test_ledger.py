@@ -1,0 +1,111 @@
+"""Declared mutants: a change must apply exactly, inside its site, or the error names the mutant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.errors import HarnessError, InputErrors
+from harness.mutate.ledger import apply_diff, load_ledgers
+
+SITE = '''\
+def gate(lane):
+    if lane["provider"] == "anthropic" or lane["base_url"] == "https://api.anthropic.com":
+        return True
+    return False
+
+
+def other():
+    return True
+'''
+
+
+def _suite(tmp_path: Path, mutants: str) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "site.py").write_text(SITE)
+    (tmp_path / "x.ledger.yaml").write_text("version: 1\nmutants:\n" + mutants)
+    return tmp_path
+
+
+def _errors(tmp_path: Path, mutants: str) -> list[str]:
+    with pytest.raises(InputErrors) as info:
+        load_ledgers(_suite(tmp_path, mutants), ["*.ledger.yaml"], tmp_path)
+    return [str(e) for e in info.value.errors]
+
+
+def test_a_find_replace_change_applies_inside_its_function(tmp_path: Path) -> None:
+    ledgers = load_ledgers(_suite(tmp_path, '''
+  - id: gate-off
+    title: gate forced off
+    site: {file: pkg/site.py, function: gate}
+    change: {find: "        return True\\n", replace: "        return False\\n"}
+    killed_by: [case::pin]
+'''), ["*.ledger.yaml"], tmp_path)
+    (mutant,) = ledgers[0].mutants
+    assert mutant.line == 3
+    assert "-        return True\n+        return False\n" in mutant.diff
+    assert mutant.source.count("return True") == 1  # other() is untouched
+
+
+def test_find_text_absent_is_an_error_naming_the_mutant(tmp_path: Path) -> None:
+    (error,) = _errors(tmp_path, '''
+  - id: M9-missing
+    title: t
+    site: {file: pkg/site.py, function: gate}
+    change: {find: "no such text", replace: ""}
+    killed_by: [case::pin]
+''')
+    assert "x.ledger.yaml:7 at mutants[0].change.find" in error and "M9-missing" in error and "no occurrence" in error
+
+
+def test_find_text_found_twice_is_ambiguous(tmp_path: Path) -> None:
+    (error,) = _errors(tmp_path, '''
+  - id: M10-ambiguous
+    title: t
+    site: {file: pkg/site.py}
+    change: {find: "return True", replace: "return 1"}
+    killed_by: [case::pin]
+''')
+    assert "M10-ambiguous" in error and "2 occurrences" in error
+
+
+def test_a_change_outside_its_site_function_is_refused(tmp_path: Path) -> None:
+    (error,) = _errors(tmp_path, '''
+  - id: M11-elsewhere
+    title: t
+    site: {file: pkg/site.py, function: other}
+    change: {find: "    return False\\n", replace: "    return 0\\n"}
+    killed_by: [case::pin]
+''')
+    assert "M11-elsewhere" in error
+
+
+def test_an_unknown_site_function_lists_the_known_ones(tmp_path: Path) -> None:
+    (error,) = _errors(tmp_path, '''
+  - id: M12
+    title: t
+    site: {file: pkg/site.py, function: gaet}
+    change: {find: "x", replace: "y"}
+    killed_by: [case::pin]
+''')
+    assert "gate, other" in error and "'gaet'" in error
+
+
+def test_claims_and_equivalent_are_mutually_exclusive(tmp_path: Path) -> None:
+    errors = _errors(tmp_path, '''
+  - id: M13
+    title: t
+    site: {file: pkg/site.py}
+    change: {find: "def other", replace: "def other2"}
+    killed_by: [case::pin]
+    equivalent: both given
+''')
+    assert errors and "mutants[0]" in errors[0]
+
+
+def test_a_unified_diff_applies_and_a_stale_one_names_the_mutant(tmp_path: Path) -> None:
+    good = '@@ -2,2 +2,2 @@\n-    if lane["provider"] == "anthropic" or lane["base_url"] == "https://api.anthropic.com":\n+    if lane["provider"] == "anthropic":\n         return True\n'
+    assert 'lane["base_url"]' not in apply_diff(SITE, good).splitlines()[1]
+    with pytest.raises(HarnessError, match="matches 0 places"):
+        apply_diff(SITE, "@@ -2,1 +2,1 @@\n-    if stale:\n+    if True:\n")

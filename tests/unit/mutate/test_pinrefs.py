@@ -1,0 +1,35 @@
+"""Pin references: full node ids, short case::pin forms over lanes, and wildcards."""
+
+from __future__ import annotations
+
+from harness.mutate.pinrefs import resolve, resolve_all
+
+IDS = [
+    "cases/am/gate.cases.yaml::narrows[anthropic]::note-appended",
+    "cases/am/gate.cases.yaml::narrows[proxy]::note-appended",
+    "cases/am/gate.cases.yaml::narrows[deepseek]::verbatim",
+    "tests/test_calc.py::test_add",
+]
+
+
+def test_a_short_case_pin_form_expands_over_every_lane() -> None:
+    assert resolve("narrows::note-appended", IDS, "cases/") == IDS[:2]
+
+
+def test_a_short_form_with_a_lane_names_one_item() -> None:
+    assert resolve("narrows[proxy]::note-appended", IDS, "cases/") == [IDS[1]]
+
+
+def test_full_ids_may_be_relative_to_the_suite_or_the_root() -> None:
+    assert resolve("am/gate.cases.yaml::narrows[deepseek]::verbatim", IDS, "cases/") == [IDS[2]]
+    assert resolve(IDS[2], IDS, "cases/") == [IDS[2]]
+
+
+def test_wildcards_match_but_brackets_stay_literal() -> None:
+    assert resolve("narrows[*]::*", IDS, "cases/") == IDS[:3]
+    assert resolve("*/test_calc.py::test_*", IDS, "cases/") == [IDS[3]]
+
+
+def test_a_reference_to_no_collected_pin_is_reported_missing() -> None:
+    found, missing = resolve_all(["narrows::note-appended", "narows::note-appended"], IDS, "cases/")
+    assert found == IDS[:2] and missing == ["narows::note-appended"]
