@@ -1,0 +1,73 @@
+"""Tiny scenario folders for the rejection tests: one rule, one cassette, one manifest.
+
+``write_scenario(tmp_path, **changes)`` writes a consistent folder (rules/ + cassettes/) in
+which `harness cassettes check` passes; each test breaks one thing on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from harness.reject.cassettes import cassette_text
+
+__all__ = ["GOOD_BODY", "MESSAGE", "RULE", "write_scenario"]
+
+MESSAGE = "tools.1.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"
+
+RULE: dict[str, Any] = {
+    "id": "demo.root-composition",
+    "validator": "anthropic",
+    "select": "tools[*].input_schema",
+    "rejects": {"type": "object", "anyOf": [{"required": ["oneOf"]}, {"required": ["anyOf"]}]},
+    "message": "input_schema does not support oneOf, allOf, or anyOf at the top level",
+    "location": ["tools.{0}.custom.input_schema"],
+    "receipts": ["D1"],
+}
+
+_CLEAN = {"name": "ok", "input_schema": {"type": "object", "properties": {}}}
+_BAD = {"name": "bad", "input_schema": {"type": "object", "anyOf": [{"required": ["a"]}]}}
+GOOD_BODY: dict[str, Any] = {"model": "m", "tools": [_CLEAN, _BAD]}
+
+
+def _pair(body: Any, status: int, text: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    request = {"method": "POST", "uri": "https://api.anthropic.com/v1/messages", "body": json.dumps(body),
+               "headers": {"Content-Type": ["application/json"]}}
+    response = {"status": {"code": status, "message": "x"}, "headers": {"Content-Type": ["application/json"]},
+                "body": {"string": text}}
+    return request, response
+
+
+def write_scenario(root: Path, *, rule: dict[str, Any] | None = None, body: Any = None, status: int = 400,
+                   message: str = MESSAGE, accepted_body: Any = None, entry: dict[str, Any] | None = None,
+                   extra_interaction: bool = False, header: tuple[str, str] | None = None) -> Path:
+    """Write ``root/suite`` (suite.yaml, rules) and ``root/suite/cassettes``; return the suite folder."""
+    suite = root / "suite"
+    (suite / "rules").mkdir(parents=True)
+    (suite / "suite.yaml").write_text("version: 1\nrules: ['rules/*.rules.yaml']\ncassettes: cassettes\n")
+    (suite / "rules" / "demo.rules.yaml").write_text(
+        yaml.safe_dump({"version": 1, "rules": [rule or RULE]}, sort_keys=False))
+    envelope = json.dumps({"type": "error", "error": {"type": "invalid_request_error", "message": message}})
+    pairs = [_pair(GOOD_BODY if body is None else body, status, envelope)]
+    if extra_interaction:
+        pairs.append(_pair(GOOD_BODY, 400, envelope))
+    if header:
+        pairs[0][0]["headers"][header[0]] = [header[1]]
+    cassettes = suite / "cassettes"
+    (cassettes / "demo").mkdir(parents=True)
+    (cassettes / "demo" / "demo.yaml").write_text(cassette_text(pairs))
+    entries = [{"id": "D1", "cassette": "demo/demo.yaml", "index": 0, "validator": "anthropic",
+                "outcome": "rejected", "rule": "demo.root-composition",
+                "provenance": {"kind": "transcribed", "source_url": "https://example.org/report/1",
+                               "date": "2026-01-02"}, **(entry or {})}]
+    if accepted_body is not None:
+        (cassettes / "demo" / "accepted.yaml").write_text(
+            cassette_text([_pair(accepted_body, 200, "{}")]))
+        entries.append({"id": "A1", "cassette": "demo/accepted.yaml", "index": 0, "validator": "anthropic",
+                        "outcome": "accepted", "provenance": {"kind": "synthetic", "note": "an example"}})
+    (cassettes / "manifest.yaml").write_text(yaml.safe_dump({"version": 1, "interactions": entries},
+                                                            sort_keys=False))
+    return suite

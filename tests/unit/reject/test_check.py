@@ -1,0 +1,100 @@
+"""`harness cassettes check`: passes on a consistent folder, and names each kind of inconsistency."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from harness.cli.main import cli
+from harness.reject.cassettes import load_catalog
+from harness.reject.check import check_catalog
+from tests.unit.reject.scenario import GOOD_BODY, RULE, write_scenario
+
+
+def _kinds(suite: Path) -> list[str]:
+    catalog = load_catalog(suite, {"rules": ["rules/*.rules.yaml"], "cassettes": "cassettes"})
+    return [p.kind for p in check_catalog(catalog).problems]
+
+
+def test_a_consistent_scenario_passes(tmp_path: Path) -> None:
+    assert _kinds(write_scenario(tmp_path)) == []
+
+
+def test_a_rule_that_does_not_fire_on_its_recorded_body_is_reported(tmp_path: Path) -> None:
+    clean = {"model": "m", "tools": [GOOD_BODY["tools"][0]]}
+    assert _kinds(write_scenario(tmp_path, body=clean)) == ["rule-does-not-fire"]
+
+
+def test_a_message_the_rule_pattern_does_not_match_is_reported(tmp_path: Path) -> None:
+    suite = write_scenario(tmp_path, message="tools.1.custom.input_schema: something else entirely")
+    assert _kinds(suite) == ["message-mismatch"]
+
+
+def test_a_message_naming_another_place_than_where_the_rule_fires_is_reported(tmp_path: Path) -> None:
+    moved = "tools.0.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"
+    assert _kinds(write_scenario(tmp_path, message=moved)) == ["wrong-place"]
+
+
+def test_a_template_that_never_names_a_place_is_reported(tmp_path: Path) -> None:
+    rule = {**RULE, "location": ["functions[{0}].parameters"]}
+    assert _kinds(write_scenario(tmp_path, rule=rule)) == ["wrong-place"]
+
+
+def test_an_accepted_body_that_sets_off_a_rule_is_reported(tmp_path: Path) -> None:
+    assert _kinds(write_scenario(tmp_path, accepted_body=GOOD_BODY)) == ["accepted-fires"]
+
+
+def test_a_clean_accepted_body_passes(tmp_path: Path) -> None:
+    clean = {"model": "m", "tools": [GOOD_BODY["tools"][0]]}
+    assert _kinds(write_scenario(tmp_path, accepted_body=clean)) == []
+
+
+def test_a_rejection_recorded_with_a_success_status_is_reported(tmp_path: Path) -> None:
+    assert _kinds(write_scenario(tmp_path, status=200)) == ["status-mismatch"]
+
+
+def test_an_interaction_naming_an_unknown_rule_is_reported(tmp_path: Path) -> None:
+    kinds = _kinds(write_scenario(tmp_path, entry={"rule": "demo.nothing"}))
+    assert kinds == ["unknown-rule", "rule-without-receipt"]
+
+
+def test_a_rule_no_receipt_backs_is_reported(tmp_path: Path) -> None:
+    rule = {**RULE, "receipts": ["D1", "D9"]}
+    assert _kinds(write_scenario(tmp_path, rule=rule)) == ["rule-without-receipt"]
+
+
+def test_an_interaction_the_manifest_does_not_describe_is_reported(tmp_path: Path) -> None:
+    assert _kinds(write_scenario(tmp_path, extra_interaction=True)) == ["unlisted"]
+
+
+def test_a_cassette_holding_a_credential_is_reported(tmp_path: Path) -> None:
+    suite = write_scenario(tmp_path, header=("x-api-key", "sk-ant-api03-" + "A" * 40))
+    assert "secret" in _kinds(suite)
+
+
+def test_the_command_exits_2_and_names_the_problem(tmp_path: Path) -> None:
+    suite = write_scenario(tmp_path, status=200)
+    result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(suite)], standalone_mode=False)
+    assert result.return_value == 2
+    assert "status-mismatch" in result.output
+
+
+def test_the_bundled_catalog_passes_the_check() -> None:
+    repo = Path(__file__).resolve().parents[3]
+    result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(repo / "cases")],
+                                standalone_mode=False)
+    assert result.return_value == 0, result.output
+    assert "cassettes check: ok" in result.output
+
+
+@pytest.mark.parametrize("broken", ["message: '(unclosed'", "select: 'tools[[x'"])
+def test_a_broken_rule_is_one_clear_input_error(tmp_path: Path, broken: str) -> None:
+    suite = write_scenario(tmp_path)
+    path = suite / "rules" / "demo.rules.yaml"
+    key = broken.split(":")[0]
+    lines = [broken if line.lstrip().startswith(f"{key}:") else line for line in path.read_text().splitlines()]
+    path.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(suite)], standalone_mode=False)
+    assert "demo.rules.yaml" in str(result.exception) or "demo.rules.yaml" in result.output
