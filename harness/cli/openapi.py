@@ -21,7 +21,7 @@ from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.sources.openapi import import_document
 from harness.sources.openapi.importer import ImportResult
-from harness.sources.openapi.lanes import LaneShipping, load_lanes, ship
+from harness.sources.openapi.lanes import LaneShipping, load_lanes, rules_beside, ship
 from harness.subjects import resolve_subject
 
 __all__ = ["command", "summary_text"]
@@ -59,7 +59,8 @@ def _shipping_text(rows: list[LaneShipping], composed: int) -> str:
     for row in rows:
         counts = ", ".join(f"{k} {v}" for k, v in sorted(row.counts.items()) if k != "errors_any_tool")
         errors = row.counts.get("errors_any_tool", 0)
-        lines.append(f"    {row.lane:28} {row.side:3}  {counts or 'nothing'}"
+        rules = f"  [{', '.join(sorted(row.rules))}]" if row.rules else ""
+        lines.append(f"    {row.lane:28} {row.side:3}  {counts or 'nothing'}{rules}"
                      + (f"  (pipeline errors on {errors} tools)" if errors else ""))
     return "\n".join(lines)
 
@@ -87,7 +88,7 @@ def command(document: str, operations: tuple[str, ...], fmt: str, lanes_at: Path
     seconds = time.perf_counter() - start
     rows: list[LaneShipping] = []
     if lanes_at is not None:
-        rows = ship(result.tools, resolve_subject(subject), load_lanes(lanes_at))
+        rows = ship(result.tools, resolve_subject(subject), load_lanes(lanes_at), rules=rules_beside(lanes_at))
     if fmt == "json":
         out: dict[str, Any] = {**result.as_dict(), "seconds": round(seconds, 3)}
         if lanes_at is not None:

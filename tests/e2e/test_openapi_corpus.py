@@ -14,7 +14,7 @@ import pytest
 
 from harness.canonical import canonical_bytes
 from harness.sources.openapi import ImportResult, import_document
-from harness.sources.openapi.lanes import load_lanes, ship
+from harness.sources.openapi.lanes import load_lanes, rules_beside, ship
 from harness.subjects import resolve_subject
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,15 +63,16 @@ def test_github_root_compositions_are_measured(github: ImportResult) -> None:
 def test_each_anthropic_lane_ships_something_known_for_every_composed_tool(github: ImportResult) -> None:
     subject = resolve_subject("anthropic_messages")
     lanes = load_lanes(REPO / "cases" / "lanes" / "anthropic.yaml")
-    rows = ship(github.tools, subject, lanes)
+    rows = ship(github.tools, subject, lanes, rules=rules_beside(REPO / "cases"))
     composed = len(github.root_compositions)
     print(f"\nwhat each anthropic lane ships for GitHub's {composed} composed tools:")
     for row in rows:
-        print(f"  {row.lane:28} {row.side}: {dict(sorted(row.counts.items()))}")
+        print(f"  {row.lane:28} {row.side}: {dict(sorted(row.counts.items()))} {sorted(row.rules)}")
     assert {r.lane for r in rows} == {lane.id for lane in lanes if lane.wire in subject.wires}
     for row in rows:
-        shown = sum(v for k, v in row.counts.items() if k != "errors_any_tool")
+        shown = sum(v for k, v in row.counts.items() if k not in ("errors_any_tool", "known-rejected"))
         assert shown == composed, row
+        assert row.counts["known-rejected"] <= composed
     new_rows = [r for r in rows if r.side == "new"]
     assert any(r.counts["narrowed"] == composed for r in new_rows), "no lane narrows the compositions"
     assert any(r.counts["kept"] == composed for r in new_rows), "no lane ships them verbatim"

@@ -6,11 +6,15 @@ request per lane and side (one per tool only when the batch raises, so one bad t
 hide the rest). For each tool whose imported input schema has a root composition, the shipped
 schema is classified: ``kept`` (the root still carries oneOf/anyOf/allOf), ``narrowed`` (it
 does not), ``missing`` (the body carries no schema for it) or ``error`` (the pipeline raised).
-Runs in this process: it is a view for people, not the isolated build stage.
+With the suite's rejection rules, ``known-rejected`` counts the composed tools on which a rule
+of a validator the lane fronts fires (the rule names are kept as examples); ``harness run``'s
+rejection stage, with receipts, stays the authority. Runs in this process: it is a view for
+people, not the isolated build stage.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,12 +24,16 @@ from harness.errors import InputError, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import load_document
 from harness.model import Lane, Subject
+from harness.reject.match import fire
+from harness.reject.rules import RuleSet
 from harness.sources.openapi.operations import COMPOSITIONS
 from harness.subjects import load_callable
 
-__all__ = ["LaneShipping", "load_lanes", "ship"]
+__all__ = ["LaneShipping", "load_lanes", "rules_beside", "ship"]
 
 _SCHEMA_PLACES = (("input_schema",), ("function", "parameters"), ("parameters",))
+_TOOL_INDEX = re.compile(r"^tools\[(\d+)\]")
+Bodies = list[tuple[list[int], Any]]  # (tool index of each tools[] entry, body)
 
 
 @dataclass
@@ -36,6 +44,7 @@ class LaneShipping:
     side: str
     counts: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
+    rules: set[str] = field(default_factory=set)
 
     def add(self, verdict: str, name: str) -> None:
         self.counts[verdict] += 1
@@ -45,7 +54,7 @@ class LaneShipping:
 
     def as_dict(self) -> dict[str, Any]:
         return {"lane": self.lane, "side": self.side, "counts": dict(sorted(self.counts.items())),
-                "examples": self.examples}
+                "examples": self.examples, "rules": sorted(self.rules)}
 
 
 def load_lanes(where: Path) -> list[Lane]:
@@ -82,28 +91,54 @@ def _classify(schema: Any) -> str:
     return "kept" if any(k in schema for k in COMPOSITIONS) else "narrowed"
 
 
-def _shipped(pipeline: Any, tools: list[dict[str, Any]], lane: Lane) -> list[Any]:
+def _shipped(pipeline: Any, tools: list[dict[str, Any]], lane: Lane) -> tuple[list[Any], Bodies]:
     """The shipped schema per tool (an Exception where the pipeline raised for that tool)."""
     try:
         body = pipeline({"tools": tools}, lane.as_dict())
         shipped = body.get("tools") if isinstance(body, dict) else None
         if isinstance(shipped, list) and len(shipped) == len(tools):
-            return [_schema_of(entry) for entry in shipped]
+            return [_schema_of(entry) for entry in shipped], [(list(range(len(tools))), body)]
     except Exception:  # a pipeline's failure is an outcome; retry tool by tool to place it
         pass
     out: list[Any] = []
-    for tool in tools:
+    bodies: Bodies = []
+    for i, tool in enumerate(tools):
         try:
             body = pipeline({"tools": [tool]}, lane.as_dict())
             entries = body.get("tools") if isinstance(body, dict) else None
             out.append(_schema_of(entries[0]) if entries else None)
+            bodies.append(([i], body))
         except Exception as exc:  # recorded, not raised: the run goes on
             out.append(exc)
+    return out, bodies
+
+
+def _only(bodies: Bodies, wanted: set[int]) -> Bodies:
+    """The bodies cut down to the wanted tools: rules walk every subschema, so this is the cost."""
+    out: Bodies = []
+    for indices, body in bodies:
+        keep = [k for k, i in enumerate(indices) if i in wanted]
+        if keep and isinstance(body, dict) and isinstance(body.get("tools"), list):
+            out.append(([indices[k] for k in keep], {**body, "tools": [body["tools"][k] for k in keep]}))
     return out
 
 
+def _rejected(rules: RuleSet, lane: Lane, bodies: Bodies) -> dict[int, list[str]]:
+    """Tool index -> ids of the rules (of the validators the lane fronts) that fire on it."""
+    found: dict[int, list[str]] = {}
+    for rule in rules.for_validators(lane.fronts):
+        for indices, body in bodies:
+            for hit in fire(rule, body):
+                m = _TOOL_INDEX.match(hit.location)
+                if m:
+                    ids = found.setdefault(indices[int(m.group(1))], [])
+                    if rule.id not in ids:
+                        ids.append(rule.id)
+    return found
+
+
 def ship(tools: list[dict[str, Any]], subject: Subject, lanes: list[Lane],
-         sides: tuple[str, ...] = ("old", "new")) -> list[LaneShipping]:
+         sides: tuple[str, ...] = ("old", "new"), rules: RuleSet | None = None) -> list[LaneShipping]:
     """Per lane of the subject's wires and per side: what the composed tools ship as."""
     composed = [i for i, t in enumerate(tools) if any(k in t["input_schema"] for k in COMPOSITIONS)]
     plain = [{k: t[k] for k in ("name", "description", "input_schema")} for t in tools]
@@ -111,11 +146,27 @@ def ship(tools: list[dict[str, Any]], subject: Subject, lanes: list[Lane],
     for lane in (ln for ln in lanes if ln.wire in subject.wires):
         for side in sides:
             pipeline = load_callable(getattr(subject, side))
-            shipped = _shipped(pipeline, plain, lane)
+            shipped, bodies = _shipped(pipeline, plain, lane)
+            hits = _rejected(rules, lane, _only(bodies, set(composed))) if rules is not None else {}
             row = LaneShipping(lane.id, side)
             for i in composed:
                 got = shipped[i]
                 row.add("error" if isinstance(got, Exception) else _classify(got), tools[i]["name"])
+                if i in hits:
+                    row.counts["known-rejected"] += 1
+                    row.rules.update(hits[i])
             row.counts["errors_any_tool"] = sum(isinstance(s, Exception) for s in shipped)
             out.append(row)
     return out
+
+
+def rules_beside(where: Path) -> RuleSet | None:
+    """The rejection rules of the suite folder ``where`` (its suite.yaml ``rules`` globs), if any."""
+    if not where.is_dir():
+        return None
+    from harness.reject.rules import rules_of_suite
+
+    suite_file = where / "suite.yaml"
+    settings = load_document(suite_file).value if suite_file.is_file() else {}
+    rules = rules_of_suite(where, settings if isinstance(settings, dict) else {})
+    return rules if rules.rules else None
