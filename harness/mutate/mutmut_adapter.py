@@ -135,6 +135,8 @@ class _Renderer:
                                       and any(child is func for child in stmt.body.body))
             if inside and self.exact:
                 changed = deep_replace(stmt, original, replacement)
+                if not isinstance(changed, cst.CSTNode):
+                    raise MutationError("mutmut replaced a whole statement with a removal")
                 parts = [*self.parts[:i], self.module.code_for_node(changed), *self.parts[i + 1:]]
                 return self._join(parts)
         whole = deep_replace(self.module, original, replacement)

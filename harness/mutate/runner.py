@@ -6,13 +6,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.errors import InputError, InputErrors, MutationError, Place
+from harness.errors import ConfigError, InputError, InputErrors, MutationError, Place
 from harness.exitcodes import ExitCode
 from harness.model import Suite
-from harness.mutate.plan import Options, build_plan, write_plan
+from harness.mutate.plan import Options, build_plan, parse_shard, write_plan
 from harness.mutate.results import build_section, read_rows
 
 __all__ = ["exit_code", "finish", "run"]
@@ -35,16 +36,36 @@ def _errors_from_engine(out: Path, code: int) -> Exception:
     return MutationError(f"the mutation engine failed: {first.get('error')}\n{first.get('trace', '')}")
 
 
-def run(suite: Suite, options: Options | None = None) -> dict[str, Any]:
+def _options(given: Options | Mapping[str, Any] | None) -> Options:
+    """Options from the dataclass or a plain mapping (``harness run`` passes its settings as one)."""
+    if given is None or isinstance(given, Options):
+        return given or Options()
+    raw = dict(given)
+    shard = raw.get("shard")
+    if isinstance(shard, str):
+        raw["shard"] = parse_shard(shard)
+    if raw.get("out") is not None:
+        raw["out"] = Path(raw["out"])
+    known = set(Options.__dataclass_fields__)
+    stray = sorted(set(raw) - known)
+    if stray:
+        raise ConfigError("mutation options", stray, f"only {', '.join(sorted(known))}")
+    return Options(**raw)
+
+
+def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Run the kill matrix for ``suite``; returns the report section (also written to the out dir)."""
-    options = options or Options()
+    options = _options(options)
     plan = build_plan(Path(suite.root), suite.name, suite.settings, options)
     results = plan.out / "results.jsonl"
     for stale in ("errors.json", "baseline.json"):
         (plan.out / stale).unlink(missing_ok=True)
     done: set[str] = set()
     if options.resume:
-        done = set(read_rows([results])) & set(plan.selected)
+        kept = read_rows([results])
+        # rewrite without a torn last line (an interrupted write), so appends start on a new line
+        results.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in kept.values()), encoding="utf-8")
+        done = set(kept) & set(plan.selected)
     else:
         results.unlink(missing_ok=True)
     workers = options.workers if options.workers is not None else plan.settings.workers

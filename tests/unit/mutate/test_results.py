@@ -1,0 +1,142 @@
+"""The section built from raw rows: statuses, claims (exact, collateral, failed, equivalent),
+per-pin kills and unique kills, the exit code, the Markdown ledger and the Stryker document."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from harness.exitcodes import ExitCode
+from harness.mutate import exit_code, render_markdown
+from harness.mutate.results import build_section
+from harness.mutate.stryker import stryker_report
+
+REPO = Path(__file__).resolve().parents[3]
+PINS = ["t.py::test_a", "t.py::test_b", "t.py::test_c", "t.py::test_broken"]
+
+
+def _meta(mid: str, kind: str = "operator", **extra: Any) -> dict[str, Any]:
+    return {"key": f"k-{mid}", "id": mid, "kind": kind, "file": "m.py", "module": "m", "function": "f",
+            "line": 3, "column": 5, "end_line": 3, "end_column": 9, "operator": "BinaryOperation",
+            "title": mid, "diff": f"-a\n+{mid}\n", "claims": [], "equivalent": None, "ledger": "x:1", **extra}
+
+
+def _row(mid: str, pins: dict[str, str], unviable: str | None = None) -> dict[str, Any]:
+    return {"key": f"k-{mid}", "id": mid, "pins": pins, "details": {}, "unviable": unviable, "forks": 1,
+            "duration_s": 0.1}
+
+
+def _section(threshold: dict[str, Any] | None = None) -> dict[str, Any]:
+    metas = [
+        _meta("exact", "declared", claims=["t.py::test_a"]),
+        _meta("extra", "declared", claims=["t.py::test_a"]),
+        _meta("green", "declared", claims=["t.py::test_c"]),
+        _meta("same", "declared", equivalent="a rename"),
+        _meta("op1"), _meta("op2"), _meta("op3"), _meta("op4"),
+    ]
+    rows = {r["key"]: r for r in [
+        _row("exact", {"t.py::test_a": "failed", "t.py::test_b": "passed"}),
+        _row("extra", {"t.py::test_a": "failed", "t.py::test_b": "crash"}),
+        _row("green", {"t.py::test_b": "failed", "t.py::test_c": "passed"}),
+        _row("same", {"t.py::test_a": "passed"}),
+        _row("op1", {"t.py::test_b": "timeout"}),
+        _row("op2", {"t.py::test_a": "passed", "t.py::test_c": "passed"}),
+        _row("op3", {}),
+        _row("op4", {}, unviable="SyntaxError: bad"),
+    ]}
+    plan = {"selected": [m["key"] for m in metas], "mutants": metas, "suite_prefix": "", "suite_name": "s",
+            "threshold": threshold or {"max_escaped": None, "min_score": None}, "shard": None}
+    baseline = {"pins": PINS, "outcomes": {**{p: "passed" for p in PINS[:3]}, "t.py::test_broken": "failed"}}
+    return build_section(plan, baseline, rows)
+
+
+def _by_id(section: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {m["id"]: m for m in section["mutants"]}
+
+
+def test_each_row_gets_its_status() -> None:
+    status = {k: m["status"] for k, m in _by_id(_section()).items()}
+    assert status == {"exact": "killed", "extra": "killed", "green": "killed", "same": "equivalent",
+                      "op1": "timeout", "op2": "survived", "op3": "no_coverage", "op4": "unviable"}
+
+
+def test_claims_are_exact_collateral_or_failed() -> None:
+    m = _by_id(_section())
+    assert m["exact"]["claim"]["result"] == "exact"
+    assert m["extra"]["claim"]["result"] == "collateral"
+    assert m["extra"]["crashed"] == ["t.py::test_b"]
+    assert m["green"]["claim"]["result"] == "failed" and m["green"]["claim"]["green"] == ["t.py::test_c"]
+    assert m["same"]["claim"]["result"] == "equivalent"
+
+
+def test_a_declared_equivalent_that_a_pin_kills_fails_its_claim() -> None:
+    plan_meta = _meta("same", "declared", equivalent="a rename")
+    plan = {"selected": ["k-same"], "mutants": [plan_meta], "suite_prefix": "", "threshold": {}}
+    section = build_section(plan, {"pins": PINS[:1], "outcomes": {PINS[0]: "passed"}},
+                            {"k-same": _row("same", {PINS[0]: "failed"})})
+    assert section["mutants"][0]["claim"]["result"] == "failed"
+    assert section["claims_failed"] == ["same"]
+
+
+def test_pins_count_kills_and_unique_kills() -> None:
+    table = {r["pin"]: (r["kills"], r["unique_kills"]) for r in _section()["pin_kills"]}
+    assert table == {"t.py::test_a": (2, 1), "t.py::test_b": (3, 2), "t.py::test_c": (0, 0)}
+
+
+def test_a_failing_baseline_pin_is_reported_not_dropped() -> None:
+    assert _section()["pins"]["excluded"] == [{"pin": "t.py::test_broken", "outcome": "failed", "detail": ""}]
+
+
+def test_the_exit_code_follows_claims_and_the_escape_threshold() -> None:
+    assert exit_code(_section()) == ExitCode.MUTANTS_ESCAPED  # the "green" claim failed
+    section = _section({"max_escaped": 2})
+    section["verdict"]["claims_failed"] = False
+    assert exit_code(section) == ExitCode.OK
+    assert exit_code(_section({"max_escaped": 1})) == ExitCode.MUTANTS_ESCAPED
+
+
+def test_the_section_matches_its_report_schema() -> None:
+    schema = json.loads((REPO / "harness/report/schemas/mutation.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(_section())
+
+
+def test_the_markdown_has_the_ledger_table_and_the_escapes_with_diffs() -> None:
+    text = render_markdown(_section())
+    assert "| mutant | site | claimed pins | pins that turned red | result |" in text
+    assert "| green: green |" in text and "**CLAIM FAILED**" in text
+    assert "### op2 — op2" in text and "```diff\n-a\n+op2\n```" in text
+
+
+def _official_stryker_schema() -> dict[str, Any]:
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is absent: cannot fetch the official mutation-testing-report-schema")
+    cache = Path(tempfile.gettempdir()) / "wire-harness-npm"
+    cache.mkdir(exist_ok=True)
+    packs = sorted(cache.glob("mutation-testing-report-schema-*.tgz"))
+    if not packs:
+        subprocess.run([npm, "pack", "mutation-testing-report-schema", "--silent"], cwd=cache, check=True,
+                       capture_output=True, timeout=120)
+        packs = sorted(cache.glob("mutation-testing-report-schema-*.tgz"))
+    with tarfile.open(packs[-1]) as tar:
+        member = tar.extractfile("package/src/mutation-testing-report-schema.json")
+        assert member is not None
+        loaded: dict[str, Any] = json.loads(member.read())
+    return loaded
+
+
+def test_the_stryker_report_validates_against_the_official_schema(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def f(a):\n    return a + 1\n")
+    report = stryker_report(_section(), tmp_path)
+    schema = _official_stryker_schema()
+    jsonschema.validators.validator_for(schema)(schema).validate(report)
+    statuses = {m["id"]: m["status"] for m in report["files"]["m.py"]["mutants"]}
+    assert statuses["op3"] == "NoCoverage" and statuses["op4"] == "CompileError" and statuses["same"] == "Ignored"
