@@ -1,17 +1,22 @@
 """Subject ``openapi_omit`` (seed 000): what a tool returns to the model, pruned by ``omit``.
 
-Wire ``tool-result``: the pipelines' output is the tool's result after omit, as the model
-would read it; there is no provider request body here.
+Wire ``tool-result``: the pipelines' output is what the tool would hand the model after omit;
+there is no provider request body here. The output is a JSON record:
 
-Why the output is "the pruned result, or the refusal raised" rather than a JSON record such
-as ``{"validate": ..., "result": ...}``: in the system under test a refused declaration never
-produces a tool at all; the user sees an error, not a value. Raising keeps that truthful in
-the differential report: the 3.1 type-list cases show old as an *error* (TypeError: the bug,
-or OmitRefused: the wrong refusal) against new's pruned value, which is exactly what the fix
-changed; a refusal both revisions share is an error on both sides with comparable messages
-(only the article changed: "a object" -> "an object"); and every case where validate passes
-compares the pruned bytes themselves, where the two revisions must agree byte for byte.
-Wrapping refusals into a value would turn the TypeError into data and hide that old crashed.
+    {"validate": "passed", "result": <the pruned result>}
+    {"validate": "refused", "reason": "<validate's message>"}
+
+and anything else validate raises (the first revision's TypeError on a 3.1 type list) is
+raised: an error outcome.
+
+Why this shape, rather than raising the refusal or returning the bare result: it makes the
+differential report say exactly what changed. A refusal both revisions share compares as
+*identical bytes*, message included, so the report shows it unchanged, and any drift in a
+message (the fix's "a object" -> "an object") is a divergence at ``reason`` that a case must
+declare; raised refusals would reach compare as two errors, which can only be declared by
+type and regex, never shown identical. A crash stays a crash: turning the TypeError into data
+would hide that the old revision broke, which is the bug the follow-up commit fixed. The
+envelope keeps a result that happens to look like a refusal from being read as one.
 """
 
 from __future__ import annotations

@@ -55,10 +55,18 @@ def _redact(value: Any, keys: frozenset[str]) -> Any:
     return value
 
 
-def run(data: dict[str, Any], lane: dict[str, Any], walker: Walker) -> Any:
+def run(data: dict[str, Any], lane: dict[str, Any], walker: Walker) -> dict[str, Any]:
+    """``{"validate": "passed", "result": ...}`` or ``{"validate": "refused", "reason": ...}``.
+
+    Anything else validate raises (the first revision's TypeError) propagates: a crash is not
+    a refusal, and the differential report must show it as an error.
+    """
     tools = data.get("tools") or []
-    omit = parse_omit(data.get("omit"))
-    validate(omit, tools, walker)
+    try:
+        omit = parse_omit(data.get("omit"))
+        validate(omit, tools, walker)
+    except OmitRefused as exc:
+        return {"validate": "refused", "reason": str(exc)}
     operation = data.get("operation")
     if operation is None and len(tools) == 1:
         operation = next(iter(_operations(tools)))
@@ -66,14 +74,16 @@ def run(data: dict[str, Any], lane: dict[str, Any], walker: Walker) -> Any:
     for entry in omit.get(str(operation), ()):
         result = prune(result, entry)
     redact = (lane.get("options") or {}).get("redact") or []
-    return _redact(result, frozenset(redact)) if redact else result
+    if redact:
+        result = _redact(result, frozenset(redact))
+    return {"validate": "passed", "result": result}
 
 
-def new(data: dict[str, Any], lane: dict[str, Any]) -> Any:
+def new(data: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
     """The merged revision: 3.1 type lists read as their one non-null type."""
     return run(data, lane, Walker())
 
 
-def old(data: dict[str, Any], lane: dict[str, Any]) -> Any:
+def old(data: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
     """The first revision: the type looked up in a set (TypeError on a 3.1 type list)."""
     return run(data, lane, FirstWalker())

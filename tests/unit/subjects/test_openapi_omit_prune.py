@@ -63,7 +63,7 @@ def test_the_pipelines_leave_their_input_untouched(pipeline: Any) -> None:
     data = {"tools": [TICKET_TOOL], "omit": {"ShowTicket": ["ticket.fields"]},
             "result": {"ticket": {"id": 1, "fields": [1]}}}
     before = copy.deepcopy(data)
-    assert pipeline(data, LANE) == {"ticket": {"id": 1}}
+    assert pipeline(data, LANE) == {"validate": "passed", "result": {"ticket": {"id": 1}}}
     assert data == before
 
 
@@ -71,11 +71,26 @@ def test_omit_on_one_operation_leaves_another_s_result_whole() -> None:
     other = {**TICKET_TOOL, "name": "Other", "openapi": {**TICKET_TOOL["openapi"], "operation_id": "Other"}}
     data = {"tools": [TICKET_TOOL, other], "omit": {"ShowTicket": ["fields"]},
             "operation": "Other", "result": {"fields": [1]}}
-    assert new(data, LANE) == {"fields": [1]}
+    assert new(data, LANE) == {"validate": "passed", "result": {"fields": [1]}}
 
 
 def test_a_redacting_lane_masks_what_omit_left() -> None:
     lane = {**LANE, "options": {"redact": ["token"]}}
     data = {"tools": [TICKET_TOOL], "omit": {"ShowTicket": ["a"]},
             "result": {"a": {"token": "x"}, "b": [{"token": "y"}]}}
-    assert new(data, lane) == {"b": [{"token": "[redacted]"}]}
+    assert new(data, lane) == {"validate": "passed", "result": {"b": [{"token": "[redacted]"}]}}
+
+
+@pytest.mark.parametrize("pipeline", [old, new])
+def test_a_refusal_is_a_record_and_a_crash_is_raised(pipeline: Any) -> None:
+    data = {"tools": [TICKET_TOOL], "omit": {"Other": ["a"]}, "result": {"a": 1}}
+    assert pipeline(data, LANE) == {
+        "validate": "refused", "reason": "omit names operation 'Other', which the block does not select"}
+    listed = {**TICKET_TOOL, "openapi": {**TICKET_TOOL["openapi"], "responses": {
+        "200": {"type": "object", "properties": {"a": {"type": ["object", "null"]}}}}}}
+    crash = {"tools": [listed], "omit": {"ShowTicket": ["a.b"]}, "result": {"a": {"b": 1}}}
+    if pipeline is old:
+        with pytest.raises(TypeError):
+            pipeline(crash, LANE)
+    else:
+        assert pipeline(crash, LANE) == {"validate": "passed", "result": {"a": {}}}
