@@ -1,0 +1,215 @@
+"""The live re-probe: re-send recorded bodies to the real endpoint and report drift.
+
+Each rejected interaction backing a rule of the lane's validators is re-sent (the lane's model
+replacing the recorded one) to the lane's own host, and the answer is compared with the record:
+
+    holds            still refused, and the rule's message pattern still matches
+    passes-now       accepted now: the rule no longer holds                    (drift)
+    message-changed  still refused, but the message no longer matches        (drift)
+    new-rejection    a body no rule covers was refused                       (drift)
+    accepted         a body no rule covers was accepted
+    error            no answer to compare (a redirect, a refused connection, a 5xx)
+
+Everything is recorded through vcrpy into a scratch folder by the secret-refusing persister;
+credential headers are filtered before recording; redirects are never followed; a request to
+any host but the lane's is refused before it leaves.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import vcr
+import yaml
+
+from harness.canonical import canonical_bytes
+from harness.errors import ConfigError
+from harness.model import Lane
+from harness.reject.cassettes import Catalog, Interaction, response_texts
+from harness.reject.persist import atomic_write, safe_persister
+from harness.reject.secrets import SECRET_HEADERS, env_secrets
+from harness.reject.verdicts import findings_for_body
+
+__all__ = ["DRIFT", "KEY_ENV", "ProbeItem", "auth_headers", "probe"]
+
+DRIFT = ("passes-now", "message-changed", "new-rejection")
+KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "google": "GEMINI_API_KEY",
+           "gemini": "GEMINI_API_KEY", "deepseek": "DEEPSEEK_API_KEY", "mistral": "MISTRAL_API_KEY",
+           "groq": "GROQ_API_KEY", "openrouter": "OPENROUTER_API_KEY", "fireworks": "FIREWORKS_API_KEY"}
+
+
+@dataclass(frozen=True)
+class ProbeItem:
+    id: str
+    rule: str | None
+    outcome: str
+    status: int | None
+    detail: str = ""
+
+
+def auth_headers(provider: str, key: str) -> dict[str, str]:
+    if provider == "anthropic":
+        return {"x-api-key": key, "anthropic-version": "2023-06-01"}
+    if provider in ("google", "gemini"):
+        return {"x-goog-api-key": key}
+    return {"Authorization": f"Bearer {key}"}
+
+
+def _url(lane: Lane, recorded_uri: str) -> str:
+    if not lane.base_url:
+        raise ConfigError("lane.base_url", lane.id, "a lane with a base_url to probe")
+    base = urlsplit(lane.base_url)
+    path = urlsplit(recorded_uri).path
+    prefix = base.path.rstrip("/")
+    joined = path if prefix and path.startswith(prefix) else prefix + path
+    return f"{base.scheme}://{base.netloc}{joined}"
+
+
+def _host_guard(lane: Lane) -> Any:
+    allowed = urlsplit(lane.base_url or "").netloc.lower()
+
+    def guard(request: httpx.Request) -> None:
+        if request.url.netloc.decode().lower() != allowed:
+            raise ConfigError("probe target", str(request.url), f"the lane's host {allowed}")
+
+    return guard
+
+
+def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
+    headers = response.get("headers", {})
+    for name in list(headers):
+        if name.lower() in SECRET_HEADERS:
+            del headers[name]
+    return response
+
+
+def _body_for(lane: Lane, body: Any) -> Any:
+    sent = copy.deepcopy(body)
+    if isinstance(sent, dict) and "model" in sent and lane.model:
+        sent["model"] = lane.model
+    return sent
+
+
+def _judge(interaction: Interaction | None, response: httpx.Response | None, error: str) -> tuple[str, str]:
+    if response is None:
+        return "error", error
+    if 300 <= response.status_code < 400:
+        return "error", f"redirect {response.status_code} not followed"
+    ok = 200 <= response.status_code < 300
+    if interaction is None:
+        return ("accepted", "") if ok else ("new-rejection", " ".join(response.text.split())[:300])
+    if ok:
+        return "passes-now", f"recorded {interaction.status}, now {response.status_code}"
+    if response.status_code >= 500:
+        return "error", f"server error {response.status_code}"
+    return "", ""
+
+
+def _compare(rule_pattern: Any, interaction: Interaction, response: httpx.Response) -> tuple[str, str]:
+    texts = response_texts(response.text)
+    if any(rule_pattern.search(t) for t in texts):
+        return "holds", ""
+    return "message-changed", " ".join(response.text.split())[:300]
+
+
+def _send(client: httpx.Client, url: str, body: Any) -> tuple[httpx.Response | None, str]:
+    try:
+        return client.post(url, content=canonical_bytes(body)), ""
+    except ConfigError:
+        raise
+    except httpx.HTTPError as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _targets(catalog: Catalog, lane: Lane, bodies: Iterable[Any]) -> list[tuple[Interaction | None, Any]]:
+    rules = {r.id for r in catalog.rules.for_validators(lane.fronts)}
+    todo: list[tuple[Interaction | None, Any]] = [
+        (i, i.body) for i in catalog.interactions if i.entry.outcome == "rejected" and i.entry.rule in rules]
+    seen: set[bytes] = set()
+    for body in bodies:
+        key = canonical_bytes(body)
+        if key not in seen and not findings_for_body(catalog, lane, body):
+            seen.add(key)
+            todo.append((None, body))
+    return todo
+
+
+def probe(catalog: Catalog, lane: Lane, out: Path, key: str, *, bodies: Iterable[Any] = (),
+          limit: int | None = None, timeout: float = 30.0, today: str | None = None) -> list[ProbeItem]:
+    """Probe ``lane`` live; record into ``out``; return one item per request sent."""
+    if not key:
+        raise ConfigError("provider key", "(empty)", "the provider's key in the environment")
+    secrets = [key, *env_secrets()]
+    recorder = vcr.VCR(record_mode="all", filter_headers=list(SECRET_HEADERS),
+                       filter_query_parameters=["key", "api_key", "access_token"],
+                       before_record_response=_scrub_response, decode_compressed_response=True)
+    recorder.register_persister(safe_persister(secrets))
+    rules = catalog.rules.by_id()
+    items: list[ProbeItem] = []
+    todo = _targets(catalog, lane, bodies)[: limit if limit is not None else None]
+    headers = {"Content-Type": "application/json", **auth_headers(lane.provider, key)}
+    cassette = out / f"{lane.id}.yaml"
+    with recorder.use_cassette(str(cassette)), httpx.Client(
+            follow_redirects=False, timeout=timeout, headers=headers,
+            event_hooks={"request": [_host_guard(lane)]}) as client:
+        for interaction, body in todo:
+            uri = interaction.uri if interaction else _default_uri(catalog, lane)
+            response, error = _send(client, _url(lane, uri), _body_for(lane, body))
+            outcome, detail = _judge(interaction, response, error)
+            if not outcome and interaction is not None and response is not None:
+                outcome, detail = _compare(rules[interaction.entry.rule or ""].pattern, interaction, response)
+            items.append(ProbeItem(interaction.entry.id if interaction else f"new-{len(items)}",
+                                   interaction.entry.rule if interaction else None, outcome,
+                                   response.status_code if response is not None else None, detail))
+    _write_manifest(out, lane, items, today or datetime.date.today().isoformat(), secrets)
+    return items
+
+
+def _default_uri(catalog: Catalog, lane: Lane) -> str:
+    for i in catalog.interactions:
+        if i.entry.validator in lane.fronts:
+            return i.uri
+    return lane.base_url or ""
+
+
+def _write_manifest(out: Path, lane: Lane, items: list[ProbeItem], today: str, secrets: list[str]) -> None:
+    """A manifest for the scratch folder (recorded live) and the drift report, both scanned."""
+    entries = []
+    index = -1
+    for item in items:
+        if item.status is None:
+            continue  # nothing answered, so nothing was recorded for it
+        index += 1
+        entry: dict[str, Any] = {
+            "id": f"{item.id}-probe-{today}", "cassette": f"{lane.id}.yaml", "index": index,
+            "validator": lane.fronts[0] if lane.fronts else lane.provider,
+            "outcome": "rejected" if item.status >= 400 else "accepted",
+            "provenance": {"kind": "recorded", "date": today, "model": lane.model,
+                           "sdk": f"httpx {httpx.__version__} (harness probe)",
+                           "host": urlsplit(lane.base_url or "").netloc, "lane": lane.id},
+        }
+        if item.rule and item.status >= 400:
+            entry["rule"] = item.rule
+        if item.outcome in DRIFT:
+            entry["drift"] = f"{item.outcome}: {item.detail}"
+        entries.append(entry)
+    manifest = yaml.safe_dump({"version": 1, "interactions": entries}, sort_keys=False, allow_unicode=True)
+    atomic_write(out / "manifest.yaml", manifest.encode(), secrets)
+    report = {"lane": lane.id, "date": today, "drift": sum(1 for i in items if i.outcome in DRIFT),
+              "items": [asdict(i) for i in items]}
+    atomic_write(out / "probe-report.json", json.dumps(report, indent=2).encode(), secrets)
+
+
+def summarize(items: Iterable[ProbeItem]) -> Mapping[str, int]:
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.outcome] = counts.get(item.outcome, 0) + 1
+    return counts
