@@ -146,7 +146,7 @@ def test_a_response_echoing_the_key_is_refused_and_nothing_is_written(
     provider.mode = "echo"  # type: ignore[attr-defined]
     out = tmp_path / "scratch"
     result = _probe(_suite(tmp_path, provider), out, monkeypatch)
-    assert result.exit_code == 2 and "refused to write" in result.output
+    assert result.return_value == 2 and "refused to write" in result.output
     assert FAKE_KEY not in result.output
     for path in _written(out) if out.exists() else []:
         assert FAKE_KEY.encode() not in path.read_bytes()
