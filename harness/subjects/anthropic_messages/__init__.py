@@ -4,8 +4,9 @@
     new  the first-party lane (``gate.py``) runs the narrowing pass (``narrow.py``);
          every other Messages lane ships ``input_schema`` verbatim
 
-Both passes start with the shared registry normalization (``registry.py``); notes (``notes.py``)
-tell the model about a constraint a pass dropped; ``body.py`` builds the request body.
+Both passes start with the shared registry normalization (``registry.py``) and share the root
+composition helpers (``compose.py``: find, merge, strip); notes (``notes.py``) tell the model
+about a constraint a pass dropped; ``body.py`` builds the request body and the refeed.
 """
 
 from __future__ import annotations

@@ -17,10 +17,23 @@ from harness.subjects.anthropic_messages.compose import (
     merge_branch_properties,
     strip_keywords,
 )
-from harness.subjects.anthropic_messages.notes import combine_notes, constraint_note, dependent_note
+from harness.subjects.anthropic_messages.notes import constraint_note
 from harness.subjects.anthropic_messages.registry import normalize, prune_dangling_required
 
-__all__ = ["flatten", "strip_dependent_keywords"]
+__all__ = ["combine_notes", "dependent_note", "flatten", "strip_dependent_keywords"]
+
+
+def dependent_note() -> str:
+    """The note for dropped ``dependentRequired`` / ``dependentSchemas`` (this pass only)."""
+    return ("Some parameters are required only when others are given, which this schema "
+            "cannot express; follow any such rule the tool description states.")
+
+
+def combine_notes(first: str | None, second: str | None) -> str | None:
+    """Both notes joined by a space, either alone, or None."""
+    if first and second:
+        return f"{first} {second}"
+    return first or second
 
 
 def strip_dependent_keywords(value: Any) -> bool:

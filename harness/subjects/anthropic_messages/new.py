@@ -20,7 +20,7 @@ __all__ = ["build_body", "shipped_tool"]
 
 def shipped_tool(tool: dict[str, Any], first_party: bool) -> dict[str, Any]:
     """One tool as the new line ships it on a lane that is (or is not) first-party."""
-    declared = copy.deepcopy(tool.get("input_schema", {}))
+    declared = copy.deepcopy(tool["input_schema"])
     description = tool.get("description") or ""
     if first_party:
         schema, note = narrow(declared)
@@ -31,5 +31,5 @@ def shipped_tool(tool: dict[str, Any], first_party: bool) -> dict[str, Any]:
 def build_body(inputs: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
     """(input, lane) -> Messages body; the gate decides once per request, as the builder does."""
     first_party = is_first_party(lane)
-    tools = [shipped_tool(tool, first_party) for tool in inputs.get("tools", [])]
+    tools = [shipped_tool(tool, first_party) for tool in inputs["tools"]]
     return messages_body(inputs, lane, tools)

@@ -9,9 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
-    "combine_notes",
     "constraint_note",
-    "dependent_note",
     "generic_note",
     "group_label",
     "with_note",
@@ -56,19 +54,6 @@ def generic_note(keyword: str) -> str:
         "which this schema does not spell out.",
     }
     return texts[keyword]
-
-
-def dependent_note() -> str:
-    """The note for dropped ``dependentRequired`` / ``dependentSchemas`` (old pipeline only)."""
-    return ("Some parameters are required only when others are given, which this schema "
-            "cannot express; follow any such rule the tool description states.")
-
-
-def combine_notes(first: str | None, second: str | None) -> str | None:
-    """Both notes joined by a space, either alone, or None."""
-    if first and second:
-        return f"{first} {second}"
-    return first or second
 
 
 def with_note(description: str, note: str | None) -> str:

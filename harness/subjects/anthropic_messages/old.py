@@ -18,11 +18,11 @@ __all__ = ["build_body", "flattened_tool"]
 
 def flattened_tool(tool: dict[str, Any]) -> dict[str, Any]:
     """One tool as the old line shipped it."""
-    schema, note = flatten(copy.deepcopy(tool.get("input_schema", {})))
+    schema, note = flatten(copy.deepcopy(tool["input_schema"]))
     return tool_entry(tool, with_note(tool.get("description") or "", note), schema)
 
 
 def build_body(inputs: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
     """(input, lane) -> Messages body, flattening every tool whatever the lane."""
-    tools = [flattened_tool(tool) for tool in inputs.get("tools", [])]
+    tools = [flattened_tool(tool) for tool in inputs["tools"]]
     return messages_body(inputs, lane, tools)

@@ -49,8 +49,8 @@ def _is_null_type(branch: Any) -> bool:
 
 
 def _has_concrete_type(branch: Any) -> bool:
-    kind = branch.get("type") if isinstance(branch, dict) else None
-    return isinstance(kind, str) and kind != "null"
+    """A single string ``type`` (never "null": the null branch was set apart before)."""
+    return isinstance(branch, dict) and isinstance(branch.get("type"), str)
 
 
 def collapse_nullable_union(node: dict[str, Any]) -> None:
