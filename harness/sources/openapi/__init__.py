@@ -14,6 +14,7 @@ refs (``$ref`` inlining), names, checks (path keys, server URLs), bounds (limits
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,14 @@ from harness.sources.openapi.importer import (
 
 __all__ = ["ImportResult", "Skipped", "import_document", "import_value", "load_openapi", "tools_from_document"]
 
+_log = logging.getLogger(__name__)
+
 
 def tools_from_document(path: Path, operations: list[str] | None, place: Place) -> list[dict[str, Any]]:
     """The tools of ``path``; an operation named in ``operations`` that a bound skips is an error."""
     result = import_document(path, operations, place, display=str(path))
+    for line in result.warnings():  # at most three lines: nothing is dropped without a word
+        _log.warning("%s: %s", place, line)
     if operations and result.skipped:  # only named operations were built, so each is named
         reasons = "; ".join(f"{s.name}: {s.reason}" for s in result.skipped[:5])
         raise InputError(place, "every named operation imported", f"skipped {reasons}")
