@@ -14,6 +14,7 @@ people, not the isolated build stage.
 
 from __future__ import annotations
 
+import pickle
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -91,10 +92,17 @@ def _classify(schema: Any) -> str:
     return "kept" if any(k in schema for k in COMPOSITIONS) else "narrowed"
 
 
+def _fresh(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy per call (sharing kept, as the build stage's pickled inputs keep it): a pipeline
+    that edits a schema in place must not change what the next lane or side receives."""
+    copied: list[dict[str, Any]] = pickle.loads(pickle.dumps(tools, protocol=pickle.HIGHEST_PROTOCOL))
+    return copied
+
+
 def _shipped(pipeline: Any, tools: list[dict[str, Any]], lane: Lane) -> tuple[list[Any], Bodies]:
     """The shipped schema per tool (an Exception where the pipeline raised for that tool)."""
     try:
-        body = pipeline({"tools": tools}, lane.as_dict())
+        body = pipeline({"tools": _fresh(tools)}, lane.as_dict())
         shipped = body.get("tools") if isinstance(body, dict) else None
         if isinstance(shipped, list) and len(shipped) == len(tools):
             return [_schema_of(entry) for entry in shipped], [(list(range(len(tools))), body)]
@@ -104,7 +112,7 @@ def _shipped(pipeline: Any, tools: list[dict[str, Any]], lane: Lane) -> tuple[li
     bodies: Bodies = []
     for i, tool in enumerate(tools):
         try:
-            body = pipeline({"tools": [tool]}, lane.as_dict())
+            body = pipeline({"tools": _fresh([tool])}, lane.as_dict())
             entries = body.get("tools") if isinstance(body, dict) else None
             out.append(_schema_of(entries[0]) if entries else None)
             bodies.append(([i], body))

@@ -48,3 +48,18 @@ def test_lanes_come_from_a_lanes_file_or_a_suite_folder(tmp_path: Path) -> None:
     (tmp_path / "lanes" / "a.yaml").write_text("version: 1\nlanes:\n  - {id: a, wire: toy, provider: p}\n")
     assert [lane.id for lane in load_lanes(tmp_path)] == ["a"]
     assert [lane.id for lane in load_lanes(tmp_path / "lanes" / "a.yaml")] == ["a"]
+
+
+def editing(data: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
+    for t in data["tools"]:
+        t["input_schema"].pop("anyOf", None)  # edits its input in place
+    return {"tools": data["tools"]}
+
+
+def test_a_pipeline_editing_its_input_in_place_does_not_change_the_next_call() -> None:
+    subject = Subject(name="toy", old=f"{__name__}:editing", new=f"{__name__}:verbatim", wires=frozenset({"toy"}))
+    tools = [COMPOSED]
+    rows = ship(tools, subject, LANES)
+    assert [dict(r.counts) for r in rows] == [{"narrowed": 1, "errors_any_tool": 0},
+                                              {"kept": 1, "errors_any_tool": 0}]
+    assert "anyOf" in COMPOSED["input_schema"]
