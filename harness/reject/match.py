@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+import json
+from functools import lru_cache
 from typing import Any
 
 import jsonschema
@@ -40,9 +42,34 @@ class Hit:
 _VALIDATORS: dict[int, tuple[Any, Any]] = {}
 
 
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,), "null": (type(None),),
+    "number": (int, float), "integer": (int,),
+}
+
+
+def _cannot_match(schema: Mapping[str, Any], value: Any) -> bool:
+    """Necessary conditions checked before jsonschema (most nodes fail them): an exact shortcut."""
+    kind = schema.get("type")
+    if isinstance(kind, str) and kind in _JSON_TYPES:
+        if not isinstance(value, _JSON_TYPES[kind]) or (kind in ("number", "integer") and isinstance(value, bool)):
+            return True
+    if isinstance(value, dict):
+        required = schema.get("required")
+        if isinstance(required, list) and any(k not in value for k in required):
+            return True
+        branches = schema.get("anyOf")
+        if isinstance(branches, list) and branches and all(
+                isinstance(b, dict) and isinstance(b.get("required"), list) for b in branches):
+            return not any(all(k in value for k in b["required"]) for b in branches)
+    return False
+
+
 def _matches(schema: Mapping[str, Any] | bool | None, value: Any) -> bool:
     if schema is None:
         return True
+    if isinstance(schema, Mapping) and _cannot_match(schema, value):
+        return False
     entry = _VALIDATORS.get(id(schema))
     if entry is None:
         entry = (schema, jsonschema.Draft202012Validator(schema))
@@ -61,13 +88,24 @@ def _captures(rule_selector: str, concrete: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+_META = {
+    "7": jsonschema.Draft7Validator(jsonschema.Draft7Validator.META_SCHEMA),
+    "2020-12": jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA),
+}
+
+
+@lru_cache(maxsize=8192)
+def _invalid_text(text: str, draft: str) -> bool:
+    return not _META[draft].is_valid(json.loads(text))
+
+
 def _invalid_schema(node: Any, draft: str) -> bool:
-    cls = jsonschema.Draft7Validator if draft == "7" else jsonschema.Draft202012Validator
+    """Metaschema validation is the costliest check: one answer per distinct schema text."""
     try:
-        cls.check_schema(node)
-    except jsonschema.SchemaError:
+        text = json.dumps(node, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
         return True
-    return False
+    return _invalid_text(text, "7" if draft == "7" else "2020-12")
 
 
 def _predicate(pred: Mapping[str, Any] | None, node: Any) -> list[list[str | int]] | None:
