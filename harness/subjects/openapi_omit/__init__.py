@@ -30,6 +30,7 @@ SUBJECT = Subject(
     name="openapi_omit",
     old="harness.subjects.openapi_omit.pipelines:old",
     new="harness.subjects.openapi_omit.pipelines:new",
+    refeed="harness.subjects.openapi_omit.pipelines:refeed",
     wires=frozenset({"tool-result"}),
     description="seed 000: omit prunes an OpenAPI tool's JSON result; validate refuses only "
     "paths the 2xx response schemas rule out (old: 3.1 type lists raise TypeError)",

@@ -19,7 +19,7 @@ from harness.subjects.openapi_omit.old import FirstWalker
 from harness.subjects.openapi_omit.prune import prune
 from harness.subjects.openapi_omit.walk import Walker
 
-__all__ = ["REDACTED", "new", "old", "run", "validate"]
+__all__ = ["REDACTED", "new", "old", "refeed", "run", "validate"]
 
 REDACTED = "[redacted]"
 
@@ -87,3 +87,10 @@ def new(data: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
 def old(data: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
     """The first revision: the type looked up in a set (TypeError on a 3.1 type list)."""
     return run(data, lane, FirstWalker())
+
+
+def refeed(inputs: dict[str, Any], output: Any) -> dict[str, Any]:
+    """The input whose result is what omit returned: omitting again must change nothing."""
+    if isinstance(output, dict) and output.get("validate") == "passed":
+        return {**inputs, "result": output.get("result")}
+    return dict(inputs)

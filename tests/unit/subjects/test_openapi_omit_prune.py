@@ -94,3 +94,14 @@ def test_a_refusal_is_a_record_and_a_crash_is_raised(pipeline: Any) -> None:
             pipeline(crash, LANE)
     else:
         assert pipeline(crash, LANE) == {"validate": "passed", "result": {"a": {}}}
+
+
+def test_refeeding_the_pruned_result_changes_nothing_and_a_refusal_refeeds_as_is() -> None:
+    from harness.subjects.openapi_omit.pipelines import refeed
+
+    data = {"tools": [TICKET_TOOL], "omit": {"ShowTicket": [{"path": "cf", "where_empty": "v"}]},
+            "result": {"cf": [{"v": None}, {"v": 1}]}}
+    first = new(data, LANE)
+    assert refeed(data, first)["result"] == {"cf": [{"v": 1}]}
+    assert new(refeed(data, first), LANE) == first
+    assert refeed(data, {"validate": "refused", "reason": "x"}) == data
