@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from harness.subjects.openapi_omit.entries import Entry
-from harness.subjects.openapi_omit.pipelines import new, old
+from harness.subjects.openapi_omit.pipelines import new, old, refeed
 from harness.subjects.openapi_omit.prune import holds_nothing, prune
 
 LANE: dict[str, Any] = {"id": "tool-result", "wire": "tool-result", "provider": "none", "options": {}}
@@ -97,8 +97,6 @@ def test_a_refusal_is_a_record_and_a_crash_is_raised(pipeline: Any) -> None:
 
 
 def test_refeeding_the_pruned_result_changes_nothing_and_a_refusal_refeeds_as_is() -> None:
-    from harness.subjects.openapi_omit.pipelines import refeed
-
     data = {"tools": [TICKET_TOOL], "omit": {"ShowTicket": [{"path": "cf", "where_empty": "v"}]},
             "result": {"cf": [{"v": None}, {"v": 1}]}}
     first = new(data, LANE)
