@@ -27,8 +27,8 @@ from harness.reject.cassettes import cassette_text, response_texts
 from harness.reject.manifest import MANIFEST_NAME
 from harness.reject.rules import Rule, RuleSet
 from harness.reject.template import extract
-from harness.selectors import compile_selector
 from harness.reject.wires import DEFAULT_WIRE, WIRES, Wire, envelope_for
+from harness.selectors import compile_selector
 
 __all__ = ["build_catalog", "load_receipts", "merge_patch"]
 
@@ -207,7 +207,7 @@ def _entry(rule: Rule, receipt: Mapping[str, Any], cassette: str, index: int, en
 def _rule_cassette(rule: Rule, receipts: Mapping[str, Mapping[str, Any]], manifest: list[dict[str, Any]]) -> str:
     wire = _wire_of(rule)
     cassette = f"{rule.validator}/{rule.id}.yaml"
-    pairs = []
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
     for rid in rule.receipts:
         receipt = receipts.get(rid)
         if receipt is None:

@@ -9,6 +9,7 @@ nest: a gateway carries the upstream body as a JSON string, so texts are collect
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -92,10 +93,8 @@ def response_texts(text: str) -> tuple[str, ...]:
             # a body may be JSON, or "Prefix - {json}" (LiteLLM, SDK reprs): try both
             start = stripped.find("{") if stripped[:1] not in ("{", "[") else 0
             if depth < 4 and start >= 0:
-                try:
+                with contextlib.suppress(ValueError):
                     visit(json.loads(stripped[start:]), depth + 1)
-                except ValueError:
-                    pass
 
     try:
         visit(json.loads(text), 0)

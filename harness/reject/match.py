@@ -8,9 +8,9 @@ compares a hit with the place a provider message names.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-import json
 from functools import lru_cache
 from typing import Any
 
@@ -51,9 +51,9 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 def _cannot_match(schema: Mapping[str, Any], value: Any) -> bool:
     """Necessary conditions checked before jsonschema (most nodes fail them): an exact shortcut."""
     kind = schema.get("type")
-    if isinstance(kind, str) and kind in _JSON_TYPES:
-        if not isinstance(value, _JSON_TYPES[kind]) or (kind in ("number", "integer") and isinstance(value, bool)):
-            return True
+    if isinstance(kind, str) and kind in _JSON_TYPES and (
+            not isinstance(value, _JSON_TYPES[kind]) or (kind in ("number", "integer") and isinstance(value, bool))):
+        return True
     if isinstance(value, dict):
         required = schema.get("required")
         if isinstance(required, list) and any(k not in value for k in required):
@@ -129,14 +129,15 @@ def _predicate(pred: Mapping[str, Any] | None, node: Any) -> list[list[str | int
         return []
     if name == "required-not-in-properties":
         req = node.get("required")
-        props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        found = node.get("properties")
+        props: dict[str, Any] = found if isinstance(found, dict) else {}
         bad = isinstance(req, list) and any(isinstance(r, str) and r not in props for r in req)
         return [[]] if bad else []
     if name == "properties-not-all-required":
-        props = node.get("properties")
+        declared = node.get("properties")
         req = node.get("required")
         req_list = req if isinstance(req, list) else []
-        bad = isinstance(props, dict) and any(k not in req_list for k in props)
+        bad = isinstance(declared, dict) and any(k not in req_list for k in declared)
         return [[]] if bad else []
     if name == "invalid-schema":
         return [[]] if _invalid_schema(node, str(pred.get("draft", "2020-12"))) else []

@@ -47,8 +47,9 @@ def _settings(suite: Path) -> tuple[str, str | None, tuple[str, ...]]:
 
     settings = _suite_settings(suite)
     cassettes = settings.get("cassettes")
-    rules = settings.get("rules") or ["**/*.rules.yaml"]
-    return str(suite.resolve()), str(cassettes) if cassettes else None, tuple(str(r) for r in rules)  # type: ignore[union-attr]
+    found = settings.get("rules")
+    rules = [str(r) for r in found] if isinstance(found, list) else ["**/*.rules.yaml"]
+    return str(suite.resolve()), str(cassettes) if cassettes else None, tuple(rules)
 
 
 @pytest.fixture

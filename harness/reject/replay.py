@@ -51,7 +51,7 @@ def block_network() -> Iterator[None]:
     def refuse(self: socket.socket, address: Any) -> None:
         raise ConnectionRefusedError(f"network blocked during replay (tried {address!r})")
 
-    socket.socket.connect = refuse  # type: ignore[method-assign]
+    socket.socket.connect = refuse  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:
