@@ -1,13 +1,46 @@
-"""`harness replay`: placeholder until its stage lands (owned by the stage's author)."""
+"""``harness replay BODY --lane LANE``: what would the lane's fronted validators answer, on record?
+
+Offline: the body (a JSON file, or ``-`` for stdin) is matched against the recorded rejections of
+every validator the lane fronts and, when a rule fires, the recorded response is replayed through
+vcrpy (record mode none). A body no rule covers is ``unknown`` and is never sent anywhere.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+
 import click
+
+from harness.errors import ConfigError
+from harness.exitcodes import ExitCode
+from harness.load.suite import load_suite
+from harness.reject.replay import replay
+from harness.reject.verdicts import catalog_of
 
 __all__ = ["command"]
 
 
-@click.command("replay", hidden=True)
-def command() -> int:
-    """Not built yet."""
-    raise click.ClickException("harness replay is not built yet")
+@click.command("replay")
+@click.argument("body_file", type=click.Path(path_type=Path, allow_dash=True))
+@click.option("--lane", "lane_id", required=True)
+@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
+def command(body_file: Path, lane_id: str, suite_dir: Path) -> int:
+    """Replay the recorded answer to a request body sent on LANE (never the network)."""
+    suite = load_suite(suite_dir)
+    if lane_id not in suite.lanes:
+        raise ConfigError("--lane", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
+    text = sys.stdin.read() if str(body_file) == "-" else body_file.read_text(encoding="utf-8")
+    try:
+        body = json.loads(text)
+    except ValueError as exc:
+        raise ConfigError("BODY", str(body_file), f"a JSON request body ({exc})") from None
+    result = replay(catalog_of(suite), suite.lanes[lane_id], body)
+    if result.status == "unknown":
+        click.echo(f"unknown: no recorded rejection covers this body on {lane_id} (nothing was sent)")
+        return ExitCode.OK
+    click.echo(f"rejected on record by {', '.join(result.rules)} at {', '.join(result.locations)}")
+    click.echo(f"replayed {result.response_status}: {result.response_body}")
+    click.echo(f"receipts: {', '.join(result.receipts)}")
+    return ExitCode.KNOWN_REJECTION

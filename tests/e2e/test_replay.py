@@ -92,3 +92,20 @@ def test_recording_is_refused(rejection_replay):
     recording = subprocess.run([*base, "-k", "refused", "--record-mode", "all"], capture_output=True, text=True,
                                cwd=tmp_path, timeout=120)
     assert recording.returncode == 1 and "replay only" in recording.stdout
+
+
+def test_the_replay_command_prints_the_recorded_answer_and_exits_3(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    body = tmp_path / "body.json"
+    body.write_text(json.dumps({"model": "m", "max_tokens": 1, "tools": [TOOL]}))
+    harness = Path(sys.executable).parent / "harness"
+    done = subprocess.run([str(harness), "replay", str(body), "--lane",
+                           "custom-gateway-claude", "--suite", str(REPO / "cases")],
+                          capture_output=True, text=True, timeout=120)
+    if "custom-gateway-claude" in done.stderr and done.returncode == 2:
+        pytest.skip("the seed 001 lanes are not in the bundled suite")
+    assert done.returncode == 3, done.stderr
+    assert "replayed 400" in done.stdout and "anthropic.root-composition" in done.stdout
