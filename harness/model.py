@@ -79,7 +79,7 @@ class Subject:
     refeed: str | None = None
     input_keys: frozenset[str] = frozenset()
     output: Literal["request-body", "value"] = "request-body"
-    input_schema: Mapping[str, Any] | None = None
+    input_schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
     """A JSON Schema for the case's ``input:`` mapping, checked at load time with file and line."""
 
 

@@ -7,8 +7,11 @@ A case names its tools in one of four forms (the ``source`` definition in cases.
     tools: {mcp: server.tools.json, pick: [...]}        an MCP ``tools/list`` answer (inputSchema)
     tools: {openapi: api.json, operations: [...]}       an OpenAPI 3.0/3.1 document, a tool an operation
 
-Every form resolves to a list of ``{"name", "description", "input_schema"}`` dicts. Paths are
-relative to the case file; URLs are refused (the harness never fetches).
+Every form resolves to a list of ``{"name", "description", "input_schema"}`` dicts. Tools from
+an OpenAPI document also carry ``openapi``: ``{operation_id, method, path, responses}`` (the
+result-pruning subject needs the 2xx response schemas); subjects read tool fields by name, so
+this extra key never reaches a request body unless a subject ships it. Paths are relative to
+the case file; URLs are refused (the harness never fetches).
 """
 
 from __future__ import annotations

@@ -40,3 +40,12 @@ def test_in_process_and_worker_builds_agree_on_every_verdict(tmp_path: Path, sce
     pooled = build(suite, cases=["plain-tool", "raises", "hangs"], workers=2)
     inline = build(suite, cases=["plain-tool", "raises", "hangs"], workers=0)
     assert [(r.verdict.kind, r.new.outcome) for r in pooled] == [(r.verdict.kind, r.new.outcome) for r in inline]  # type: ignore[union-attr]
+
+
+def test_a_subject_with_an_input_schema_builds(tmp_path: Path, scenarios: Path) -> None:
+    root = tmp_path / "toy"
+    shutil.copytree(scenarios / "suites" / "toy", root)
+    text = (root / "suite.yaml").read_text() + "    input_schema: {properties: {behaviour: {type: string}}}\n"
+    (root / "suite.yaml").write_text(text)
+    results = build(load_suite(root), cases=["plain-tool"], workers=1)
+    assert [r.verdict.kind for r in results] == ["identical", "intended"]  # type: ignore[union-attr]
