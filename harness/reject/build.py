@@ -248,6 +248,27 @@ def _accepted(manifest: list[dict[str, Any]]) -> dict[str, str]:
     return out
 
 
+def _old_entries(out: Path) -> list[dict[str, Any]]:
+    path = out / MANIFEST_NAME
+    if not path.is_file():
+        return []
+    loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    entries = loaded.get("interactions", []) if isinstance(loaded, dict) else []
+    return [e for e in entries if isinstance(e, dict)]
+
+
+def _built_before(out: Path) -> set[str]:
+    """Cassettes a previous build wrote (transcribed or synthetic): the only ones it may delete."""
+    return {str(e.get("cassette")) for e in _old_entries(out)
+            if e.get("provenance", {}).get("kind") in ("transcribed", "synthetic")}
+
+
+def _kept_entries(out: Path, built: set[str]) -> list[dict[str, Any]]:
+    """Entries a build does not own (recorded live, added by hand): carried over unchanged."""
+    return [e for e in _old_entries(out) if e.get("provenance", {}).get("kind") == "recorded"
+            and e.get("cassette") not in built]
+
+
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
@@ -268,9 +289,10 @@ def build_catalog(receipts_path: Path, rules: RuleSet, out: Path) -> dict[str, i
         if text:
             files[f"{rule.validator}/{rule.id}.yaml"] = text
     files.update(_accepted(manifest))
-    for old in out.glob("*/*.yaml"):
-        if old.relative_to(out).as_posix() not in files:
-            old.unlink()
+    kept = _kept_entries(out, set(files))
+    manifest.extend(kept)
+    for stale in _built_before(out) - set(files) - {e["cassette"] for e in kept}:
+        (out / stale).unlink(missing_ok=True)
     for rel, text in files.items():
         _write(out / rel, text)
     head = {"version": 1, "description": (
