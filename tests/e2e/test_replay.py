@@ -109,3 +109,24 @@ def test_the_replay_command_prints_the_recorded_answer_and_exits_3(tmp_path: Pat
         pytest.skip("the seed 001 lanes are not in the bundled suite")
     assert done.returncode == 3, done.stderr
     assert "replayed 400" in done.stdout and "anthropic.root-composition" in done.stdout
+
+
+def test_pytest_recording_loads_a_bundled_cassette_unchanged(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    cassette = REPO / "cassettes" / "openai-chat" / "openai-chat.tool-name-pattern.yaml"
+    (tmp_path / "test_pr.py").write_text(f"""
+import httpx
+import pytest
+
+@pytest.mark.vcr({str(cassette)!r})
+def test_recorded():
+    response = httpx.post("https://api.openai.com/v1/chat/completions", content=b"{{}}")
+    assert response.status_code == 400
+    assert "does not match pattern" in response.text
+""")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--record-mode", "none",
+                           "--block-network", str(tmp_path / "test_pr.py")],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
