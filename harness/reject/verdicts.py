@@ -19,9 +19,10 @@ from harness.exitcodes import ExitCode
 from harness.model import Case, Lane, Observation, Suite
 from harness.reject.cassettes import Catalog, Interaction, load_catalog
 from harness.reject.match import Hit, fire
+from harness.reject.report import render_markdown
 from harness.reject.rules import Rule
 
-__all__ = ["SECTION_VERSION", "catalog_of", "evaluate", "exit_code", "findings_for_body"]
+__all__ = ["SECTION_VERSION", "catalog_of", "evaluate", "exit_code", "findings_for_body", "render_markdown"]
 
 SECTION_VERSION = 1
 Key = tuple[str, str, str]
