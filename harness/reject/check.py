@@ -5,12 +5,15 @@ Kinds of problem (each has a test with its own tiny scenario folder):
     unknown-rule        a rejected interaction names a rule the suite does not have
     rule-does-not-fire  its rule does not fire on the recorded request body
     message-mismatch    the rule's message pattern is not in the recorded response
-    wrong-place         the message names a place, and the rule fired somewhere else
+    wrong-place         the message names a place where the rule does not fire (every place
+                        named must be one), or a rule's templates name no place in any receipt
     status-mismatch     a rejection with a 2xx status, or an acceptance without one
     accepted-fires      an accepted interaction sets off a rule
     rule-without-receipt a rule no manifest interaction backs (or a receipt id it lists is absent)
     unlisted            a cassette interaction the manifest does not describe
     secret              a credential in a cassette or the manifest
+    provenance          a transcription presented as live (``recorded`` body or envelope without
+                        ``kind: recorded``), or a rejection backed by a synthetic example
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from harness.reject.template import extract, normalize
 __all__ = ["KINDS", "CheckResult", "Problem", "check_catalog", "place_named"]
 
 KINDS = ("unknown-rule", "rule-does-not-fire", "message-mismatch", "wrong-place", "status-mismatch",
-         "accepted-fires", "rule-without-receipt", "unlisted", "secret")
+         "accepted-fires", "rule-without-receipt", "unlisted", "secret", "provenance")
 
 
 @dataclass(frozen=True)
@@ -58,17 +61,20 @@ def _where(i: Interaction) -> str:
 
 
 def place_named(rule: Rule, body: object, texts: tuple[str, ...]) -> tuple[bool, list[str]]:
-    """(named and matched, places named). True when the message names no place at all."""
-    hits = fire(rule, body)
-    named: list[str] = []
+    """(every place the message names is a place the rule fires, the places named that are not).
+
+    True with nothing listed when the message names no place at all; the catalog-wide check
+    then flags a rule whose templates name a place in none of its receipts.
+    """
+    holes = [{**dict(hit.captures), "path": hit.path} for hit in fire(rule, body)]
+    named = 0
+    missed: list[str] = []
     for template in rule.location:
         for found in extract(template, list(texts)):
-            named.append(f"{template} -> {found}")
-            for hit in hits:
-                holes = {**dict(hit.captures), "path": hit.path}
-                if all(normalize(holes.get(k, "\0")) == normalize(v) for k, v in found.items()):
-                    return True, named
-    return not named, named
+            named += 1
+            if not any(all(normalize(h.get(k, "\0")) == normalize(v) for k, v in found.items()) for h in holes):
+                missed.append(f"{template} -> {found}")
+    return not missed, missed if missed else ([] if named == 0 else ["(all matched)"])
 
 
 def _rejected(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> None:
@@ -84,11 +90,11 @@ def _rejected(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> Non
     if not any(rule.pattern.search(t) for t in i.texts):
         out.append(Problem("message-mismatch", _where(i),
                            f"{rule.id}: /{rule.message}/ not found in the recorded response"))
-    ok, named = place_named(rule, i.body, i.texts)
+    ok, missed = place_named(rule, i.body, i.texts)
     if not ok:
         out.append(Problem("wrong-place", _where(i),
                            f"{rule.id} fired at {[h.location for h in fire(rule, i.body)]} "
-                           f"but the message names {named}"))
+                           f"but the message names {missed}"))
 
 
 def _accepted(i: Interaction, catalog: Catalog, out: list[Problem]) -> None:
@@ -134,10 +140,22 @@ def _files(catalog: Catalog, out: list[Problem]) -> None:
             out.append(Problem("secret", manifest.name, str(f)))
 
 
+def _provenance(i: Interaction, out: list[Problem]) -> None:
+    """A transcribed receipt is never presented as live; a rejection is never synthetic."""
+    live = i.entry.kind == "recorded"
+    if not live and "recorded" in (i.entry.request_body, i.entry.envelope):
+        out.append(Problem("provenance", _where(i),
+                           f"{i.entry.kind} interaction claims a recorded body or envelope; only "
+                           "kind: recorded may (use reported, reconstructed or as-reported)"))
+    if i.entry.outcome == "rejected" and i.entry.kind == "synthetic":
+        out.append(Problem("provenance", _where(i), "a rejection must be transcribed or recorded, not synthetic"))
+
+
 def check_catalog(catalog: Catalog) -> CheckResult:
     result = CheckResult(rules=len(catalog.rules.rules), interactions=len(catalog.interactions))
     rules = catalog.rules.by_id()
     for i in catalog.interactions:
+        _provenance(i, result.problems)
         if i.entry.outcome == "rejected":
             result.rejected += 1
             _rejected(i, rules, result.problems)

@@ -37,6 +37,21 @@ def test_a_message_naming_another_place_than_where_the_rule_fires_is_reported(tm
     assert _kinds(write_scenario(tmp_path, message=moved)) == ["wrong-place"]
 
 
+def test_a_message_naming_two_places_where_the_rule_fires_at_one_is_reported(tmp_path: Path) -> None:
+    both = ("tools.1.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level\n"
+            "tools.0.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level")
+    assert _kinds(write_scenario(tmp_path, message=both)) == ["wrong-place"]
+
+
+def test_a_transcription_presented_as_a_live_recording_is_reported(tmp_path: Path) -> None:
+    assert _kinds(write_scenario(tmp_path, entry={"request_body": "recorded"})) == ["provenance"]
+
+
+def test_a_rejection_backed_by_a_synthetic_example_is_reported(tmp_path: Path) -> None:
+    synthetic = {"provenance": {"kind": "synthetic", "note": "made up"}}
+    assert _kinds(write_scenario(tmp_path, entry=synthetic)) == ["provenance"]
+
+
 def test_a_template_that_never_names_a_place_is_reported(tmp_path: Path) -> None:
     rule = {**RULE, "location": ["functions[{0}].parameters"]}
     assert _kinds(write_scenario(tmp_path, rule=rule)) == ["wrong-place"]
