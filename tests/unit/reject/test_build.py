@@ -1,0 +1,67 @@
+"""The cassette builder: deterministic, and the committed catalog is what it builds."""
+
+from __future__ import annotations
+
+import filecmp
+from pathlib import Path
+
+import pytest
+
+from harness.reject.build import build_catalog, merge_patch, response_body
+from harness.reject.rules import load_rules
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_merge_patch_merges_objects_deletes_nulls_and_replaces_the_rest() -> None:
+    base = {"a": {"b": 1, "c": 2}, "d": [1]}
+    assert merge_patch(base, {"a": {"b": None, "e": 3}, "d": [2]}) == {"a": {"c": 2, "e": 3}, "d": [2]}
+    assert base == {"a": {"b": 1, "c": 2}, "d": [1]}
+
+
+def test_an_envelope_the_source_showed_is_used_as_reported() -> None:
+    receipt = {"error_text": 'a "quoted" message', "provider_family": "anthropic",
+               "envelope": '{"type":"error","error":{"type":"invalid_request_error","message":"<text>"}}'}
+    body, kind = response_body(receipt)
+    assert kind == "as-reported" and body["error"]["message"] == 'a "quoted" message'
+
+
+def test_a_gateway_envelope_keeps_the_upstream_body_as_a_string() -> None:
+    receipt = {"error_text": "bad\nthing", "provider_family": "fireworks", "envelope":
+               '{"code":400,"metadata":{"raw":"{\\"error\\":{\\"message\\":\\"<text>\\"}}"}}'}
+    body, kind = response_body(receipt)
+    assert kind == "as-reported"
+    assert '"message": "bad\\nthing"' in body["metadata"]["raw"]
+
+
+def test_a_message_only_source_gets_the_documented_envelope() -> None:
+    body, kind = response_body({"error_text": "m", "provider_family": "google-gemini-api",
+                                "envelope": "message only"})
+    assert kind == "documented-shape" and body["error"]["status"] == "INVALID_ARGUMENT"
+
+
+def test_the_committed_catalog_is_exactly_what_the_builder_makes(tmp_path: Path, shared: Path) -> None:
+    rules = load_rules(sorted((REPO / "cases" / "rules").glob("*.rules.yaml")), REPO / "cases" / "rules")
+    out = tmp_path / "cassettes"
+    counts = build_catalog(shared / "receipts" / "receipts.jsonl", rules, out)
+    assert counts["rules"] >= 40 and counts["receipts"] >= 80
+    built = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.yaml"))
+    committed = sorted(p.relative_to(REPO / "cassettes").as_posix() for p in (REPO / "cassettes").rglob("*.yaml"))
+    assert built == committed
+    _, mismatch, errors = filecmp.cmpfiles(out, REPO / "cassettes", built, shallow=False)
+    assert mismatch == [] and errors == []
+
+
+def test_no_bundled_cassette_has_a_metadata_block() -> None:
+    for path in (REPO / "cassettes").rglob("*.yaml"):
+        if path.name != "manifest.yaml":
+            assert "\nmetadata:" not in path.read_text() and not path.read_text().startswith("metadata:")
+
+
+@pytest.mark.parametrize("missing", ["receipts.jsonl"])
+def test_a_missing_receipts_file_is_a_clear_error(tmp_path: Path, missing: str) -> None:
+    from harness.errors import ConfigError
+    from harness.reject.rules import RuleSet
+
+    with pytest.raises(ConfigError, match="--receipts"):
+        build_catalog(tmp_path / missing, RuleSet(()), tmp_path / "out")
