@@ -168,3 +168,16 @@ def test_without_the_key_in_the_environment_the_probe_refuses_to_start(
                                       "--out", str(tmp_path / "o")], standalone_mode=False)
     assert result.return_value == 2 or "ANTHROPIC_API_KEY" in str(result.exception)
     assert provider.seen == []
+
+
+def test_from_run_probes_the_new_bodies_of_a_run_that_no_rule_covers(
+        tmp_path: Path, provider: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    suite = _suite(tmp_path, provider)
+    (suite / "probe.cases.yaml").write_text(
+        "version: 1\nsubject: anthropic_messages\ncases:\n"
+        "  - id: reserved-name\n    tools:\n      - name: forbidden\n        description: d\n"
+        "        input_schema: {type: object, properties: {}}\n")
+    result = _probe(suite, tmp_path / "scratch", monkeypatch, "--from-run")
+    assert result.return_value == 5, result.output
+    assert "new-rejection" in result.output
+    assert [s["body"]["tools"][0]["name"] for s in provider.seen][-1] == "forbidden"
