@@ -93,6 +93,9 @@ WIRES: dict[str, Wire] = {w.name: w for w in (
     _chat_wire("xai", "https://api.x.ai/v1/chat/completions", "grok-3-mini-fast"),
     _chat_wire("modelstudio", "https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions", "qwen-plus"),
     _chat_wire("llama-cpp", "http://llama-server.invalid:8080/v1/chat/completions", "local"),
+    _chat_wire("cerebras", "https://api.cerebras.ai/v1/chat/completions", "zai-glm-4.7"),
+    _chat_wire("lm-studio", "http://lm-studio.invalid:1234/v1/chat/completions", "qwen"),
+    _chat_wire("llama-stack", "https://llama-stack.invalid/v1/chat/completions", "llama-3.3-70b"),
 )}
 
 DEFAULT_WIRE: dict[str, str] = {
@@ -100,7 +103,8 @@ DEFAULT_WIRE: dict[str, str] = {
     "openai-responses": "openai-responses", "gemini": "gemini", "vertex": "vertex",
     "bedrock-converse": "bedrock", "deepseek": "deepseek", "mistral": "mistral", "groq": "groq",
     "fireworks": "fireworks", "openrouter": "openrouter", "one-api": "one-api", "litellm": "litellm",
-    "xai": "xai", "modelstudio": "modelstudio", "llama-cpp": "llama-cpp",
+    "xai": "xai", "modelstudio": "modelstudio", "llama-cpp": "llama-cpp", "cerebras": "cerebras",
+    "lm-studio": "lm-studio", "llama-stack": "llama-stack",
 }
 
 
