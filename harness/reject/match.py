@@ -16,6 +16,7 @@ from typing import Any
 
 import jsonschema
 
+from harness.reject.fastschema import compile_schema
 from harness.reject.rules import Rule
 from harness.reject.template import render
 from harness.reject.walk import render_path, subschemas
@@ -72,9 +73,10 @@ def _matches(schema: Mapping[str, Any] | bool | None, value: Any) -> bool:
         return False
     entry = _VALIDATORS.get(id(schema))
     if entry is None:
-        entry = (schema, jsonschema.Draft202012Validator(schema))
+        fast = compile_schema(schema)
+        entry = (schema, fast if fast is not None else jsonschema.Draft202012Validator(schema).is_valid)
         _VALIDATORS[id(schema)] = entry
-    return bool(entry[1].is_valid(value))
+    return bool(entry[1](value))
 
 
 def _captures(rule_selector: str, concrete: str) -> tuple[tuple[str, str], ...]:
