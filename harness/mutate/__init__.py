@@ -14,9 +14,24 @@ pinrefs (claim references), results (the section), render/html_view/stryker (for
 
 from __future__ import annotations
 
-from harness.mutate.merge import merge
-from harness.mutate.plan import Options, parse_shard
-from harness.mutate.render import render_markdown
-from harness.mutate.runner import exit_code, run
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from harness.mutate.merge import merge
+    from harness.mutate.plan import Options, parse_shard
+    from harness.mutate.render import render_markdown
+    from harness.mutate.runner import exit_code, run
 
 __all__ = ["Options", "exit_code", "merge", "parse_shard", "render_markdown", "run"]
+
+# Lazy: the engine process (``python -m harness.mutate.engine``) imports this package first,
+# and must not pay for libcst, jsonschema and the planner it never uses.
+_HOME = {"Options": "plan", "parse_shard": "plan", "merge": "merge", "render_markdown": "render",
+         "exit_code": "runner", "run": "runner"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'harness.mutate' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"harness.mutate.{_HOME[name]}"), name)

@@ -61,10 +61,9 @@ class _Coverage:
 
 def _clear_cache() -> None:
     """Drop observations the pins module cached: built before a fork they would hide the mutant."""
-    try:
-        from harness.pins import cache
-    except ImportError:
-        return
+    # only when the pins plugin is loaded: importing it afresh in every child would cost more
+    # than the pins (and a project without it has no such cache)
+    cache = sys.modules.get("harness.pins.cache")
     clear = getattr(cache, "clear", None)
     if callable(clear):
         clear()
@@ -115,7 +114,23 @@ class Engine:
 
         workers = int(self.plan["workers"]) or (os.cpu_count() or 1)
         baseline = self._baseline(nodeids, workers, run_jobs)
+        self._warm_up(nodeids, baseline)
         self._mutants(nodeids, baseline, workers, run_jobs)
+
+    def _warm_up(self, nodeids: list[str], baseline: dict[str, Any]) -> None:
+        """Run the passing pins once here, on unmutated code, before forking the mutant rows.
+
+        The parent never ran an item, so every child would redo pytest's lazy per-item work
+        (fixture closures, requests...) and fault in fresh pages: about two thirds of a pin's
+        cost in a child. These pins passed in the baseline children, so running them here is
+        what a plain pytest session does; cached observations are dropped afterwards.
+        """
+        from harness.mutate.pinrun import run_item
+
+        good = [self.items[i] for i, nid in enumerate(nodeids) if baseline["outcomes"].get(nid) == "passed"]
+        for pos, item in enumerate(good):
+            run_item(item, good[pos + 1] if pos + 1 < len(good) else None)
+        _clear_cache()
 
     def _claims_resolve(self, nodeids: list[str]) -> bool:
         from harness.mutate.pinrefs import resolve
@@ -145,16 +160,9 @@ class Engine:
             raise RuntimeError(f"{len(unknown)} operator mutant(s) the trampolines do not know: {unknown[:5]}")
 
     def _run_pin(self, i: int, nxt: int | None) -> tuple[str, dict[str, Any]]:
-        from _pytest.runner import runtestprotocol
+        from harness.mutate.pinrun import run_item
 
-        item = self.items[i]
-        reports = runtestprotocol(item, nextitem=self.items[nxt] if nxt is not None else None, log=False)
-        if any(r.failed for r in reports):
-            outcome = "failed"
-        elif any(r.skipped for r in reports):
-            outcome = "skipped"
-        else:
-            outcome = "passed"
+        outcome = run_item(self.items[i], self.items[nxt] if nxt is not None else None)
         return outcome, {"h": sorted(self.coverage.hits)} if self.recording else {}
 
     recording = False
@@ -267,6 +275,17 @@ def _write_row(fh: Any, m: dict[str, Any], outcomes: dict[str, str], details: di
     fh.flush()
 
 
+def _cheap_failures() -> None:
+    """Failure reports carry one line: nobody reads a traceback here, and rendering one against a
+    mutated module is most of a killed pin's cost."""
+    from _pytest import nodes
+
+    def short(self: Any, excinfo: Any, style: Any = None) -> str:
+        return f"{excinfo.typename}: {str(excinfo.value)[:200]}"
+
+    nodes.Node._repr_failure_py = short  # type: ignore[method-assign,assignment]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     plan = json.loads(Path(args[0]).read_text(encoding="utf-8"))
@@ -280,9 +299,12 @@ def main(argv: list[str] | None = None) -> int:
     install({name: (orig, mutated) for name, (orig, mutated) in plan["modules"].items()})
     import pytest
 
+    _cheap_failures()
     engine = Engine(plan)
+    # --assert=plain: a failing assert's rewritten explanation (a diff of two large values) costs
+    # far more than the pin itself, and only pass/fail crosses the pipe
     pytest_args = [*plan["pin_args"], "--rootdir", root, "-p", "no:cacheprovider", "-o", "addopts=",
-                   "--tb=no", "-s", "-q", "-p", "no:randomly", "-p", "no:faulthandler",
+                   "--assert=plain", "--tb=no", "-s", "-q", "-p", "no:randomly", "-p", "no:faulthandler",
                    "-W", "ignore::DeprecationWarning"]
     code = pytest.main(pytest_args, plugins=[engine])
     if engine.exit_code:

@@ -20,12 +20,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any
-
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import MutationError
+
+if TYPE_CHECKING:  # libcst is imported where generation needs it: the engine never does
+    import libcst as cst
 
 __all__ = [
     "EXPECTED_VERSION",
@@ -94,6 +94,7 @@ def _quiet_config() -> Iterator[None]:
 
 def _qualified(func: cst.FunctionDef, module: cst.Module) -> tuple[str, str]:
     """("Class.method", "xǁClassǁmethod") or ("f", "x_f") for a top-level node of ``module``."""
+    import libcst as cst
     from mutmut.mutation.trampoline_templates import mangle_function_name
 
     name = func.name.value
@@ -128,6 +129,7 @@ class _Renderer:
         return text
 
     def mutated(self, func: cst.FunctionDef, original: cst.CSTNode, replacement: cst.CSTNode) -> str:
+        import libcst as cst
         from mutmut.mutation.file_mutation import deep_replace
 
         for i, stmt in enumerate(self.module.body):
@@ -143,12 +145,47 @@ class _Renderer:
         return whole.code if isinstance(whole, cst.Module) else self.module.code
 
 
+def _function_text(code_lines: list[str], span: Any, name: str, real: str) -> list[str] | None:
+    """The generated function ``name`` (at its span in the trampolined code) renamed to ``real``."""
+    lines = code_lines[span.start - 1:span.end]
+    for i, line in enumerate(lines):
+        if f"def {name}(" in line:
+            lines = [*lines[:i], line.replace(f"def {name}(", f"def {real}(", 1), *lines[i + 1:]]
+            return lines
+    return None
+
+
+def _spliced(source_lines: list[str], combined: Any, mangled: str, number: int, real: str) -> str | None:
+    """The whole source with one mutant applied, cut from mutmut's own rendering of the mutant.
+
+    The trampolined file holds each mutant as a full function (``<mangled>__mutmut_<N>``, at
+    the right indentation) beside an unmutated copy (``..._orig``): find where the copy stands
+    in the original source and put the mutant there. None when that cannot be done exactly.
+    """
+    spans = combined.line_span_by_function_name
+    code_lines = combined.code.splitlines(keepends=True)
+    orig_name, mutant_name = f"{mangled}__mutmut_orig", f"{mangled}__mutmut_{number}"
+    if orig_name not in spans or mutant_name not in spans:
+        return None
+    orig = _function_text(code_lines, spans[orig_name], orig_name, real)
+    mutant = _function_text(code_lines, spans[mutant_name], mutant_name, real)
+    if orig is None or mutant is None:
+        return None
+    n = len(orig)
+    starts = [i for i in range(len(source_lines) - n + 1) if source_lines[i:i + n] == orig]
+    if len(starts) != 1:
+        return None
+    return "".join([*source_lines[:starts[0]], *mutant, *source_lines[starts[0] + n:]])
+
+
 def generate(filename: str, source: str, functions: frozenset[str] | None = None) -> GeneratedFile:
     """mutmut's operator mutants of ``source``, limited to ``functions`` (qualified names) if given.
 
     Returns the trampolined source (what the engine imports in place of the original) and one
     OperatorEdit per mutant, in the order mutmut numbers them, each with the whole mutated file.
     """
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
     from mutmut.mutation import file_mutation
 
     with _quiet_config():
@@ -157,9 +194,8 @@ def generate(filename: str, source: str, functions: frozenset[str] | None = None
         except cst.ParserSyntaxError as exc:
             raise MutationError(f"{filename}: cannot parse for mutation: {exc}") from None
     positions: Any = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    renderer = _Renderer(module, source)
     kept: list[Any] = []
-    edits: list[OperatorEdit] = []
+    found: list[tuple[Any, str, str, int]] = []
     counters: dict[str, int] = {}
     for mutation in mutations:
         func = mutation.contained_by_top_level_function
@@ -168,21 +204,31 @@ def generate(filename: str, source: str, functions: frozenset[str] | None = None
         qualified, mangled = _qualified(func, module)
         if functions is not None and qualified not in functions:
             continue
-        pos = positions[mutation.original_node]
         counters[mangled] = counters.get(mangled, 0) + 1
         kept.append(mutation)
+        found.append((mutation, qualified, mangled, counters[mangled]))
+    combined = file_mutation.combine_mutations_to_source(module, kept)
+    expected = [f"{mangled}__mutmut_{n}" for _m, _q, mangled, n in found]
+    if list(combined.mutant_names) != expected:
+        raise MutationError(f"{filename}: mutmut numbered its mutants differently than expected")
+    source_lines = source.splitlines(keepends=True)
+    renderer: _Renderer | None = None
+    edits: list[OperatorEdit] = []
+    for mutation, qualified, mangled, number in found:
+        real = qualified.rsplit(".", 1)[-1]
+        mutated = _spliced(source_lines, combined, mangled, number, real)
+        if mutated is None:  # the slow, always-exact way: re-render the statement
+            renderer = renderer or _Renderer(module, source)
+            mutated = renderer.mutated(mutation.contained_by_top_level_function, mutation.original_node,
+                                       mutation.mutated_node)
+        pos = positions[mutation.original_node]
         edits.append(OperatorEdit(
-            function=qualified, mangled=mangled, number=counters[mangled],
+            function=qualified, mangled=mangled, number=number,
             line=pos.start.line, column=pos.start.column + 1, end_line=pos.end.line,
             end_column=pos.end.column + 1, original=module.code_for_node(mutation.original_node),
             replacement=module.code_for_node(mutation.mutated_node),
-            operator=type(mutation.original_node).__name__,
-            mutated=renderer.mutated(func, mutation.original_node, mutation.mutated_node),
+            operator=type(mutation.original_node).__name__, mutated=mutated,
         ))
-    combined = file_mutation.combine_mutations_to_source(module, kept)
-    expected = [f"{e.mangled}__mutmut_{e.number}" for e in edits]
-    if list(combined.mutant_names) != expected:
-        raise MutationError(f"{filename}: mutmut numbered its mutants differently than expected")
     return GeneratedFile(code=combined.code, edits=tuple(edits))
 
 

@@ -10,6 +10,7 @@ row runs in a fresh child, so one bad pin never hides the others' verdicts.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import selectors
@@ -65,6 +66,7 @@ class _Running:
 def _child(fd: int, job: Job, todo: list[int], run_pin: PinRunner) -> None:
     """Never returns: the child ends with os._exit so no parent state is torn down twice."""
     try:
+        gc.disable()  # a short-lived child: collecting would only copy the parent's pages
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         null = os.open(os.devnull, os.O_RDWR)
@@ -107,6 +109,8 @@ def run_jobs(jobs: Sequence[Job], run_pin: PinRunner, deadlines: Sequence[float]
              on_row: Callable[[Row], None]) -> None:
     """Run every job to completion with at most ``workers`` children at once."""
     queue: deque[tuple[Job, list[int]]] = deque((j, list(j.pins)) for j in jobs)
+    gc.collect()
+    gc.freeze()  # children share the parent's objects without the collector dirtying their pages
     rows: dict[str, Row] = {}
     running: dict[int, _Running] = {}
     sel = selectors.DefaultSelector()

@@ -105,7 +105,10 @@ def test_claims_and_equivalent_are_mutually_exclusive(tmp_path: Path) -> None:
 
 
 def test_a_unified_diff_applies_and_a_stale_one_names_the_mutant(tmp_path: Path) -> None:
-    good = '@@ -2,2 +2,2 @@\n-    if lane["provider"] == "anthropic" or lane["base_url"] == "https://api.anthropic.com":\n+    if lane["provider"] == "anthropic":\n         return True\n'
+    good = ('@@ -2,2 +2,2 @@\n'
+            '-    if lane["provider"] == "anthropic" or lane["base_url"] == "https://api.anthropic.com":\n'
+            '+    if lane["provider"] == "anthropic":\n'
+            '         return True\n')
     assert 'lane["base_url"]' not in apply_diff(SITE, good).splitlines()[1]
     with pytest.raises(HarnessError, match="matches 0 places"):
         apply_diff(SITE, "@@ -2,1 +2,1 @@\n-    if stale:\n+    if True:\n")

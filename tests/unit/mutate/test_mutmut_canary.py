@@ -137,3 +137,20 @@ def test_using_the_adapter_never_imports_mutmut_main_nor_sets_the_start_method()
             "print(multiprocessing.get_start_method(allow_none=True), 'mutmut.__main__' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd="/")
     assert out.stdout.split() == ["None", "False"]
+
+
+def test_mutated_sources_cut_from_mutmuts_rendering_equal_a_fresh_render() -> None:
+    import libcst as cst
+    from mutmut.mutation import file_mutation
+
+    edits = adapter.generate("canary.py", SOURCE).edits
+    with adapter._quiet_config():
+        module, mutations, _c, _f = file_mutation.create_mutations("canary.py", SOURCE)
+    mutations = [m for m in mutations if m.contained_by_top_level_function is not None]
+    renderer = adapter._Renderer(module, SOURCE)
+    assert renderer.exact
+    for edit, mutation in zip(edits, mutations, strict=True):
+        assert isinstance(mutation.contained_by_top_level_function, cst.FunctionDef)
+        slow = renderer.mutated(mutation.contained_by_top_level_function, mutation.original_node,
+                                mutation.mutated_node)
+        assert edit.mutated == slow

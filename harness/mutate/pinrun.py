@@ -1,0 +1,48 @@
+"""Run one collected pytest item and say only how it ended: passed, failed or skipped.
+
+``runtestprotocol`` builds a TestReport three times per item (``pytest_runtest_makereport``);
+that is five sixths of a small pin's cost, and only the outcome crosses the pipe. So the
+setup/call/teardown hooks are called directly (every plugin's hook wrappers still run: fixtures,
+skipif, capture, unraisable-exception checks), and the outcome is read off the exceptions.
+Items marked ``xfail`` need the report's xfail bookkeeping, so they take the full protocol.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from _pytest.outcomes import Skipped
+from _pytest.runner import CallInfo, get_reraise_exceptions, runtestprotocol
+
+__all__ = ["run_item"]
+
+
+def _hook(item: Any, when: str, **kwargs: Any) -> CallInfo[None]:
+    hook = getattr(item.ihook, f"pytest_runtest_{when}")
+    return CallInfo.from_call(lambda: hook(item=item, **kwargs), when=when,  # type: ignore[arg-type]
+                              reraise=get_reraise_exceptions(item.config))
+
+
+def _full(item: Any, nextitem: Any) -> str:
+    reports = runtestprotocol(item, nextitem=nextitem, log=False)
+    if any(r.failed for r in reports):
+        return "failed"
+    return "skipped" if any(r.skipped for r in reports) else "passed"
+
+
+def run_item(item: Any, nextitem: Any) -> str:
+    """"passed", "failed" or "skipped" for ``item``, leaving fixtures set up for ``nextitem``."""
+    if item.get_closest_marker("xfail") is not None:
+        return _full(item, nextitem)
+    setup = _hook(item, "setup")
+    outcome = "passed"
+    if setup.excinfo is not None:
+        outcome = "skipped" if setup.excinfo.errisinstance(Skipped) else "failed"
+    else:
+        call = _hook(item, "call")
+        if call.excinfo is not None:
+            outcome = "skipped" if call.excinfo.errisinstance(Skipped) else "failed"
+    teardown = _hook(item, "teardown", nextitem=nextitem)
+    if teardown.excinfo is not None and not teardown.excinfo.errisinstance(Skipped):
+        outcome = "failed"
+    return outcome
