@@ -22,7 +22,7 @@ from harness.reject.template import render
 from harness.reject.walk import render_path, subschemas
 from harness.selectors import compile_selector, location, select
 
-__all__ = ["Hit", "fire", "fire_all", "signature"]
+__all__ = ["Hit", "Walks", "fire", "fire_all", "signature"]
 
 
 @dataclass(frozen=True)
@@ -69,12 +69,18 @@ def _cannot_match(schema: Mapping[str, Any], value: Any) -> bool:
 def _matches(schema: Mapping[str, Any] | bool | None, value: Any) -> bool:
     if schema is None:
         return True
-    if isinstance(schema, Mapping) and _cannot_match(schema, value):
-        return False
     entry = _VALIDATORS.get(id(schema))
     if entry is None:
         fast = compile_schema(schema)
-        entry = (schema, fast if fast is not None else jsonschema.Draft202012Validator(schema).is_valid)
+        if fast is None:  # jsonschema, behind the exact prefilter (most nodes fail it)
+            slow = jsonschema.Draft202012Validator(schema).is_valid
+            if isinstance(schema, Mapping):
+                def checked(v: Any, s: Mapping[str, Any] = schema) -> bool:
+                    return not _cannot_match(s, v) and bool(slow(v))
+                fast = checked
+            else:
+                fast = slow
+        entry = (schema, fast)
         _VALIDATORS[id(schema)] = entry
     return bool(entry[1](value))
 
@@ -146,20 +152,37 @@ def _predicate(pred: Mapping[str, Any] | None, node: Any) -> list[list[str | int
     raise ValueError(f"unknown predicate {name!r}")  # the schema keeps this unreachable
 
 
-def _nodes(rule: Rule, value: Any) -> Iterator[tuple[list[str | int], Any, list[str | int]]]:
+Walks = dict[int, tuple[Any, list[tuple[list[str | int], Any]]]]
+
+
+def _walked(root: Any, cache: Walks | None) -> list[tuple[list[str | int], Any]]:
+    """Every subschema of ``root``, walked once per fire_all call however many rules look."""
+    if cache is None:
+        return list(subschemas(root))
+    hit = cache.get(id(root))
+    if hit is None or hit[0] is not root:
+        hit = (root, list(subschemas(root)))
+        cache[id(root)] = hit
+    return hit[1]
+
+
+Node = tuple[list[str | int], Any, list[str | int]]
+
+
+def _nodes(rule: Rule, value: Any, cache: Walks | None = None) -> Iterator[Node]:
     """(parts below the selected value, node, parts below the walked root) to test."""
     if rule.within is None:
         yield [], value, []
         return
     for within_loc, root in select(value, rule.within):
         base = [s[1] for s in compile_selector(within_loc)] if within_loc != "$" else []
-        for parts, node in subschemas(root):
+        for parts, node in _walked(root, cache):
             if rule.nodes == "objects" and not isinstance(node, dict):
                 continue
             yield [*base, *parts], node, parts
 
 
-def fire(rule: Rule, body: Any) -> list[Hit]:
+def fire(rule: Rule, body: Any, cache: Walks | None = None) -> list[Hit]:
     """Every place in ``body`` where ``rule`` sees its rejected shape, in document order."""
     hits: list[Hit] = []
     for loc, value in select(body, rule.select):
@@ -168,7 +191,7 @@ def fire(rule: Rule, body: Any) -> list[Hit]:
         captures = _captures(rule.select, loc)
         base = [s[1] for s in compile_selector(loc)]
         roots = select(value, rule.within) if rule.within else [("$", value)]
-        for below, node, walked in _nodes(rule, value):
+        for below, node, walked in _nodes(rule, value, cache):
             if rule.rejects is not None and not _matches(rule.rejects, node):
                 continue
             subs = _predicate(rule.predicate, node)
@@ -183,7 +206,8 @@ def fire(rule: Rule, body: Any) -> list[Hit]:
 
 
 def fire_all(rules: Iterable[Rule], body: Any) -> list[Hit]:
-    return [hit for rule in rules for hit in fire(rule, body)]
+    cache: Walks = {}
+    return [hit for rule in rules for hit in fire(rule, body, cache)]
 
 
 def signature(rules: Iterable[Rule], body: Any) -> frozenset[str]:
