@@ -9,7 +9,8 @@ mutants from ledger files), with claims checked, shards, and every report format
 Modules, one job each: targets (settings, what to mutate), ledger (declared mutants),
 mutmut_adapter (every use of mutmut internals), mutants (the Mutant value), plan, engine (the
 pytest-hosting process), loader (mutated code into place), pool (fork per row, deadlines),
-pinrefs (claim references), results (the section), render/html_view/stryker (formats), merge.
+pinrefs (claim references), results (the section), render/html_view/stryker (formats), shards
+(merge shard folders).
 """
 
 from __future__ import annotations
@@ -18,16 +19,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from harness.mutate.merge import merge
     from harness.mutate.plan import Options, parse_shard
     from harness.mutate.render import render_markdown
     from harness.mutate.runner import exit_code, run
+    from harness.mutate.shards import merge
 
 __all__ = ["Options", "exit_code", "merge", "parse_shard", "render_markdown", "run"]
 
 # Lazy: the engine process (``python -m harness.mutate.engine``) imports this package first,
 # and must not pay for libcst, jsonschema and the planner it never uses.
-_HOME = {"Options": "plan", "parse_shard": "plan", "merge": "merge", "render_markdown": "render",
+_HOME = {"Options": "plan", "parse_shard": "plan", "merge": "shards", "render_markdown": "render",
          "exit_code": "runner", "run": "runner"}
 
 
