@@ -1,0 +1,54 @@
+"""`harness check-lane`: one lane over the bundled suite, only the rejection findings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from harness.cli.main import cli
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["check-lane", *args, "--suite", str(REPO / "cases")], standalone_mode=False)
+    return result.return_value if result.return_value is not None else result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def gateway() -> dict[str, object]:
+    code, out = _run("custom-gateway-claude", "--json")
+    if code == 2:
+        pytest.skip("the seed 001 lanes are not in the bundled suite")
+    return json.loads(out[out.index("{"):])  # type: ignore[no-any-return]
+
+
+def test_the_gateway_lane_lists_the_root_composition_rejection_with_location_and_source(
+        gateway: dict[str, object]) -> None:
+    findings = gateway["findings"]
+    assert isinstance(findings, list)
+    hits = [(f["case"], r) for f in findings for r in f["rejections"] if r["rule"] == "anthropic.root-composition"]
+    cases = {case for case, _ in hits}
+    assert {"apply-patch-root-oneof", "finance-root-anyof"} <= cases
+    _, first = hits[0]
+    assert first["location"].startswith("tools[") and first["receipt"]["source_url"].startswith("https://")
+
+
+def test_the_first_party_lane_has_no_root_composition_finding_for_the_new_pipeline() -> None:
+    code, out = _run("anthropic-first-party", "--json")
+    findings = json.loads(out[out.index("{"):])["findings"]
+    assert all(r["rule"] != "anthropic.root-composition" for f in findings for r in f["rejections"])
+
+
+def test_the_old_pipeline_meets_no_root_composition_rejection_on_the_gateway_lane() -> None:
+    code, out = _run("custom-gateway-claude", "--side", "old", "--json")
+    findings = json.loads(out[out.index("{"):])["findings"]
+    assert all(r["rule"] != "anthropic.root-composition" for f in findings for r in f["rejections"])
+
+
+def test_an_unknown_lane_is_a_bad_argument() -> None:
+    code, out = _run("no-such-lane")
+    assert code == 2
