@@ -38,17 +38,17 @@ def test_the_gateway_lane_lists_the_root_composition_rejection_with_location_and
 
 
 def test_the_first_party_lane_has_no_root_composition_finding_for_the_new_pipeline() -> None:
-    code, out = _run("anthropic-first-party", "--json")
+    _, out = _run("anthropic-first-party", "--json")
     findings = json.loads(out[out.index("{"):])["findings"]
     assert all(r["rule"] != "anthropic.root-composition" for f in findings for r in f["rejections"])
 
 
 def test_the_old_pipeline_meets_no_root_composition_rejection_on_the_gateway_lane() -> None:
-    code, out = _run("custom-gateway-claude", "--side", "old", "--json")
+    _, out = _run("custom-gateway-claude", "--side", "old", "--json")
     findings = json.loads(out[out.index("{"):])["findings"]
     assert all(r["rule"] != "anthropic.root-composition" for f in findings for r in f["rejections"])
 
 
 def test_an_unknown_lane_is_a_bad_argument() -> None:
-    code, out = _run("no-such-lane")
+    code, _ = _run("no-such-lane")
     assert code == 2
