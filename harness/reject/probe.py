@@ -38,7 +38,7 @@ from harness.reject.persist import atomic_write, safe_persister
 from harness.reject.secrets import SECRET_HEADERS, env_secrets
 from harness.reject.verdicts import findings_for_body
 
-__all__ = ["DRIFT", "KEY_ENV", "ProbeItem", "auth_headers", "probe"]
+__all__ = ["DRIFT", "KEY_ENV", "ProbeItem", "auth_headers", "probe", "summarize"]
 
 DRIFT = ("passes-now", "message-changed", "new-rejection")
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "google": "GEMINI_API_KEY",
