@@ -99,4 +99,21 @@ def render_text(report: Mapping[str, Any], console: Console) -> None:
                               highlight=False)
         if pins.get("problem"):
             console.print(f"  pytest could not run the pins:\n{pins['problem']}", markup=False, highlight=False)
+    _rejections(report.get("rejections"), console)
     console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", highlight=False)
+
+
+def _rejections(section: Mapping[str, Any] | None, console: Console) -> None:
+    """One line of counts, then each undeclared known rejection on the new pipeline."""
+    if not section:
+        return
+    s = section["summary"]
+    console.print(f"rejections: {s['bodies']} bodies checked; new pipeline: {s['new_undeclared']} undeclared, "
+                  f"{s['new_expected']} declared; old pipeline: {s['old']} (details in report.md)", highlight=False)
+    for finding in section["findings"]:
+        if finding["side"] != "new":
+            continue
+        for hit in finding["rejections"]:
+            if not hit.get("expected"):
+                console.print(f"  REJECTED {finding['case']} on {finding['lane']}: {hit['rule']} at "
+                              f"{hit.get('location', '?')}", markup=False, highlight=False)

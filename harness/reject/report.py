@@ -20,6 +20,21 @@ def _message(text: str) -> str:
     return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
 
 
+def _declared_reasons(rows: list[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[str]:
+    """Each declared rejection's reason once, with the cases it covers: the trade-offs and
+    findings a reviewer must read, not only count."""
+    reasons: dict[tuple[str, str], set[str]] = {}
+    for finding, rej in rows:
+        if rej["expected"] and rej.get("why"):
+            reasons.setdefault((rej["rule"], str(rej["why"])), set()).add(finding["case"])
+    if not reasons:
+        return []
+    out = ["", "Declared rejections and why:", ""]
+    for (rule, why), cases in sorted(reasons.items()):
+        out.append(f"- `{rule}` ({len(cases)} case(s): {', '.join(sorted(cases))}): {why}")
+    return out
+
+
 def render_markdown(section: Mapping[str, Any]) -> str:
     """A table of known rejections: lane, case, side, rule, location, message, source."""
     summary = section.get("summary", {})
@@ -47,6 +62,7 @@ def render_markdown(section: Mapping[str, Any]) -> str:
         lines.append("| " + " | ".join(_cell(c) for c in (
             finding["lane"], finding["case"], finding["side"], rule, f"`{rej['location']}`",
             _message(str(receipt.get("message", ""))), link)) + " |")
+    lines += _declared_reasons(rows)
     stale = section.get("stale_declarations", [])
     if stale:
         lines += ["", "Declared rejections that no body set off (out of date?): "
