@@ -77,11 +77,44 @@ def _rebindable(value: object, module_name: str) -> bool:
     return False
 
 
-def exec_in_place(module_name: str, source: str, filename: str) -> None:
-    """Run ``source`` as the new body of the live module ``module_name`` and rebind references.
+def _adopt_function(before: types.FunctionType, after: types.FunctionType) -> bool:
+    """Give ``before`` the behaviour of ``after`` in place, so every holder of it sees the change."""
+    if before.__code__.co_freevars or after.__code__.co_freevars:
+        return False
+    before.__code__ = after.__code__
+    before.__defaults__ = after.__defaults__
+    before.__kwdefaults__ = after.__kwdefaults__
+    return True
 
-    Raises whatever compiling or executing the source raises: the caller reports the mutant as
-    unviable (it does not import).
+
+def _adopt(module: types.ModuleType, owner: str, before: object, after: object) -> bool:
+    """Keep ``before`` (a function, a trampoline or a class of the module) with ``after``'s code."""
+    from harness.mutate.mutmut_adapter import retarget_trampoline
+
+    if not isinstance(after, types.FunctionType | type):
+        return False
+    if isinstance(after, types.FunctionType) and retarget_trampoline(module, owner, before, after):
+        return True
+    if isinstance(before, types.FunctionType) and isinstance(after, types.FunctionType):
+        return _adopt_function(before, after)
+    if isinstance(before, type) and isinstance(after, type) and before.__module__ == module.__name__:
+        for name, value in vars(after).items():
+            if name in ("__dict__", "__weakref__"):
+                continue
+            if not _adopt(module, f"{owner}.{name}", vars(before).get(name), value):
+                setattr(before, name, value)
+        return True
+    return False
+
+
+def exec_in_place(module_name: str, source: str, filename: str) -> None:
+    """Run ``source`` as the new body of the live module ``module_name``.
+
+    Functions and classes keep their identity and take the new code (``__code__`` swapped, a
+    trampoline's original retargeted), so a reference held anywhere (``from site import f``,
+    a cache of resolved callables) runs the mutant. Other values that changed are rebound in
+    every module namespace that held the old object. Raises whatever compiling or executing the
+    source raises: the caller reports the mutant as unviable (it does not import).
     """
     module = sys.modules.get(module_name) or importlib.import_module(module_name)
     code = compile(source, filename, "exec", dont_inherit=True)
@@ -90,7 +123,11 @@ def exec_in_place(module_name: str, source: str, filename: str) -> None:
     moved: dict[int, tuple[object, object]] = {}
     for name, before in old.items():
         after = module.__dict__.get(name, before)
-        if after is not before and _rebindable(before, module_name):
+        if after is before:
+            continue
+        if _adopt(module, name, before, after):
+            module.__dict__[name] = before
+        elif _rebindable(before, module_name):
             moved[id(before)] = (before, after)
     if not moved:
         return

@@ -37,6 +37,7 @@ __all__ = [
     "mutant_switch_id",
     "mutmut_version",
     "original_function_name",
+    "retarget_trampoline",
 ]
 
 EXPECTED_VERSION = "3.8.1"
@@ -270,3 +271,19 @@ def known_switch_ids(module: Any) -> set[str]:
         if name.startswith("mutants_") and name.endswith("__mutmut") and isinstance(value, dict):
             out.update(f"{module.__name__}.{k}" for k in value if k != "_mutmut_orig")
     return out
+
+
+def retarget_trampoline(module: Any, qualified: str, wrapper: object, function: object) -> bool:
+    """Make the trampoline ``wrapper`` (for ``qualified`` in ``module``) run ``function`` as its
+    original; False when ``wrapper`` is not one of mutmut's trampolines."""
+    from mutmut.mutation.trampoline_templates import mangle_function_name
+
+    if not callable(wrapper) or not hasattr(wrapper, "__wrapped__"):
+        return False
+    cls, _, name = qualified.rpartition(".")
+    mangled = mangle_function_name(name=name, class_name=cls or None)
+    table = vars(module).get(f"mutants_{mangled}__mutmut")
+    if not isinstance(table, dict) or "_mutmut_orig" not in table:
+        return False
+    table["_mutmut_orig"] = function
+    return True

@@ -1,0 +1,70 @@
+"""Targets and settings: the mutation section is validated with its place, targets resolve to
+files and functions, --in-diff keeps only functions a git diff touches, shards are a partition."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness.errors import InputError, InputErrors, Place
+from harness.mutate.mutants import shard_keys
+from harness.mutate.targets import Target, changed_lines, load_settings, resolve_targets
+
+CODE = ("def a(x):\n    return x + 1\n\n\ndef b(x):\n    return x * 2\n\n\n"
+        "class K:\n    def m(self):\n        return 3\n")
+
+
+def _project(tmp_path: Path, suite_yaml: str = "version: 1\n") -> Path:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "mod.py").write_text(CODE)
+    (tmp_path / "suite").mkdir()
+    (tmp_path / "suite" / "suite.yaml").write_text(suite_yaml)
+    return tmp_path
+
+
+def test_a_bad_mutation_setting_names_its_line_and_key(tmp_path: Path) -> None:
+    root = _project(tmp_path, "version: 1\nmutation:\n  targets: [pkg.mod:a]\n  timeout: {factr: 2}\n")
+    with pytest.raises(InputErrors) as info:
+        load_settings(root / "suite", {})
+    (error,) = info.value.errors
+    assert str(error).startswith("suite.yaml:4 at mutation.timeout.factr: expected one of the keys factor, floor_s")
+
+
+def test_defaults_find_the_project_root_and_leave_verdict_items_out(tmp_path: Path) -> None:
+    settings = load_settings(_project(tmp_path) / "suite", {})
+    assert settings.root == tmp_path.resolve() and settings.exclude == ("*::expect",)
+
+
+def test_module_function_and_file_targets_merge_per_file(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    place = Place("suite.yaml")
+    (target,) = resolve_targets([("pkg.mod:a", place), ("pkg/mod.py:K.m", place)], root)
+    assert target == Target(root / "pkg" / "mod.py", "pkg/mod.py", "pkg.mod", frozenset({"a", "K.m"}))
+    (whole,) = resolve_targets([("pkg.mod:a", place), ("pkg/mod.py", place)], root)
+    assert whole.functions is None
+
+
+def test_an_unknown_target_function_lists_the_known_ones(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"a function of mod.py \(K.m, a, b\)"):
+        resolve_targets([("pkg.mod:c", Place("suite.yaml"))], _project(tmp_path))
+
+
+def test_in_diff_sees_only_the_lines_changed_since_a_revision(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*git, "add", "."], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=root, check=True)
+    (root / "pkg" / "mod.py").write_text(CODE.replace("x * 2", "x * 3"))
+    assert changed_lines(root, "HEAD", ["pkg/mod.py"]) == {"pkg/mod.py": {6}}
+
+
+def test_shards_partition_the_mutants_deterministically() -> None:
+    keys = [f"k{i:02d}" for i in range(10)]
+    slices = [shard_keys(list(reversed(keys)), k, 3) for k in (1, 2, 3)]
+    assert set().union(*slices) == set(keys) and sum(map(len, slices)) == 10
+    assert slices[0] == shard_keys(keys, 1, 3)
