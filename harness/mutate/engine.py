@@ -112,7 +112,7 @@ class Engine:
         self._load_modules()
         from harness.mutate.pool import run_jobs
 
-        workers = int(self.plan["workers"]) or (os.cpu_count() or 1)
+        workers = int(self.plan["workers"]) or _cores()
         baseline = self._baseline(nodeids, workers, run_jobs)
         self._warm_up(nodeids, baseline)
         self._mutants(nodeids, baseline, workers, run_jobs)
@@ -238,6 +238,14 @@ class Engine:
             run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
         finally:
             results.close()
+
+
+def _cores() -> int:
+    """The cores this process may run on (a CI container's limit, not the host's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
 
 
 def _covers(mutant: dict[str, Any], hits: list[str]) -> bool:

@@ -68,3 +68,39 @@ def test_shards_partition_the_mutants_deterministically() -> None:
     slices = [shard_keys(list(reversed(keys)), k, 3) for k in (1, 2, 3)]
     assert set().union(*slices) == set(keys) and sum(map(len, slices)) == 10
     assert slices[0] == shard_keys(keys, 1, 3)
+
+
+def _git_project(tmp_path: Path) -> Path:
+    root = _project(tmp_path, "version: 1\nmutation:\n  root: ..\n  targets: [pkg/mod.py]\n")
+    (root / "suite" / "lanes.yaml").write_text("version: 1\nlanes:\n  - {id: l, wire: w, provider: p}\n")
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*git, "add", "."], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=root, check=True)
+    return root
+
+
+def test_in_diff_plans_mutants_only_for_the_functions_the_diff_touches(tmp_path: Path) -> None:
+    from harness.mutate.plan import Options, build_plan
+
+    root = _git_project(tmp_path)
+    (root / "pkg" / "mod.py").write_text(CODE.replace("x * 2", "x * 3"))
+    everything = build_plan(root / "suite", "s", {}, Options(out=tmp_path / "all"))
+    touched = build_plan(root / "suite", "s", {}, Options(out=tmp_path / "diff", in_diff="HEAD"))
+    assert {m.function for m in everything.mutants} == {"a", "b", "K.m"}
+    assert {m.function for m in touched.mutants} == {"b"}
+
+
+def test_a_declared_change_that_does_not_apply_stops_the_command_naming_the_mutant(tmp_path: Path) -> None:
+    import sys
+
+    root = _git_project(tmp_path)
+    (root / "suite" / "x.ledger.yaml").write_text(
+        "version: 1\nmutants:\n  - id: M1-stale\n    title: t\n    site: {file: pkg/mod.py, function: a}\n"
+        "    change: {find: 'x + 2', replace: 'x'}\n    killed_by: ['c::p']\n")
+    proc = subprocess.run([sys.executable, "-c", "from harness.cli.main import main; main()", "mutate",
+                           str(root / "suite"), "--out", str(tmp_path / "out"), "-q"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 2
+    assert "x.ledger.yaml:6 at mutants[0].change.find" in proc.stderr and "M1-stale" in proc.stderr
+    assert "Traceback" not in proc.stderr
