@@ -12,7 +12,8 @@ body{font:13px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 4px}
 th.pin{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:normal;max-height:22em;
 white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-td.c{text-align:center;width:1.4em}.K{background:#c62828;color:#fff}.T{background:#ef6c00;color:#fff}
+tbody td{text-align:center}tbody td:nth-child(-n+3){text-align:left}
+.K{background:#c62828;color:#fff}.T{background:#ef6c00;color:#fff}
 .X{background:#6a1b9a;color:#fff}.P{background:#e8f5e9}.survived,.no_coverage{background:#fff3cd}
 .killed{background:#e8f5e9}.unviable,.equivalent,.pending{background:#eee}
 details pre{background:#f6f8fa;padding:.5em;margin:0}
@@ -24,9 +25,9 @@ _CELL = {"failed": ("K", "red: failed"), "crash": ("X", "red: crashed"), "timeou
 
 def _row(m: dict[str, Any], pins: list[str], outcomes: dict[str, str]) -> str:
     cells = []
-    for p in pins:
-        mark, title = _CELL.get(outcomes.get(p, ""), ("", "not covered"))
-        cells.append(f'<td class="c {mark}" title="{escape(title)}">{mark if mark != "P" else "·"}</td>')
+    for p in pins:  # terse cells: a full matrix has rows x pins of them
+        mark = _CELL.get(outcomes.get(p, ""), ("", ""))[0]
+        cells.append(f"<td class={mark}>{mark if mark != 'P' else '·'}</td>" if mark else "<td></td>")
     label = (f'<details><summary>{escape(m["id"])}</summary><div>{escape(m["title"])}</div>'
              f'<pre>{escape(m["diff"])}</pre></details>')
     return (f'<tr><td>{label}</td><td class="{m["status"]}">{escape(m["status"])}</td>'
