@@ -81,16 +81,29 @@ def _escapes(mutants: list[dict[str, Any]]) -> list[str]:
 
 
 def _pin_lines(section: dict[str, Any]) -> list[str]:
+    """Per-pin kills in brief (the full table is in mutation.json and the HTML matrix): which pins
+    kill something no other pin kills, and which kill nothing at all."""
     rows = section.get("pin_kills", [])
     if not rows:
         return []
-    out = ["## Pins", "", "| pin | kills | unique kills |", "|---|---|---|"]
-    out += [f"| `{r['pin']}` | {r['kills']} | {r['unique_kills']} |" for r in rows]
+    unique = [r for r in rows if r["unique_kills"]]
+    idle = [r["pin"] for r in rows if not r["kills"]]
+    out = ["## Pins", "", f"{len(rows)} pins: {len(rows) - len(idle)} kill at least one mutant, "
+           f"{len(unique)} kill one that no other pin kills, {len(idle)} kill none.", ""]
+    if unique:
+        out += ["Unique killers:", ""]
+        out += [f"- `{r['pin']}`: {', '.join(r['unique'])}" for r in unique]
+        out.append("")
+    if idle:
+        out += ["Pins no mutant turned red (no mutant here changes what they check):", ""]
+        out += [f"- {group}" for group in _compact(idle)]
+        out.append("")
     excluded = section["pins"]["excluded"]
     if excluded:
-        out += ["", "Left out (not passing on unmutated code):", ""]
+        out += ["Left out (not passing on unmutated code):", ""]
         out += [f"- `{e['pin']}`: {e['outcome']} {e['detail']}".rstrip() for e in excluded]
-    return [*out, ""]
+        out.append("")
+    return out
 
 
 def render_markdown(section: dict[str, Any]) -> str:
