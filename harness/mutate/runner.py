@@ -19,10 +19,12 @@ from harness.mutate.results import build_section, read_rows
 __all__ = ["exit_code", "finish", "run"]
 
 
-def _errors_from_engine(out: Path, code: int) -> Exception:
+def _errors_from_engine(out: Path, code: int, stderr: bytes | None) -> Exception:
     path = out / "errors.json"
     if not path.is_file():
-        return MutationError(f"the mutation engine ended with code {code} and left no explanation")
+        tail = (stderr or b"").decode(errors="replace").strip().splitlines()[-15:]
+        said = ("; its last words:\n  " + "\n  ".join(tail)) if tail else " and left no explanation"
+        return MutationError(f"the mutation engine ended with code {code}{said}")
     doc = json.loads(path.read_text(encoding="utf-8"))
     errors = doc.get("errors", [])
     if doc.get("kind") == "input":
@@ -77,7 +79,7 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
         stdout=subprocess.DEVNULL, stderr=None if options.progress else subprocess.PIPE, check=False,
     )
     if proc.returncode != 0:
-        raise _errors_from_engine(plan.out, proc.returncode)
+        raise _errors_from_engine(plan.out, proc.returncode, proc.stderr)
     return finish(plan.out, resumed=len(done))
 
 
