@@ -77,6 +77,7 @@ class Engine:
         self.items: list[Any] = []
         self.collect_errors: list[dict[str, str]] = []
         self.exit_code = 0
+        self.recording = False  # set in baseline children: report each pin's coverage
 
     # pytest hooks --------------------------------------------------------------------------
     def pytest_collectreport(self, report: Any) -> None:
@@ -165,8 +166,6 @@ class Engine:
         outcome = run_item(self.items[i], self.items[nxt] if nxt is not None else None)
         return outcome, {"h": sorted(self.coverage.hits)} if self.recording else {}
 
-    recording = False
-
     def _before_pin(self) -> None:
         _clear_cache()
         self.coverage.hits.clear()
@@ -199,7 +198,8 @@ class Engine:
                 raise RuntimeError(f"the unmutated code cannot run: {row.unviable}")
 
         started = time.monotonic()
-        run_jobs(jobs, self._run_pin, [600.0] * n, workers, on_row)
+        deadline = float(self.plan["timeout"].get("baseline_s", 60.0))
+        run_jobs(jobs, self._run_pin, [deadline] * n, workers, on_row)
         result["duration_s"] = round(time.monotonic() - started, 3)
         (self.out / "baseline.json").write_text(json.dumps(result, indent=1, sort_keys=True))
         return result

@@ -43,6 +43,7 @@ class MutationSettings:
     min_score: float | None = None
     timeout_factor: float = 10.0
     timeout_floor_s: float = 1.0
+    baseline_deadline_s: float = 60.0
     workers: int = 0
     place: Place = field(default_factory=lambda: Place("suite.yaml", None, "mutation"))
 
@@ -96,7 +97,8 @@ def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSett
         exclude=tuple(raw.get("exclude", ("*::expect",))),
         operators=raw.get("operators", True), max_escaped=threshold.get("max_escaped"),
         min_score=threshold.get("min_score"), timeout_factor=float(timeout.get("factor", 10.0)),
-        timeout_floor_s=float(timeout.get("floor_s", 1.0)), workers=int(raw.get("workers", 0)),
+        timeout_floor_s=float(timeout.get("floor_s", 1.0)),
+        baseline_deadline_s=float(timeout.get("baseline_s", 60.0)), workers=int(raw.get("workers", 0)),
     )
 
 
