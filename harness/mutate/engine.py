@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -283,6 +284,10 @@ def _write_row(fh: Any, m: dict[str, Any], outcomes: dict[str, str], details: di
     fh.flush()
 
 
+def _interrupted(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # unwinds through the pool, which kills every running child
+
+
 def _cheap_failures() -> None:
     """Failure reports carry one line: nobody reads a traceback here, and rendering one against a
     mutated module is most of a killed pin's cost."""
@@ -308,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     import pytest
 
     _cheap_failures()
+    signal.signal(signal.SIGTERM, _interrupted)  # a cancelled CI job: stop the children too
     engine = Engine(plan)
     # --assert=plain: a failing assert's rewritten explanation (a diff of two large values) costs
     # far more than the pin itself, and only pass/fail crosses the pipe

@@ -31,7 +31,8 @@ def test_a_bad_mutation_setting_names_its_line_and_key(tmp_path: Path) -> None:
     with pytest.raises(InputErrors) as info:
         load_settings(root / "suite", {})
     (error,) = info.value.errors
-    assert str(error).startswith("suite.yaml:4 at mutation.timeout.factr: expected one of the keys baseline_s, factor, floor_s")
+    assert str(error).startswith(
+        "suite.yaml:4 at mutation.timeout.factr: expected one of the keys baseline_s, factor, floor_s")
 
 
 def test_defaults_find_the_project_root_and_leave_verdict_items_out(tmp_path: Path) -> None:
