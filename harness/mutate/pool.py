@@ -222,3 +222,4 @@ def run_jobs(jobs: Sequence[Job], run_pin: PinRunner, deadlines: Sequence[float]
             except OSError:
                 pass
         sel.close()
+        gc.unfreeze()

@@ -1,0 +1,41 @@
+"""The fork pool on its own: a pin that crashes its child or overruns its deadline is charged to
+that pin, the rest of the row still runs, and a mutant whose preparation fails is unviable."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from harness.mutate.pool import Job, Row, run_jobs
+
+
+def _pin(i: int, nxt: int | None) -> tuple[str, dict[str, Any]]:
+    if i == 1:
+        os._exit(9)
+    if i == 2:
+        while True:
+            time.sleep(0.01)
+    return ("failed" if i == 3 else "passed"), {"n": i}
+
+
+def _run(jobs: list[Job], deadline: float = 0.3) -> dict[str, Row]:
+    rows: dict[str, Row] = {}
+    run_jobs(jobs, _pin, [deadline] * 5, 2, lambda row: rows.__setitem__(row.key, row))
+    return rows
+
+
+def test_a_crash_and_a_hang_are_charged_to_their_pins_and_the_row_completes() -> None:
+    started = time.monotonic()
+    rows = _run([Job("m", [0, 1, 2, 3, 4], lambda: None)])
+    row = rows["m"]
+    assert row.outcomes == {0: "passed", 1: "crash", 2: "timeout", 3: "failed", 4: "passed"}
+    assert row.details[1] == "exited with code 9"
+    assert row.forks == 3 and row.unviable is None
+    assert time.monotonic() - started < 3
+
+
+def test_a_mutant_whose_preparation_fails_is_unviable_and_runs_no_pin() -> None:
+    rows = _run([Job("bad", [0, 4], lambda: "SyntaxError: invalid syntax"), Job("ok", [0], lambda: None)])
+    assert rows["bad"].unviable == "SyntaxError: invalid syntax" and rows["bad"].outcomes == {}
+    assert rows["ok"].outcomes == {0: "passed"}
