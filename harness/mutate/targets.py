@@ -81,14 +81,13 @@ def _section_document(suite_root: Path) -> Document | None:
 
 def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSettings:
     """Validate the ``mutation`` section (harness/load/schemas/mutation.schema.json) and fill defaults."""
-    doc = _section_document(suite_root)
-    raw: Any = settings.get("mutation", {})
-    if doc is not None:
-        try:
-            check(doc, "mutation")
-        except InputErrors as exc:
-            raise InputErrors([_prefixed(e) for e in exc.errors]) from None
-        raw = doc.value
+    # the file's own section when there is one (for line numbers), else what the caller holds
+    doc = _section_document(suite_root) or Document("suite.yaml", settings.get("mutation", {}), LineMap())
+    try:
+        check(doc, "mutation")
+    except InputErrors as exc:
+        raise InputErrors([_prefixed(e) for e in exc.errors]) from None
+    raw: Any = doc.value
     threshold = raw.get("threshold", {})
     timeout = raw.get("timeout", {})
     root = (suite_root / raw["root"]).resolve() if "root" in raw else _find_root(suite_root.resolve())
