@@ -221,7 +221,7 @@ class Engine:
             if not pins:
                 _write_row(results, m, {}, {}, None, 0, 0.0)
                 continue
-            jobs.append(Job(key, pins, _preparer(m), _clear_cache))
+            jobs.append(Job(key, pins, _preparer(m), _clear_once()))
         done = [0]
         total = len(jobs)
 
@@ -239,6 +239,19 @@ class Engine:
             run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
         finally:
             results.close()
+
+
+def _clear_once() -> Any:
+    """Drop cached observations before a child's first pin only: the ones its later pins share
+    were all made with the mutant on (each fork starts from the parent's copy of the flag)."""
+    done = [False]
+
+    def before_pin() -> None:
+        if not done[0]:
+            _clear_cache()
+            done[0] = True
+
+    return before_pin
 
 
 def _cores() -> int:
