@@ -37,19 +37,27 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise PipelineTimeout()
 
 
+_installed: list[bool] = [False]
+
+
 @contextmanager
 def deadline(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block after ``seconds`` (main thread only; elsewhere no deadline)."""
+    """Interrupt the block after ``seconds`` (main thread only; elsewhere no deadline).
+
+    The SIGALRM handler is installed once per process and left in place: swapping it around
+    every call cost as much as a small pipeline. It only raises while a timer armed here runs.
+    """
     if not seconds or threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    if not _installed[0] or signal.getsignal(signal.SIGALRM) is not _on_alarm:
+        signal.signal(signal.SIGALRM, _on_alarm)
+        _installed[0] = True
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _where(exc: BaseException) -> str:

@@ -19,26 +19,32 @@ MAX_PATHS = 200
 
 
 def diff_paths(old: Any, new: Any, limit: int = MAX_PATHS) -> list[str]:
-    """Locations where ``new`` differs from ``old``; key order alone is not a difference."""
+    """Locations where ``new`` differs from ``old``; key order alone is not a difference.
+
+    Equal subtrees are skipped with one C-level ``==``; that equality calls 1 and 1.0 (and
+    True and 1) the same, so when it finds nothing the walk is redone without the shortcut.
+    """
     out: list[str] = []
-    _walk(old, new, [], out, limit)
+    _walk(old, new, [], out, limit, True)
+    if not out:
+        _walk(old, new, [], out, limit, False)
     return out
 
 
-def _walk(a: Any, b: Any, at: list[str | int], out: list[str], limit: int) -> None:
-    if len(out) >= limit:
+def _walk(a: Any, b: Any, at: list[str | int], out: list[str], limit: int, skip_equal: bool) -> None:
+    if len(out) >= limit or (skip_equal and a == b):
         return
     if isinstance(a, dict) and isinstance(b, dict):
         for key in a:
             if key not in b:
                 out.append(location([*at, key]))
             else:
-                _walk(a[key], b[key], [*at, key], out, limit)
+                _walk(a[key], b[key], [*at, key], out, limit, skip_equal)
         out.extend(location([*at, key]) for key in b if key not in a)
         return
     if isinstance(a, list) and isinstance(b, list):
         for i in range(min(len(a), len(b))):
-            _walk(a[i], b[i], [*at, i], out, limit)
+            _walk(a[i], b[i], [*at, i], out, limit, skip_equal)
         longer = a if len(a) > len(b) else b
         out.extend(location([*at, i]) for i in range(min(len(a), len(b)), len(longer)))
         return
