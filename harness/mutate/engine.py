@@ -312,8 +312,25 @@ def _cheap_failures() -> None:
     nodes.Node._repr_failure_py = short  # type: ignore[method-assign,assignment]
 
 
+def _preload() -> None:
+    """What every run imports, none of it a target: loaded while the caller is still planning."""
+    import _pytest.runner  # noqa: F401
+    import mutmut.mutation.trampoline  # noqa: F401
+    import pytest  # noqa: F401
+
+    import harness.mutate.loader
+    import harness.mutate.pinrun
+    import harness.mutate.pool  # noqa: F401
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--wait"]:  # started early: the plan's path arrives on stdin when it exists
+        _preload()
+        line = sys.stdin.readline().strip()
+        if not line:
+            return 0
+        args = [line]
     plan = json.loads(Path(args[0]).read_text(encoding="utf-8"))
     root = plan["root"]
     os.chdir(root)

@@ -13,8 +13,9 @@ from typing import Any
 from harness.errors import ConfigError, InputError, InputErrors, MutationError, Place
 from harness.exitcodes import ExitCode
 from harness.model import Suite
-from harness.mutate.plan import Options, build_plan, parse_shard, write_plan
+from harness.mutate.plan import Options, Plan, build_plan, parse_shard, write_plan
 from harness.mutate.results import build_section, read_rows
+from harness.mutate.targets import load_settings
 
 __all__ = ["exit_code", "finish", "run"]
 
@@ -55,9 +56,38 @@ def _options(given: Options | Mapping[str, Any] | None) -> Options:
     return Options(**raw)
 
 
+def _start_engine(cwd: Path, progress: bool) -> subprocess.Popen[bytes]:
+    """The engine process, started before the plan exists: it imports pytest and the runner
+    while this process generates the mutants, then waits for the plan's path on stdin."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("MUTANT_UNDER_TEST", None)
+    return subprocess.Popen(
+        [sys.executable, "-m", "harness.mutate.engine", "--wait"], cwd=cwd, env=env, stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL, stderr=None if progress else subprocess.PIPE,
+    )
+
+
 def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Run the kill matrix for ``suite``; returns the report section (also written to the out dir)."""
     options = _options(options)
+    # the engine runs in the project root from the start ('' on its sys.path is that folder)
+    engine = _start_engine(load_settings(Path(suite.root), suite.settings).root, options.progress)
+    try:
+        plan, done = _prepare(suite, options)
+        workers = options.workers if options.workers is not None else plan.settings.workers
+        plan_path = write_plan(plan, workers or 0, done)
+        _out, stderr = engine.communicate(f"{plan_path}\n".encode())
+    except BaseException:
+        engine.kill()
+        engine.wait()
+        raise
+    if engine.returncode != 0:
+        raise _errors_from_engine(plan.out, engine.returncode, stderr)
+    return finish(plan.out, resumed=len(done))
+
+
+def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
+    """The plan, and the rows an interrupted run already finished (with ``--resume``)."""
     plan = build_plan(Path(suite.root), suite.name, suite.settings, options)
     results = plan.out / "results.jsonl"
     for stale in ("errors.json", "baseline.json"):
@@ -70,17 +100,7 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
         done = set(kept) & set(plan.selected)
     else:
         results.unlink(missing_ok=True)
-    workers = options.workers if options.workers is not None else plan.settings.workers
-    plan_path = write_plan(plan, workers or 0, done)
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    env.pop("MUTANT_UNDER_TEST", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "harness.mutate.engine", str(plan_path)], cwd=plan.settings.root, env=env,
-        stdout=subprocess.DEVNULL, stderr=None if options.progress else subprocess.PIPE, check=False,
-    )
-    if proc.returncode != 0:
-        raise _errors_from_engine(plan.out, proc.returncode, proc.stderr)
-    return finish(plan.out, resumed=len(done))
+    return plan, done
 
 
 def finish(out: Path, resumed: int = 0, shards: list[str] | None = None) -> dict[str, Any]:
