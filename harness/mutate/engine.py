@@ -139,9 +139,11 @@ class Engine:
 
         errors = []
         for m in self.plan["mutants"]:
-            for ref in m.get("claims", ()):
+            places = m.get("claim_places") or []
+            for j, ref in enumerate(m.get("claims", ())):
                 if not resolve(ref, nodeids, self.plan["suite_prefix"]):
-                    errors.append({"where": m["ledger"], "mutant": m["id"], "ref": ref})
+                    where = places[j] if j < len(places) else m["ledger"]
+                    errors.append({"where": where, "mutant": m["id"], "ref": ref})
         if errors:
             self._fail("input", errors)
         return not errors

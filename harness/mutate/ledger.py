@@ -37,6 +37,7 @@ class DeclaredMutant:
     equivalent: str | None
     why: str
     place: Place  # where the entry stands in its ledger
+    claim_places: tuple[Place, ...] = ()  # where each killed_by reference stands
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,7 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
         id=mid, title=raw["title"], file=rel, function=function, line=first, source=mutated,
         diff=diff, claims=tuple(raw.get("killed_by", ())), equivalent=raw.get("equivalent"),
         why=raw.get("why", ""), place=doc.place(at),
+        claim_places=tuple(doc.place(f"{at}.killed_by[{j}]") for j in range(len(raw.get("killed_by", ())))),
     )
 
 

@@ -40,15 +40,18 @@ class Mutant:
     switch: str | None = None  # operator: the trampoline id to activate
     source_path: str | None = None  # declared: the mutated file the runner executes
     ledger: str = ""  # declared: "<ledger file>:<line>"
+    claim_places: tuple[str, ...] = ()  # declared: where each claim reference stands
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["claims"] = list(self.claims)
+        out["claim_places"] = list(self.claim_places)
         return out
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Mutant:
-        return cls(**{**raw, "claims": tuple(raw.get("claims", ()))})
+        return cls(**{**raw, "claims": tuple(raw.get("claims", ())),
+                      "claim_places": tuple(raw.get("claim_places", ()))})
 
 
 def _key(*parts: str) -> str:
@@ -82,7 +85,7 @@ def declared_mutant(d: DeclaredMutant, module: str, source_path: str) -> Mutant:
         key=_key("declared", d.id, d.file, d.diff), id=d.id, kind="declared", file=d.file,
         module=module, function=d.function, line=d.line, column=1, end_line=d.line, end_column=1,
         operator="Declared", title=d.title, diff=d.diff, claims=d.claims, equivalent=d.equivalent,
-        source_path=source_path, ledger=str(d.place),
+        source_path=source_path, ledger=str(d.place), claim_places=tuple(str(p) for p in d.claim_places),
     )
 
 

@@ -146,3 +146,16 @@ def test_an_interrupted_run_resumes_without_redoing_finished_mutants(
     section = json.loads((out / "mutation.json").read_text())
     assert section["timing"]["resumed_rows"] == len(finished)
     assert _matrix(section) == _matrix(whole)
+
+
+def test_a_claim_naming_no_collected_pin_is_bad_input_before_any_mutant_runs(tmp_path: Path) -> None:
+    suite = _copy(tmp_path / "calc")
+    ledger = suite / "calc.ledger.yaml"
+    text = ledger.read_text().replace("tests/test_calc.py::test_countdown", "tests/test_calc.py::test_cuontdown")
+    ledger.write_text(text)
+    proc = subprocess.run([*HARNESS, "mutate", str(suite), "--out", str(tmp_path / "out"), "-q"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == ExitCode.BAD_INPUT
+    assert "calc.ledger.yaml:22 at mutants[3].killed_by[0]" in proc.stderr and "countdown-forever" in proc.stderr
+    assert "'tests/test_calc.py::test_cuontdown'" in proc.stderr
+    assert not (tmp_path / "out" / "results.jsonl").exists()
