@@ -114,6 +114,10 @@ def render_markdown(section: dict[str, Any]) -> str:
         f"{t['no_coverage']} no coverage, {t['unviable']} unviable, {t['equivalent']} equivalent"
         + (f", {t['pending']} pending" if t["pending"] else "") + f". Score {t['score']}%.", "",
     ]
+    if not t["total"]:
+        head += ["Nothing to mutate: no targets (suite.yaml `mutation.targets`, a ledger's `targets`) "
+                 "and no declared mutants" + (f" touched by the diff against {section['in_diff']}"
+                                              if section.get("in_diff") else "") + ".", ""]
     if section.get("shard"):
         head += [f"Shard(s): {', '.join(section['shard'])}.", ""]
     verdict = section["verdict"]
