@@ -79,6 +79,7 @@ class Engine:
         self.collect_errors: list[dict[str, str]] = []
         self.exit_code = 0
         self.recording = False  # set in baseline children: report each pin's coverage
+        self.prints: dict[str, str] | None = None  # outputs on unmutated code (equivalents only)
 
     # pytest hooks --------------------------------------------------------------------------
     def pytest_collectreport(self, report: Any) -> None:
@@ -164,10 +165,19 @@ class Engine:
             raise RuntimeError(f"{len(unknown)} operator mutant(s) the trampolines do not know: {unknown[:5]}")
 
     def _run_pin(self, i: int, nxt: int | None) -> tuple[str, dict[str, Any]]:
+        if i == len(self.items):  # not a pin: the output check of a declared equivalent
+            return self._outputs_check()
         from harness.mutate.pinrun import run_item
 
-        outcome = run_item(self.items[i], self.items[nxt] if nxt is not None else None)
+        following = self.items[nxt] if nxt is not None and nxt < len(self.items) else None
+        outcome = run_item(self.items[i], following)
         return outcome, {"h": sorted(self.coverage.hits)} if self.recording else {}
+
+    def _outputs_check(self) -> tuple[str, dict[str, Any]]:
+        from harness.mutate.outputs import differing, fingerprints
+
+        changed = differing(self.prints or {}, fingerprints(self.plan["suite_root"]))
+        return ("failed" if changed else "passed"), {"differ": changed[:50], "count": len(changed)}
 
     def _before_pin(self) -> None:
         _clear_cache()
@@ -215,11 +225,18 @@ class Engine:
         deadlines = [floor + factor * float(baseline["durations"].get(nid, 0.0)) for nid in nodeids]
         selected = set(self.plan["selected"]) - set(self.plan["done"])
         mutants = {m["key"]: m for m in self.plan["mutants"] if m["key"] in selected}
+        check = len(self.items)  # the pseudo-pin index of the output check
+        if any(m.get("equivalent") for m in mutants.values()):
+            started = time.monotonic()
+            self.prints = _outputs_baseline(self.plan["suite_root"])
+            deadlines = [*deadlines, floor + factor * (time.monotonic() - started)]
         results = (self.out / "results.jsonl").open("a", encoding="utf-8")
         jobs: list[Job] = []
         for key in sorted(mutants):
             m = mutants[key]
             pins = [i for i in good if _covers(m, baseline["hits"].get(nodeids[i], []))]
+            if m.get("equivalent") and self.prints is not None:
+                pins.append(check)
             if not pins:
                 _write_row(results, m, {}, {}, None, 0, 0.0)
                 continue
@@ -229,10 +246,14 @@ class Engine:
 
         def on_row(row: Row) -> None:
             m = mutants[row.key]
-            outcomes = {nodeids[i]: o for i, o in row.outcomes.items()}
-            details = {nodeids[i]: d for i, d in row.details.items()}
+            outcomes = {nodeids[i]: o for i, o in row.outcomes.items() if i != check}
+            details = {nodeids[i]: d for i, d in row.details.items() if i != check}
             elapsed = time.monotonic() - row.started
-            _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed)
+            checked = None
+            if check in row.outcomes:
+                checked = {"outcome": row.outcomes[check], "detail": row.details.get(check, ""),
+                           **{k: v for k, v in row.extra.get(check, {}).items() if k != "d"}}
+            _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed, checked)
             done[0] += 1
             if done[0] % 25 == 0 or done[0] == total:
                 print(f"harness mutate: {done[0]}/{total} mutants run", file=sys.stderr, flush=True)
@@ -291,10 +312,20 @@ def _preparer(m: dict[str, Any]) -> Any:
     return prepare
 
 
+def _outputs_baseline(suite_root: str) -> dict[str, str] | None:
+    from harness.mutate.outputs import fingerprints
+
+    prints = fingerprints(suite_root)
+    _clear_cache()
+    return prints
+
+
 def _write_row(fh: Any, m: dict[str, Any], outcomes: dict[str, str], details: dict[str, str],
-               unviable: str | None, forks: int, elapsed: float) -> None:
+               unviable: str | None, forks: int, elapsed: float, outputs: dict[str, Any] | None = None) -> None:
     row = {"key": m["key"], "id": m["id"], "pins": outcomes, "details": details, "unviable": unviable,
            "forks": forks, "duration_s": round(elapsed, 4)}
+    if outputs is not None:
+        row["outputs"] = outputs
     fh.write(json.dumps(row, sort_keys=True) + "\n")
     fh.flush()
 

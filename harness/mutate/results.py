@@ -42,25 +42,46 @@ def _status(m: Mapping[str, Any], row: Mapping[str, Any] | None, red: list[str],
     if row.get("unviable"):
         return "unviable"
     if not row.get("pins"):
-        return "no_coverage"
+        return "no_coverage"  # an output check alone is not a pin
     if red:
         return "killed"
     if timed:
         return "timeout"
-    return "equivalent" if m.get("equivalent") else "survived"
+    outputs = row.get("outputs") or {}
+    if m.get("equivalent") and outputs.get("outcome", "passed") == "passed":
+        return "equivalent"
+    return "survived"  # including a declared equivalent whose outputs changed: no pin saw it
+
+
+def _equivalent_claim(m: Mapping[str, Any], status: str, turned_red: list[str],
+                      outputs: Mapping[str, Any] | None) -> dict[str, Any]:
+    checked = outputs or {}
+    outcome = checked.get("outcome")
+    if outcome not in (None, "passed"):
+        if outcome == "failed":
+            where = ", ".join(checked.get("differ", [])[:5])
+            why = f"the output differs on {checked.get('count', 0)} case x lane(s): {where}"
+        else:
+            why = f"the output check ended with {outcome} ({checked.get('detail', '')})"
+        result, note = "failed", f"declared equivalent, but {why}" + ("" if turned_red else "; no pin sees it")
+    elif status == "equivalent":
+        result = "equivalent"
+        note = "no pin distinguishes it" + (
+            "; every case x lane output is byte-identical" if outcome == "passed" else "")
+    elif status in ("no_coverage", "pending"):
+        result, note = "equivalent", f"not exercised ({status})"
+    else:
+        result, note = "failed", f"declared equivalent but {status}"
+    out = {"claimed": [], "red": turned_red, "result": result, "note": note, "equivalent": m["equivalent"]}
+    if outcome is not None:
+        out["outputs"] = {"outcome": outcome, "differ": list(checked.get("differ", []))}
+    return out
 
 
 def _claim(m: Mapping[str, Any], status: str, turned_red: list[str], claimed: list[str],
-           excluded: set[str]) -> dict[str, Any]:
+           excluded: set[str], outputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
     if m.get("equivalent"):
-        if status == "equivalent":
-            result, note = "equivalent", "no pin distinguishes it"
-        elif status in ("no_coverage", "pending"):
-            result, note = "equivalent", f"not exercised ({status})"
-        else:
-            result, note = "failed", f"declared equivalent but {status}"
-        return {"claimed": [], "red": turned_red, "result": result, "note": note,
-                "equivalent": m["equivalent"]}
+        return _equivalent_claim(m, status, turned_red, outputs)
     green = [p for p in claimed if p not in turned_red]
     if status == "pending":
         result, note = "pending", "not run yet"
@@ -100,7 +121,7 @@ def _mutant_entry(m: Mapping[str, Any], row: Mapping[str, Any] | None, nodeids: 
         claimed, _missing = resolve_all(m.get("claims", ()), nodeids, prefix)
         entry["ledger"] = m.get("ledger", "")
         entry["claim"] = _claim(m, status, sorted({*killed_by, *timed}, key=lambda p: order.get(p, 1 << 30)),
-                                claimed, excluded)
+                                claimed, excluded, (row or {}).get("outputs"))
     return entry
 
 

@@ -140,3 +140,24 @@ def test_the_stryker_report_validates_against_the_official_schema(tmp_path: Path
     jsonschema.validators.validator_for(schema)(schema).validate(report)
     statuses = {m["id"]: m["status"] for m in report["files"]["m.py"]["mutants"]}
     assert statuses["op3"] == "NoCoverage" and statuses["op4"] == "CompileError" and statuses["same"] == "Ignored"
+
+
+def _equivalent_section(outputs: dict[str, Any] | None, pins: dict[str, str]) -> dict[str, Any]:
+    meta = _meta("same", "declared", equivalent="a no-op")
+    row = {**_row("same", pins), **({"outputs": outputs} if outputs else {})}
+    plan = {"selected": ["k-same"], "mutants": [meta], "suite_prefix": "", "threshold": {}}
+    return build_section(plan, {"pins": PINS[:1], "outcomes": {PINS[0]: "passed"}}, {"k-same": row})
+
+
+def test_a_declared_equivalent_holds_when_no_pin_turns_red_and_every_output_is_identical() -> None:
+    (m,) = _equivalent_section({"outcome": "passed", "differ": [], "count": 0}, {PINS[0]: "passed"})["mutants"]
+    assert m["status"] == "equivalent" and m["claim"]["result"] == "equivalent"
+    assert m["claim"]["note"].endswith("every case x lane output is byte-identical")
+
+
+def test_a_declared_equivalent_whose_output_changes_unseen_is_an_escape_and_a_failed_claim() -> None:
+    section = _equivalent_section({"outcome": "failed", "differ": ["c[l]"], "count": 1}, {PINS[0]: "passed"})
+    (m,) = section["mutants"]
+    assert m["status"] == "survived" and section["escaped"] == ["same"]
+    assert m["claim"]["result"] == "failed"
+    assert "differs on 1 case x lane(s): c[l]; no pin sees it" in m["claim"]["note"]
