@@ -33,7 +33,8 @@ def _errors_from_engine(out: Path, code: int, stderr: bytes | None) -> Exception
             InputError(Place(e["where"]), f"a pin reference matching a collected pin for mutant {e['mutant']}",
                        repr(e["ref"])) for e in errors])
     if doc.get("kind") == "collect":
-        lines = "\n".join(f"  {e.get('nodeid', '')}: {e['error'].strip().splitlines()[-1:]}" for e in errors)
+        last = [(e.get("nodeid", ""), (e["error"].strip().splitlines() or [""])[-1]) for e in errors]
+        lines = "\n".join(f"  {nodeid}: {line}" for nodeid, line in last)
         return MutationError(f"collecting the pins failed:\n{lines}")
     first = errors[0] if errors else {}
     return MutationError(f"the mutation engine failed: {first.get('error')}\n{first.get('trace', '')}")
