@@ -130,9 +130,19 @@ class Engine:
         """
         from harness.mutate.pinrun import run_item
 
+        def overrun(signum: int, frame: Any) -> None:
+            raise TimeoutError("a pin overran its deadline while warming up")
+
         good = [self.items[i] for i, nid in enumerate(nodeids) if baseline["outcomes"].get(nid) == "passed"]
-        for pos, item in enumerate(good):
-            run_item(item, good[pos + 1] if pos + 1 < len(good) else None)
+        deadline = float(self.plan["timeout"].get("baseline_s", 60.0))
+        previous = signal.signal(signal.SIGALRM, overrun)
+        try:  # only an optimisation: a pin that hangs here is cut off and the run goes on
+            for pos, item in enumerate(good):
+                signal.setitimer(signal.ITIMER_REAL, deadline)
+                run_item(item, good[pos + 1] if pos + 1 < len(good) else None)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
         _clear_cache()
 
     def _claims_resolve(self, nodeids: list[str]) -> bool:
