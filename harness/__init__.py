@@ -15,7 +15,6 @@ from harness.errors import (
     SubjectError,
 )
 from harness.exitcodes import ExitCode
-from harness.load import load_suite
 from harness.model import Case, Expectation, Lane, Observation, PinSpec, Subject, Suite, Verdict
 
 __all__ = [
@@ -39,3 +38,13 @@ __all__ = [
     "load_suite",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # load_suite pulls in jsonschema and the schemas; a forked mutation engine that only needs
+    # the model should not pay ~130 ms for it, so it is imported on first use.
+    if name == "load_suite":
+        from harness.load import load_suite
+
+        return load_suite
+    raise AttributeError(f"module 'harness' has no attribute {name!r}")

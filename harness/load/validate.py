@@ -14,6 +14,7 @@ from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
 
 from harness.errors import InputError, InputErrors
 from harness.load.yamlsafe import Document
@@ -30,9 +31,21 @@ def schema(name: str) -> dict[str, Any]:
 
 
 @cache
+def _registry() -> Registry[Any]:
+    """Every shipped schema under its ``$id``, so one schema can ``$ref`` another by file name."""
+    folder = resources.files("harness.load").joinpath("schemas")
+    registry: Registry[Any] = Registry()
+    for entry in folder.iterdir():
+        if entry.name.endswith(".schema.json"):
+            contents = json.loads(entry.read_text())
+            registry = registry.with_resource(contents["$id"], Resource.from_contents(contents))
+    return registry
+
+
+@cache
 def validator(name: str) -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema(name))
-    return cls(schema(name), format_checker=cls.FORMAT_CHECKER)
+    return cls(schema(name), format_checker=cls.FORMAT_CHECKER, registry=_registry())
 
 
 def _path(error: ValidationError) -> str:

@@ -119,3 +119,10 @@ def test_a_subject_input_schema_checks_case_input_at_load_with_its_line(tmp_path
     [message] = errors_of(root)
     assert message.startswith("bad.cases.yaml:6 at cases[0].input.mode")
     assert 'one of "request", "resume"' in message and 'found string "replay"' in message
+
+
+def test_an_unknown_key_in_the_mutation_settings_is_named_by_suite_yaml(tmp_path: Path) -> None:
+    root = make_suite(tmp_path, good=GOOD_CASE)
+    (root / "suite.yaml").write_text(SUITE + "mutation:\n  colour: blue\n")
+    [message] = errors_of(root)
+    assert message.startswith("suite.yaml:9 at mutation.colour") and "unknown key 'colour'" in message
