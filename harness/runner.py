@@ -24,6 +24,7 @@ from harness.model import Observation, Side, Suite
 from harness.pins.run import run_pins
 from harness.report import junit, markdown
 from harness.report.assemble import report_document
+from harness.report.redact import redactor
 from harness.report.validate import validate_report
 
 __all__ = ["RunOptions", "RunResult", "run"]
@@ -161,6 +162,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     report = report_document(suite, options.as_json(), results, pins, sections, timings)
     code, reason = _exit(report, sections)
     report["exit"] = {"code": int(code), "reason": reason}
+    report = redactor().value(report)  # before anything is written or printed: no secret leaves the run
     validate_report(report)
     _write(folder, "report.json", json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     _write(folder, "report.md", markdown.render(report, _renderers()))

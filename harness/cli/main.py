@@ -14,6 +14,7 @@ import click
 
 from harness.errors import ConfigError, HarnessError, InputErrors
 from harness.exitcodes import ExitCode
+from harness.report.redact import redactor
 
 __all__ = ["COMMAND_MODULES", "cli", "main"]
 
@@ -36,13 +37,13 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except InputErrors as exc:
-            click.echo(f"harness: {exc}", err=True)
+            click.echo(redactor().text(f"harness: {exc}"), err=True)
             ctx.exit(ExitCode.BAD_INPUT)
         except ConfigError as exc:
             click.echo(f"harness: bad argument: {exc}", err=True)
             ctx.exit(ExitCode.BAD_INPUT)
         except HarnessError as exc:
-            click.echo(f"harness: {exc}", err=True)
+            click.echo(redactor().text(f"harness: {exc}"), err=True)
             ctx.exit(ExitCode.BAD_INPUT)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
@@ -52,10 +53,8 @@ class _Group(click.Group):
         except Exception as exc:
             if debug:
                 raise
-            click.echo(
-                f"harness: internal error {type(exc).__name__}: {exc} (a bug; rerun with --debug)",
-                err=True,
-            )
+            message = redactor().text(f"{type(exc).__name__}: {exc}")
+            click.echo(f"harness: internal error {message} (a bug; rerun with --debug)", err=True)
             ctx.exit(ExitCode.INTERNAL)
 
 

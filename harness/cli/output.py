@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from harness.build import UnitResult
+from harness.report.redact import redactor
 
 __all__ = ["interactive", "progress", "render_text"]
 
@@ -40,7 +41,8 @@ def progress(total: int, quiet: bool = False) -> Iterator[Callable[[UnitResult],
             done[0] += 1
             v = res.verdict
             if v is not None and v.failed:
-                err.print(f"[{done[0]}/{total}] {v.case_id} on {v.lane_id}: {v.kind} ({v.detail[:120]})",
+                detail = redactor().text(v.detail[:120])
+                err.print(f"[{done[0]}/{total}] {v.case_id} on {v.lane_id}: {v.kind} ({detail})",
                           markup=False, highlight=False)
             elif done[0] == total or done[0] % 100 == 0:
                 err.print(f"[{done[0]}/{total}] built", markup=False, highlight=False)
