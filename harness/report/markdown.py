@@ -100,7 +100,8 @@ def render(report: Mapping[str, Any], sections: Mapping[str, Callable[[Any], str
         out += ["", f"### Differential: `{subject}` (old vs new)", "", table(rows)]
         intended = _intended(rows)
         if intended:
-            out += ["", "<details><summary>Declared divergences (and declared sameness) and why</summary>", "", intended, "", "</details>"]
+            summary = "<details><summary>Declared divergences (and declared sameness) and why</summary>"
+            out += ["", summary, "", intended, "", "</details>"]
     out += ["", "Legend: " + " · ".join(f"{m} = {k}" for k, m in MARKS.items()) + " · ⚠ = fails the run"]
     failures = [r for r in report["differential"] if r["failed"]]
     if failures:

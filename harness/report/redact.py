@@ -59,7 +59,7 @@ class Redactor:
         for kind, rx in self._plain:
             value = rx.sub(f"[REDACTED:{kind}]", value)
         for kind, rx in self._labelled:
-            value = rx.sub(lambda m, kind=kind: f"{m.group(1)}[REDACTED:{kind}]", value)
+            value = rx.sub(rf"\1[REDACTED:{kind}]", value)
         return value
 
     def value(self, value: Any) -> Any:
