@@ -13,8 +13,6 @@ from __future__ import annotations
 import ast
 import copy
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,7 +23,9 @@ from harness.canonical import canonical_bytes
 from harness.errors import ConfigError, InputError, Place
 from harness.reject.cassettes import cassette_text, response_texts
 from harness.reject.manifest import MANIFEST_NAME
+from harness.reject.persist import atomic_write
 from harness.reject.rules import Rule, RuleSet
+from harness.reject.secrets import ensure_clean, env_secrets
 from harness.reject.template import extract
 from harness.reject.wires import DEFAULT_WIRE, WIRES, Wire, envelope_for
 from harness.selectors import compile_selector
@@ -48,6 +48,9 @@ def load_receipts(path: Path) -> dict[str, dict[str, Any]]:
             rec = json.loads(line)
         except ValueError as exc:
             raise InputError(Place(str(path), n), "one JSON object a line", str(exc)) from None
+        if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
+            raise InputError(Place(str(path), n), "a receipt object with a string id", type(rec).__name__
+                             if not isinstance(rec, dict) else f"id={rec.get('id')!r}")
         out[rec["id"]] = rec
     return out
 
@@ -204,7 +207,8 @@ def _entry(rule: Rule, receipt: Mapping[str, Any], cassette: str, index: int, en
     return {k: v for k, v in entry.items() if v != ""}
 
 
-def _rule_cassette(rule: Rule, receipts: Mapping[str, Mapping[str, Any]], manifest: list[dict[str, Any]]) -> str:
+def _rule_cassette(rule: Rule, receipts: Mapping[str, Mapping[str, Any]], manifest: list[dict[str, Any]],
+                   secrets: tuple[str, ...] = ()) -> str:
     wire = _wire_of(rule)
     cassette = f"{rule.validator}/{rule.id}.yaml"
     pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
@@ -225,8 +229,13 @@ def _rule_cassette(rule: Rule, receipts: Mapping[str, Mapping[str, Any]], manife
                                   f"{canonical_bytes(response).decode()}",
                                   "type": None, "param": None, "code": str(receipt["status"])}}
             envelope = "documented-shape"
-        manifest.append(_entry(rule, receipt, cassette, len(pairs), envelope))
-        pairs.append(_pair(trig.get("uri", wire.uri), wire, body, int(receipt["status"]), response))
+        entry = _entry(rule, receipt, cassette, len(pairs), envelope)
+        pair = _pair(trig.get("uri", wire.uri), wire, body, int(receipt["status"]), response)
+        # a receipt is public text, but one pasted with a key in it must not become a cassette:
+        # scan per receipt so the refusal names the receipt, not only the file
+        ensure_clean(canonical_bytes([pair, entry]), f"receipt {rid} -> {cassette}", secrets)
+        manifest.append(entry)
+        pairs.append(pair)
     return cassette_text(pairs) if pairs else ""
 
 
@@ -269,36 +278,32 @@ def _kept_entries(out: Path, built: set[str]) -> list[dict[str, Any]]:
             and e.get("cassette") not in built]
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-
-
 def build_catalog(receipts_path: Path, rules: RuleSet, out: Path) -> dict[str, int]:
     """Write every cassette and the manifest under ``out``; returns counts. Stale builds are removed."""
     if not receipts_path.is_file():
         raise ConfigError("--receipts", str(receipts_path), "an existing receipts.jsonl")
     receipts = load_receipts(receipts_path)
+    secrets = tuple(env_secrets())
     manifest: list[dict[str, Any]] = []
     files: dict[str, str] = {}
     for rule in rules.rules:
-        text = _rule_cassette(rule, receipts, manifest)
+        text = _rule_cassette(rule, receipts, manifest, secrets)
         if text:
             files[f"{rule.validator}/{rule.id}.yaml"] = text
     files.update(_accepted(manifest))
     kept = _kept_entries(out, set(files))
     manifest.extend(kept)
-    for stale in _built_before(out) - set(files) - {e["cassette"] for e in kept}:
-        (out / stale).unlink(missing_ok=True)
-    for rel, text in files.items():
-        _write(out / rel, text)
     head = {"version": 1, "description": (
         "Built by `harness cassettes build` from receipts.jsonl: transcribed public reports, "
         "request bodies reconstructed to carry each trigger. Not live recordings."),
         "interactions": manifest}
-    _write(out / MANIFEST_NAME, yaml.safe_dump(head, sort_keys=False, allow_unicode=True, width=100))
-    return {"rules": sum(1 for r in rules.rules if r.receipts), "cassettes": len(files),
+    files[MANIFEST_NAME] = yaml.safe_dump(head, sort_keys=False, allow_unicode=True, width=100)
+    # every byte is scanned before the first write or delete: a refusal leaves ``out`` as it was
+    for rel, text in files.items():
+        ensure_clean(text.encode("utf-8"), f"{out / rel}", secrets)
+    for stale in _built_before(out) - set(files) - {e["cassette"] for e in kept}:
+        (out / stale).unlink(missing_ok=True)
+    for rel, text in files.items():
+        atomic_write(out / rel, text.encode("utf-8"), secrets)
+    return {"rules": sum(1 for r in rules.rules if r.receipts), "cassettes": len(files) - 1,
             "interactions": len(manifest), "receipts": sum(1 for e in manifest if e["outcome"] == "rejected")}

@@ -65,3 +65,65 @@ def test_a_missing_receipts_file_is_a_clear_error(tmp_path: Path, missing: str) 
 
     with pytest.raises(ConfigError, match="--receipts"):
         build_catalog(tmp_path / missing, RuleSet(()), tmp_path / "out")
+
+
+_FAKE_KEY = "sk-ant-api03-" + "FAKExKEYx" * 6  # the shape of a key, never a real one
+
+
+def _tiny_build_inputs(tmp_path: Path, error_text: str) -> tuple[Path, Path]:
+    """A one-rule rules folder and a one-receipt receipts.jsonl whose error text is given."""
+    import json
+
+    import yaml
+
+    from tests.unit.reject.scenario import RULE
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "demo.rules.yaml").write_text(yaml.safe_dump({"version": 1, "rules": [RULE]}, sort_keys=False))
+    receipt = {"id": "D1", "provider": "Anthropic", "status": 400, "error_text": error_text,
+               "source_url": "https://example.org/report/1", "date": "2026-01-02",
+               "provider_family": "anthropic", "envelope": "message only"}
+    receipts = tmp_path / "receipts.jsonl"
+    receipts.write_text(json.dumps(receipt) + "\n")
+    return rules, receipts
+
+
+def test_a_receipt_carrying_a_key_is_refused_by_name_and_nothing_is_written(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from harness.cli.main import cli
+
+    rules, receipts = _tiny_build_inputs(tmp_path, f"tools.1.custom.input_schema: bad key={_FAKE_KEY}")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["cassettes", "build", "--receipts", str(receipts), "--rules", str(rules),
+                                      "--out", str(out)])
+    assert result.exit_code == 2
+    assert "receipt D1" in result.output and "anthropic/demo.root-composition.yaml" in result.output
+    assert "anthropic-key" in result.output and _FAKE_KEY not in result.output and "FAKExKEY" not in result.output
+    assert not out.exists()
+
+
+def test_a_refused_rebuild_leaves_the_previous_catalog_untouched(tmp_path: Path) -> None:
+    from harness.errors import SecretError
+
+    rules_dir, clean = _tiny_build_inputs(tmp_path, "tools.1.custom.input_schema: input_schema is bad")
+    rules = load_rules(sorted(rules_dir.glob("*.rules.yaml")), rules_dir)
+    out = tmp_path / "out"
+    build_catalog(clean, rules, out)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    leaky = tmp_path / "leaky.jsonl"
+    leaky.write_text(clean.read_text().replace("is bad", f"is bad {_FAKE_KEY}"))
+    with pytest.raises(SecretError, match="receipt D1"):
+        build_catalog(leaky, rules, out)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_receipt_without_an_id_is_an_input_error_naming_its_line(tmp_path: Path) -> None:
+    from harness.errors import InputError
+    from harness.reject.build import load_receipts
+
+    path = tmp_path / "receipts.jsonl"
+    path.write_text('{"id": "A"}\n\n{"status": 400}\n')
+    with pytest.raises(InputError, match=r"receipts.jsonl:3"):
+        load_receipts(path)
