@@ -14,10 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.errors import HarnessError, InputError, InputErrors, Place, SubjectError
+from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place, SubjectError
+from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, Subject, Suite
+from harness.selectors import compile_selector
 from harness.sources import resolve_tools
 from harness.subjects import resolve_subject
 
@@ -64,6 +66,23 @@ def _settings(root: Path) -> tuple[dict[str, Any], Document | None]:
         return dict(DEFAULT_SETTINGS), None
     doc = _load_checked(path, root, "suite")
     return {**DEFAULT_SETTINGS, **doc.value}, doc
+
+
+def _check_imports(doc: Document | None, settings: dict[str, Any], errors: _Errors) -> None:
+    """Each module a suite's own subjects name imports, in a child first (see load.imports)."""
+    timeout = float(settings.get("timeout_s", 10.0))
+    seen: dict[str, str | None] = {}
+    for name, spec in settings.get("subjects", {}).items():
+        for role in ("old", "new", "refeed"):
+            if role not in spec:
+                continue
+            module = spec[role].partition(":")[0]
+            if module in seen:
+                continue  # one error a module, at the first place that names it
+            seen[module] = probe_import(module, timeout)
+            if seen[module]:
+                place = doc.place(f"subjects.{name}.{role}") if doc else Place("suite.yaml")
+                errors.add(InputError(place, "a pipeline module that imports", str(seen[module])))
 
 
 def _subjects(settings: dict[str, Any]) -> dict[str, Subject]:
@@ -127,6 +146,11 @@ def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -
         if p["name"] in seen:
             raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case", repr(p["name"]))
         seen.add(p["name"])
+        if "select" in p:
+            try:
+                compile_selector(p["select"])
+            except ConfigError as exc:
+                raise InputError(doc.place(f"{where}.select"), exc.expected, repr(p["select"])) from None
         pin_lanes = tuple(p.get("lanes", lanes))
         stray = [lane for lane in pin_lanes if lane not in lanes]
         if stray:
@@ -140,6 +164,28 @@ def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -
     return tuple(pins)
 
 
+def _case_lanes(doc: Document, at: str, raw: dict[str, Any], subject: Subject,
+                lanes: dict[str, Lane]) -> tuple[str, ...]:
+    """The lanes a case runs on: named ones must exist and carry the subject's wire; with none
+    named, every lane of the subject's wires, and there must be at least one (a case that runs
+    nowhere would be silently lost)."""
+    wires = ", ".join(sorted(subject.wires))
+    if not raw.get("lanes"):
+        found = tuple(lid for lid, ln in lanes.items() if ln.wire in subject.wires)
+        if not found:
+            raise InputError(doc.place(at), f"a lane of wire {wires} for subject {subject.name} to run on",
+                             "no such lane in the lanes files")
+        return found
+    for j, lane in enumerate(raw["lanes"]):
+        if lane not in lanes:
+            known = ", ".join(lanes)
+            raise InputError(doc.place(f"{at}.lanes[{j}]"), f"a lane id from the lanes files ({known})", repr(lane))
+        if lanes[lane].wire not in subject.wires:
+            raise InputError(doc.place(f"{at}.lanes[{j}]"), f"a lane of wire {wires} (subject {subject.name})",
+                             f"{lane!r}, whose wire is {lanes[lane].wire!r}")
+    return tuple(raw["lanes"])
+
+
 def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path) -> Case:
     at = f"cases[{i}]"
     raw = doc.value["cases"][i]
@@ -150,11 +196,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
     if subject.input_schema is not None:
         check_value(doc, raw.get("input", {}), subject.input_schema, f"{at}.input")
     tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"))
-    case_lanes = tuple(raw.get("lanes") or [lid for lid, ln in lanes.items() if ln.wire in subject.wires])
-    for lane in case_lanes:
-        if lane not in lanes:
-            known = ", ".join(lanes)
-            raise InputError(doc.place(f"{at}.lanes"), f"a lane id from the lanes files ({known})", repr(lane))
+    case_lanes = _case_lanes(doc, at, raw, subject, lanes)
     for lane in raw.get("expect", {}):
         if lane != "*" and lane not in case_lanes:
             raise InputError(doc.place(f"{at}.expect.{lane}"), "'*' or a lane of this case", repr(lane))
@@ -173,7 +215,8 @@ def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[st
         doc = _load_checked(path, root, "cases")
         subject = resolve_subject(doc.value["subject"], declared)
     except SubjectError as exc:
-        errors.add(InputError(Place(_rel(path, root), None, "subject"), "a known subject", str(exc)))
+        line = _subject_line(path)
+        errors.add(InputError(Place(_rel(path, root), line, "subject"), "a subject that imports", str(exc)))
         return []
     except HarnessError as exc:
         errors.add(exc)
@@ -185,6 +228,13 @@ def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[st
         except HarnessError as exc:
             errors.add(exc)
     return cases
+
+
+def _subject_line(path: Path) -> int | None:
+    for number, text in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        if text.startswith("subject:"):
+            return number
+    return None
 
 
 def _globbed(root: Path, patterns: list[str]) -> list[Path]:
@@ -201,7 +251,10 @@ def load_suite(root: Path | str) -> Suite:
     # A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder.
     if str(root.resolve()) not in sys.path:
         sys.path.insert(0, str(root.resolve()))
-    settings, _ = _settings(root)
+    settings, settings_doc = _settings(root)
+    _check_imports(settings_doc, settings, errors)
+    if errors.items:
+        raise InputErrors(errors.items)
     declared = _subjects(settings)
     lanes: dict[str, Lane] = {}
     patterns = settings["lanes"]
@@ -218,7 +271,11 @@ def load_suite(root: Path | str) -> Suite:
         except HarnessError as exc:
             errors.add(exc)
     cases: list[Case] = []
-    for path in _globbed(root, settings["cases"]):
+    case_files = _globbed(root, settings["cases"])
+    if not case_files:
+        errors.add(InputError(Place("suite.yaml" if (root / "suite.yaml").is_file() else str(root), None, "cases"),
+                              f"case files matching {settings['cases']}", "no file"))
+    for path in case_files:
         cases.extend(_case_file(path, root, lanes, declared, errors))
     seen: dict[str, Case] = {}
     for case in cases:

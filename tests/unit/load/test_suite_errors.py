@@ -126,3 +126,40 @@ def test_an_unknown_key_in_the_mutation_settings_is_named_by_suite_yaml(tmp_path
     (root / "suite.yaml").write_text(SUITE + "mutation:\n  colour: blue\n")
     [message] = errors_of(root)
     assert message.startswith("suite.yaml:9 at mutation.colour") and "unknown key 'colour'" in message
+
+
+def test_a_lane_of_another_wire_is_refused_naming_both_wires(tmp_path: Path) -> None:
+    root = make_suite(tmp_path)
+    (root / "lanes.yaml").write_text(LANES + "  - {id: other, wire: tool-result, provider: r}\n")
+    (root / "bad.cases.yaml").write_text(GOOD_CASE + "    lanes: [one, other]\n")
+    [message] = errors_of(root)
+    assert "cases[0].lanes[1]" in message and "a lane of wire echo" in message and "'tool-result'" in message
+
+
+def test_a_case_with_no_lane_of_its_wire_is_an_error_not_a_silent_skip(tmp_path: Path) -> None:
+    root = make_suite(tmp_path, c=GOOD_CASE)
+    (root / "lanes.yaml").write_text("version: 1\nlanes:\n  - {id: one, wire: elsewhere, provider: p}\n")
+    [message] = errors_of(root)
+    assert "c.cases.yaml:4 at cases[0]" in message and "a lane of wire echo" in message
+
+
+def test_a_cases_glob_that_matches_nothing_is_an_error(tmp_path: Path) -> None:
+    [message] = errors_of(make_suite(tmp_path))
+    assert "case files matching" in message
+
+
+def test_a_pin_selector_that_does_not_parse_is_refused_at_load(tmp_path: Path) -> None:
+    text = GOOD_CASE + "    pins:\n      - {name: p, kind: schema, select: 'model[[[', must_match: {}}\n"
+    [message] = errors_of(make_suite(tmp_path, c=text))
+    assert "c.cases.yaml:7 at cases[0].pins[0].select" in message
+
+
+def test_a_subject_module_that_exits_or_hangs_at_import_is_one_error_with_its_place(tmp_path: Path) -> None:
+    root = make_suite(tmp_path, c=GOOD_CASE)
+    (root / "echo_pipes.py").write_text("import os\nos._exit(7)\n")
+    [message] = errors_of(root)
+    assert message.startswith("suite.yaml:5 at subjects.echo.old") and "ended its process (exit code 7)" in message
+    (root / "suite.yaml").write_text(SUITE.replace("name: scenario", "name: scenario\ntimeout_s: 0.5"))
+    (root / "echo_pipes.py").write_text("while True:\n    pass\n")
+    [message] = errors_of(root)
+    assert "did not finish within 0.5 s" in message
