@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -22,6 +23,24 @@ from harness.reject.verdicts import catalog_of
 __all__ = ["command"]
 
 
+def _read_body(body_file: Path) -> dict[str, Any]:
+    """The request body: a JSON object read as UTF-8; anything else is a bad argument naming the file."""
+    try:
+        data = sys.stdin.buffer.read() if str(body_file) == "-" else body_file.read_bytes()
+    except OSError as exc:
+        raise ConfigError("BODY", str(body_file), f"a readable JSON file ({exc.strerror or exc})") from None
+    try:
+        body = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError("BODY", str(body_file), f"UTF-8 text (byte {exc.start} is not)") from None
+    except ValueError as exc:
+        raise ConfigError("BODY", str(body_file), f"a JSON request body ({exc})") from None
+    if not isinstance(body, dict):
+        # a request body is an object; replaying a list or a scalar would only ever say "unknown"
+        raise ConfigError("BODY", str(body_file), f"a JSON object (a request body), found {type(body).__name__}")
+    return body
+
+
 @click.command("replay")
 @click.argument("body_file", type=click.Path(path_type=Path, allow_dash=True))
 @click.option("--lane", "lane_id", required=True)
@@ -31,11 +50,7 @@ def command(body_file: Path, lane_id: str, suite_dir: Path) -> int:
     suite = load_suite(suite_dir)
     if lane_id not in suite.lanes:
         raise ConfigError("--lane", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
-    text = sys.stdin.read() if str(body_file) == "-" else body_file.read_text(encoding="utf-8")
-    try:
-        body = json.loads(text)
-    except ValueError as exc:
-        raise ConfigError("BODY", str(body_file), f"a JSON request body ({exc})") from None
+    body = _read_body(body_file)
     result = replay(catalog_of(suite), suite.lanes[lane_id], body)
     if result.status == "unknown":
         click.echo(f"unknown: no recorded rejection covers this body on {lane_id} (nothing was sent)")
