@@ -60,7 +60,8 @@ def test_a_wrong_type_says_what_was_expected_and_found(tmp_path: Path) -> None:
 
 
 def test_a_broken_file_does_not_hide_the_errors_of_another(tmp_path: Path) -> None:
-    root = make_suite(tmp_path, good=GOOD_CASE, broken="cases: [\n", unknown=GOOD_CASE.replace("fine", "x") + "    y: 1\n")
+    unknown = GOOD_CASE.replace("fine", "x") + "    y: 1\n"
+    root = make_suite(tmp_path, good=GOOD_CASE, broken="cases: [\n", unknown=unknown)
     messages = errors_of(root)
     assert len(messages) == 2
     assert any(m.startswith("broken.cases.yaml") and "well-formed YAML" in m for m in messages)
