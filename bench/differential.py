@@ -21,10 +21,10 @@ sys.path.insert(0, str(REPO))
 
 from harness.build import build  # noqa: E402
 from harness.canonical import canonical_bytes  # noqa: E402
+from harness.errors import Place  # noqa: E402
 from harness.load import load_suite  # noqa: E402
 from harness.model import Case, Expectation, Suite  # noqa: E402
 from harness.sources import tools_from_listing  # noqa: E402
-from harness.errors import Place  # noqa: E402
 from harness.subjects import load_callable  # noqa: E402
 
 

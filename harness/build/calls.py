@@ -24,7 +24,7 @@ from harness.model import ErrorInfo, Observation, Side
 __all__ = ["PipelineTimeout", "call_isolated", "call_pipeline", "deadline", "pack"]
 
 
-class PipelineTimeout(BaseException):  # noqa: N818 - BaseException so `except Exception` in a pipeline cannot swallow it
+class PipelineTimeout(BaseException):
     """Raised inside a pipeline call when its deadline passes."""
 
 

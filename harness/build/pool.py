@@ -9,6 +9,7 @@ finished by a fresh worker, with the sides already done passed in as forced resu
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -61,7 +62,14 @@ def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], send: Callable
     send(("unit", sides["old"], sides["new"], checks, verdict_for(unit, sides["old"], sides["new"], checks)))
 
 
+def _kill_group(w: _Worker) -> None:
+    """End whatever a pipeline started and left running (a worker leads its own process group)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(w.proc.pid, signal.SIGKILL)
+
+
 def _worker(conn: Connection) -> None:
+    os.setpgid(0, 0)  # its own group, so processes a pipeline starts can be ended with it
     os.dup2(2, 1)  # a pipeline's prints must not corrupt machine-readable stdout
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     pipes = Pipelines()
@@ -126,6 +134,7 @@ class _Pool:
         first time, recording the lost side the second time) and the rest of its queue."""
         w.proc.kill()
         w.proc.join()
+        _kill_group(w)
         if w.queue:
             index = w.queue.popleft()
             if index in self.careful:
@@ -165,13 +174,12 @@ class _Pool:
         finally:
             for w in self.workers:
                 if w.proc.is_alive():
-                    try:
+                    with contextlib.suppress(OSError):
                         w.conn.send(None)
-                    except OSError:
-                        pass
                     w.proc.join(timeout=1)
                     if w.proc.is_alive():
                         w.proc.kill()
+                _kill_group(w)
         return self.results
 
     def step(self) -> None:

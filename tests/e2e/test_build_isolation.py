@@ -49,3 +49,15 @@ def test_a_subject_with_an_input_schema_builds(tmp_path: Path, scenarios: Path) 
     (root / "suite.yaml").write_text(text)
     results = build(load_suite(root), cases=["plain-tool"], workers=1)
     assert [r.verdict.kind for r in results] == ["identical", "intended"]  # type: ignore[union-attr]
+
+
+def test_processes_a_pipeline_leaves_running_end_with_the_build(tmp_path: Path, scenarios: Path) -> None:
+    import subprocess
+
+    root = tmp_path / "toy"
+    shutil.copytree(scenarios / "suites" / "toy", root)
+    text = "version: 1\nsubject: toy\ncases:\n  - id: spawns\n    tools: [{name: a}]\n    input: {behaviour: spawn}\n"
+    (root / "toy.cases.yaml").write_text(text)
+    build(load_suite(root), workers=1)
+    left = subprocess.run(["pgrep", "-f", "sleep 37.25"], capture_output=True, text=True, check=False)
+    assert left.stdout.strip() == ""

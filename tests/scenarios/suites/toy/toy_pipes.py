@@ -18,6 +18,11 @@ def _misbehave(behaviour):
         os._exit(3)
     if behaviour == "segfault":
         ctypes.string_at(0)
+    if behaviour == "spawn":
+        import subprocess
+
+        subprocess.Popen(["sleep", "37.25"])  # left running on purpose
+        return None
     if behaviour == "not-json":
         return {"tools": {1, 2}}
     return None
