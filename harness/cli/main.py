@@ -47,6 +47,10 @@ class _Group(click.Group):
             ctx.exit(ExitCode.BAD_INPUT)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
+        except OSError as exc:  # a path the user gave that cannot be read or written
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"harness: {where}{exc.strerror or exc}", err=True)
+            ctx.exit(ExitCode.BAD_INPUT)
         except KeyboardInterrupt:
             click.echo("harness: interrupted", err=True)
             ctx.exit(130)

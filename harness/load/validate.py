@@ -68,6 +68,21 @@ def _short(value: Any) -> str:
     return f"{kind} {text}"
 
 
+def _closest_branch(error: ValidationError) -> ValidationError | None:
+    """The error of the branch the value came closest to: the one that got past the value's own
+    type (its errors lie deeper, or are not about type/enum/const at the value itself)."""
+    context = list(error.context or [])
+    if not context:
+        return None
+    shallow = ("type", "enum", "const")
+
+    def closeness(e: ValidationError) -> tuple[int, int]:
+        return (len(e.relative_path), 0 if e.validator in shallow else 1)
+
+    best = max(context, key=closeness)
+    return best if closeness(best) > (0, 0) else None
+
+
 def _describe(error: ValidationError) -> tuple[str, str, str]:
     """(extra path, expected, found) in words."""
     path = _path(error)
@@ -87,8 +102,8 @@ def _describe(error: ValidationError) -> tuple[str, str, str]:
     if v == "const":
         return path, json.dumps(error.validator_value), _short(error.instance)
     if v in ("oneOf", "anyOf"):
-        best = jsonschema.exceptions.best_match(error.context or [])
-        if best is not None and best is not error and error.context:
+        best = _closest_branch(error)
+        if best is not None:
             return _describe(best)
         title = error.schema.get("title") or error.schema.get("description") or "a known form"
         return path, str(title), _short(error.instance)

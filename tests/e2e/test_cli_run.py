@@ -78,3 +78,9 @@ def test_a_broken_suite_exits_2_with_one_message_and_no_traceback(toy: Path, tmp
 def test_filters_that_match_nothing_are_a_bad_argument(toy: Path, tmp_path: Path) -> None:
     got = harness("run", str(toy), "--lane", "nope", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 2 and "bad argument" in got.stderr
+
+
+def test_an_output_folder_that_is_a_file_is_a_bad_argument_not_a_bug(toy: Path, tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    got = harness("run", str(toy), "--out", str(tmp_path / "afile"), cwd=tmp_path)
+    assert got.returncode == 2 and "afile" in got.stderr and "internal error" not in got.stderr

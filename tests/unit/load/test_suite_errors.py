@@ -164,3 +164,9 @@ def test_a_subject_module_that_exits_or_hangs_at_import_is_one_error_with_its_pl
     (root / "echo_pipes.py").write_text("while True:\n    pass\n")
     [message] = errors_of(root)
     assert "did not finish within 0.5 s" in message
+
+
+def test_an_unknown_key_inside_diverges_is_named_there(tmp_path: Path) -> None:
+    text = GOOD_CASE + "    expect:\n      '*': {diverges: {why: x, wat: 1}}\n"
+    [message] = errors_of(make_suite(tmp_path, c=text))
+    assert "cases[0].expect.*.diverges.wat" in message and "unknown key 'wat'" in message
