@@ -60,7 +60,7 @@ def _subject_table(subject: str, rows: list[Mapping[str, Any]]) -> Table:
     table = Table(title=f"{subject}: old vs new", title_justify="left", show_lines=False)
     table.add_column("case", no_wrap=True)
     for lane in lanes:
-        table.add_column(lane, justify="center")
+        table.add_column(lane, justify="center", overflow="fold")
     cells = {(r["case"], r["lane"]): r for r in rows}
     for case in dict.fromkeys(r["case"] for r in rows):
         out = []
@@ -83,9 +83,12 @@ def render_text(report: Mapping[str, Any], console: Console) -> None:
         console.print(_subject_table(subject, rows))
     s = report["summary"]
     v = s["verdicts"]
-    console.print(f"{s['units']} runs: {v['identical']} identical, {v['reordered']} reordered, "
-                  f"{v['intended']} intended, {v['unexpected']} unexpected, {v['error']} errors; "
-                  f"{s['failed']} failing. ('!' marks a failing cell)", highlight=False)
+    console.print("legend: same = identical bytes, order = only key order differs, intended = a declared "
+                  "divergence, DIFF = unexpected divergence, ERROR = a side raised, timed out or crashed; "
+                  "'!' = fails the run, '·' = the case does not run on that lane", highlight=False)
+    console.print(f"{s['units']} runs: {v['identical']} same, {v['reordered']} order, "
+                  f"{v['intended']} intended, {v['unexpected']} DIFF, {v['error']} ERROR; "
+                  f"{s['failed']} failing", highlight=False)
     for row in report["differential"]:
         if row["failed"]:
             console.print(f"  FAIL {row['case']} on {row['lane']}: {row['verdict']}: {row['detail'][:200]}",
@@ -95,14 +98,26 @@ def render_text(report: Mapping[str, Any], console: Console) -> None:
         p = pins["summary"]
         console.print(f"pins (against {pins['against']}): {p['passed']} passed, {p['failed']} failed, "
                       f"{p['skipped']} skipped, {p['error']} errors", highlight=False)
-        for r in pins["results"]:
-            if r["outcome"] in ("failed", "error"):
-                console.print(f"  {r['outcome'].upper()} {r['id']}: {r['message'][:200]}", markup=False,
-                              highlight=False)
+        _pin_lines(pins, console)
         if pins.get("problem"):
             console.print(f"  pytest could not run the pins:\n{pins['problem']}", markup=False, highlight=False)
     _rejections(report.get("rejections"), console)
     console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", highlight=False)
+
+
+def _pin_lines(pins: Mapping[str, Any], console: Console) -> None:
+    """Against new: every failing pin. Against old: failing is the point, so only the verdict on
+    the catches_old claims, and the marked pins that passed (they cannot catch the old code)."""
+    if pins["against"] == "old" and pins.get("catches_old") is not None:
+        claims = pins["catches_old"]
+        console.print(f"  {claims['failed']} pin(s) marked catches_old failed against old, as they should; "
+                      f"{len(claims['passed'])} passed (a pin that cannot catch the old behaviour):", highlight=False)
+        for node in claims["passed"]:
+            console.print(f"  PASSED-AGAINST-OLD {node}", markup=False, highlight=False)
+        return
+    for r in pins["results"]:
+        if r["outcome"] in ("failed", "error"):
+            console.print(f"  {r['outcome'].upper()} {r['id']}: {r['message'][:200]}", markup=False, highlight=False)
 
 
 def _rejections(section: Mapping[str, Any] | None, console: Console) -> None:

@@ -10,6 +10,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import logging
+
 from deepdiff import DeepDiff
 
 from harness import __version__
@@ -17,6 +19,8 @@ from harness.build import UnitResult
 from harness.model import Observation, Suite
 
 __all__ = ["DETAIL_LIMIT", "REPORT_VERSION", "differential_rows", "report_document"]
+
+logging.getLogger("deepdiff").setLevel(logging.ERROR)  # its "max diffs reached" note is ours to report
 
 REPORT_VERSION = 1
 DETAIL_LIMIT = 50  # failing units whose deepdiff detail the report carries
@@ -33,11 +37,27 @@ def _side(obs: Observation | None) -> dict[str, Any]:
     }
 
 
+DETAIL_MAX_BYTES = 1 << 20  # outputs larger than this get paths only, no deepdiff detail
+STRING_LIMIT = 500  # longer strings inside a diff are cut, so one huge value cannot bloat the report
+
+
+def _cut(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > STRING_LIMIT:
+        return value[:STRING_LIMIT] + f"... ({len(value) - STRING_LIMIT} more characters)"
+    if isinstance(value, dict):
+        return {k: _cut(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cut(v) for v in value[:50]] + ([f"... ({len(value) - 50} more)"] if len(value) > 50 else [])
+    return value
+
+
 def _detail(res: UnitResult) -> dict[str, Any] | None:
     if not (res.old and res.new and res.old.ok and res.new.ok):
         return None
-    diff = DeepDiff(res.old.value, res.new.value, verbose_level=2, max_diffs=200)
-    loaded: dict[str, Any] = json.loads(diff.to_json())
+    if max(len(res.old.wire or b""), len(res.new.wire or b"")) > DETAIL_MAX_BYTES:
+        return {"omitted": f"outputs over {DETAIL_MAX_BYTES} bytes: see the differing paths"}
+    diff = DeepDiff(res.old.value, res.new.value, verbose_level=2, max_diffs=200, log_frequency_in_sec=0)
+    loaded: dict[str, Any] = _cut(json.loads(diff.to_json()))
     return loaded
 
 

@@ -82,6 +82,29 @@ def _pins(pins: Mapping[str, Any] | None) -> str:
     return "\n".join(lines)
 
 
+LIMIT = 60_000  # GitHub refuses a comment over 65,536 characters; leave room for a heading
+
+
+def _fit(parts: list[str], limit: int = LIMIT) -> str:
+    """Join parts; when they do not fit, cut the first part that overflows at a line boundary,
+    say so, and drop the rest by name (everything stays in report.json)."""
+    out: list[str] = []
+    used = 0
+    for i, part in enumerate(parts):
+        if used + len(part) + 1 <= limit:
+            out.append(part)
+            used += len(part) + 1
+            continue
+        room = max(limit - used - 200, 0)
+        cut = part[:room].rsplit("\n", 1)[0] if room else ""
+        dropped = len(parts) - i - 1
+        note = (f"\n\n> report.md cut at {limit:,} characters to fit a pull-request comment"
+                f"{f'; {dropped} later section(s) left out' if dropped else ''}: the full report is report.json.")
+        out.append(cut + note)
+        break
+    return "\n".join(out) + "\n"
+
+
 def render(report: Mapping[str, Any], sections: Mapping[str, Callable[[Any], str]]) -> str:
     """The whole report.md. ``sections`` maps a report key to the renderer its stage ships."""
     s = report["summary"]
@@ -108,10 +131,11 @@ def render(report: Mapping[str, Any], sections: Mapping[str, Callable[[Any], str
         out += ["", "### Failures", ""] + [_failure(r) + "\n" for r in failures[:50]]
         if len(failures) > 50:
             out.append(f"... and {len(failures) - 50} more in report.json")
+    parts = ["\n".join(out)]
     pins = _pins(report.get("pins"))
     if pins:
-        out += ["", pins]
+        parts.append("\n" + pins)
     for key, render_section in sections.items():
         if report.get(key):
-            out += ["", render_section(report[key])]
-    return "\n".join(out) + "\n"
+            parts.append("\n" + render_section(report[key]))
+    return _fit(parts)
