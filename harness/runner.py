@@ -125,7 +125,26 @@ def _point_latest(out: Path, folder: Path) -> None:
     tmp.replace(link)
 
 
+# Checks that stages other packages own run before anything is built: a broken rules file,
+# declaration or ledger is bad input (exit 2), found before a run folder exists.
+PRELOADS: tuple[tuple[str, str, str], ...] = (
+    ("rejections", "harness.reject.verdicts", "preload"),
+    ("mutation", "harness.mutate", "check_ledgers"),
+)
+
+
+def preload(suite: Suite, options: RunOptions) -> None:
+    """Run every stage's input checks; raises InputErrors with every problem found."""
+    wanted = {"rejections": options.rejections, "mutation": True}
+    for key, module, name in PRELOADS:
+        mod = _stage(module)
+        check = getattr(mod, name, None) if mod is not None else None
+        if wanted[key] and check is not None:
+            check(suite)
+
+
 def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
+    preload(suite, options)
     started = time.time()
     folder = options.out / _run_id(suite)
     folder.mkdir(parents=True, exist_ok=False)

@@ -9,6 +9,7 @@ next call.
 
 from __future__ import annotations
 
+import os
 import pickle
 import signal
 import threading
@@ -65,7 +66,8 @@ def _where(exc: BaseException) -> str:
     if not frames:
         return ""
     last = frames[-1]
-    return f"{last.filename}:{last.lineno} in {last.name}"
+    # The file's name only: an absolute path would differ between clones and leak local paths.
+    return f"{os.path.basename(last.filename)}:{last.lineno} in {last.name}"
 
 
 def call_pipeline(
@@ -116,7 +118,6 @@ def call_isolated(
     timeout: float | None,
 ) -> Observation:
     """``call_pipeline`` in a forked child: a crash or a hang in C code becomes an outcome."""
-    import os
     import select
 
     read_fd, write_fd = os.pipe()

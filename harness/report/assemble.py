@@ -33,7 +33,8 @@ def _side(obs: Observation | None) -> dict[str, Any]:
         "outcome": obs.outcome,
         "sha256": hashlib.sha256(obs.wire).hexdigest() if obs.wire is not None else None,
         "bytes": len(obs.wire) if obs.wire is not None else None,
-        "error": None if obs.error is None else {"type": obs.error.type, "message": obs.error.message},
+        "error": None if obs.error is None else {"type": obs.error.type, "message": obs.error.message,
+                                                 "where": obs.error.where},
     }
 
 

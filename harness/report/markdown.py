@@ -48,7 +48,8 @@ def _failure(row: Mapping[str, Any]) -> str:
     for side in ("old", "new"):
         err = row[side]["error"]
         if err:
-            lines += ["", f"{side}: `{err['type']}: {err['message'][:300]}`"]
+            where = f" (at {err['where']})" if err.get("where") else ""
+            lines += ["", f"{side}: `{err['type']}: {err['message'][:300]}`{where}"]
     if row.get("diff"):
         lines += ["", "<details><summary>diff (deepdiff)</summary>", "", _fence(row["diff"]), "", "</details>"]
     return "\n".join(lines)

@@ -41,6 +41,8 @@ def test_a_run_writes_valid_reports_records_every_misbehaviour_and_exits_1(toy: 
     assert verdicts[("crashes", "plain")] == ("error", "crash")
     assert verdicts[("exits", "plain")] == ("error", "crash")
     assert verdicts[("raises", "plain")] == ("error", "error")
+    raised = next(r for r in report["differential"] if r["case"] == "raises")["new"]["error"]
+    assert raised["where"].startswith("toy_pipes.py:") and raised["where"].endswith("in _misbehave")
     assert verdicts[("after-the-crashes", "plain")] == ("identical", "ok")  # nothing after a crash is lost
     assert verdicts[("plain-tool", "fancy")] == ("intended", "ok")
     latest = tmp_path / "out" / "latest"
