@@ -142,9 +142,11 @@ def load_text(
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
-        raise InputError(
-            Place(file, line), "well-formed YAML", str(exc.problem or exc.context)
-        ) from None
+        problem = str(exc.problem or exc.context)
+        if "nesting depth" in problem:  # libyaml's own limit, hit before ours can count
+            raise InputError(Place(file, line), f"nesting at most {max_depth} deep", "deeper (past libyaml's limit)") from None
+        kind = "well-formed JSON" if file.endswith(".json") else "well-formed YAML"
+        raise InputError(Place(file, line), kind, problem) from None
     except yaml.YAMLError as exc:
         raise InputError(Place(file), "well-formed YAML", str(exc)) from None
     if node is None:

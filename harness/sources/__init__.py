@@ -80,5 +80,6 @@ def resolve_tools(source: Any, case_file: Path, place: Place) -> list[dict[str, 
         return _pick(tools, source.get("pick"), place)
     key = "mcp" if "mcp" in source else "file"
     path = resolve_path(source[key], base, place)
-    doc = load_document(path, display=str(path))
-    return _pick(tools_from_listing(doc.value, Place(str(path))), source.get("pick"), place)
+    display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
+    doc = load_document(path, display=display)
+    return _pick(tools_from_listing(doc.value, Place(display)), source.get("pick"), place)
