@@ -144,7 +144,8 @@ def load_text(
         line = mark.line + 1 if mark is not None else None
         problem = str(exc.problem or exc.context)
         if "nesting depth" in problem:  # libyaml's own limit, hit before ours can count
-            raise InputError(Place(file, line), f"nesting at most {max_depth} deep", "deeper (past libyaml's limit)") from None
+            expected = f"nesting at most {max_depth} deep"
+            raise InputError(Place(file, line), expected, "deeper (past libyaml's limit)") from None
         kind = "well-formed JSON" if file.endswith(".json") else "well-formed YAML"
         raise InputError(Place(file, line), kind, problem) from None
     except yaml.YAMLError as exc:
