@@ -1,0 +1,35 @@
+"""Python pins: what a declarative pin cannot say in one line. They receive observations through
+the ``observe`` fixture (harness.pins.plugin) and run as ordinary pytest items beside the case files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.pins.cache import suite_for
+
+SUITE = suite_for(Path(__file__))
+CASE = "mcp-root-oneof-lanes"
+
+
+@pytest.mark.parametrize("lane", SUITE.case(CASE).lanes)
+def test_every_lane_ships_a_real_messages_body_with_each_tool_in_order(observe: Any, lane: str) -> None:
+    body = observe(CASE, lane).value
+    assert list(body) == ["model", "max_tokens", "messages", "tools"]
+    assert isinstance(body["max_tokens"], int) and body["max_tokens"] > 0
+    assert body["messages"] and body["messages"][0]["role"] == "user"
+    declared = [t["name"] for t in SUITE.case(CASE).input["tools"]]
+    assert [t["name"] for t in body["tools"]] == declared
+    assert all(list(t) == ["name", "description", "input_schema"] for t in body["tools"])
+
+
+@pytest.mark.parametrize("lane", SUITE.case(CASE).lanes)
+def test_the_model_comes_from_the_lane_when_it_names_one(observe: Any, lane: str) -> None:
+    wanted = SUITE.lanes[lane].model
+    body = observe(CASE, lane).value
+    if wanted:
+        assert body["model"] == wanted
+    else:
+        assert isinstance(body["model"], str) and body["model"]
