@@ -22,7 +22,9 @@ import types
 from pathlib import Path
 from typing import Any
 
-__all__ = ["main"]
+__all__ = ["PINS_PLUGIN", "main"]
+
+PINS_PLUGIN = "harness.pins.plugin"
 
 
 class _Coverage:
@@ -366,6 +368,17 @@ def _preload() -> None:
     import harness.mutate.pool  # noqa: F401
 
 
+def _importable(root: str, suite_root: str) -> None:
+    """The project root (and its src/) first, then the suite folder, as ``harness run`` has it:
+    a suite's own pipeline modules beside its case files import by their bare names."""
+    for entry in (suite_root, os.path.join(root, "src"), root):
+        if entry not in sys.path and os.path.isdir(entry):
+            sys.path.insert(0, entry)
+    # pipelines a pin runs in a child interpreter find them too
+    paths = [p for p in (root, suite_root) if os.path.isdir(p)]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([*paths, *filter(None, [os.environ.get("PYTHONPATH")])]))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--wait"]:  # started early: the plan's path arrives on stdin when it exists
@@ -377,9 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     plan = json.loads(Path(args[0]).read_text(encoding="utf-8"))
     root = plan["root"]
     os.chdir(root)
-    for entry in (os.path.join(root, "src"), root):
-        if entry not in sys.path and os.path.isdir(entry):
-            sys.path.insert(0, entry)
+    _importable(root, plan.get("suite_root", root))
     from harness.mutate.loader import install
 
     install({name: (orig, mutated) for name, (orig, mutated) in plan["modules"].items()})
@@ -390,7 +401,9 @@ def main(argv: list[str] | None = None) -> int:
     engine = Engine(plan)
     # --assert=plain: a failing assert's rewritten explanation (a diff of two large values) costs
     # far more than the pin itself, and only pass/fail crosses the pipe
-    pytest_args = [*plan["pin_args"], "--rootdir", root, "-p", "no:cacheprovider", "-o", "addopts=",
+    # the pins plugin registered here, as `harness run` does: a suite needs no conftest.py for its
+    # case-file pins (a conftest's pytest_plugins naming it again is the same plugin, not a second)
+    pytest_args = [*plan["pin_args"], "--rootdir", root, "-p", PINS_PLUGIN, "-p", "no:cacheprovider", "-o", "addopts=",
                    "--assert=plain", "--tb=no", "-s", "-q", "-p", "no:randomly", "-p", "no:faulthandler",
                    "-W", "ignore::DeprecationWarning"]
     code = pytest.main(pytest_args, plugins=[engine])

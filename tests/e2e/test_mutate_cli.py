@@ -1,0 +1,59 @@
+"""`harness mutate` on a suite of case files (tests/scenarios/mutate/cased): it needs no conftest.py
+to collect the declarative pins, and what it prints by default is a summary, not the report."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.exitcodes import ExitCode
+
+pytestmark = pytest.mark.slow
+
+SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "mutate" / "cased"
+HARNESS = [sys.executable, "-c", "from harness.cli.main import main; main()"]
+
+
+def _mutate(suite: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*HARNESS, "mutate", str(suite), "--out", str(out), *extra],
+                          capture_output=True, text=True, check=False, cwd=suite.parent)
+
+
+@pytest.mark.parametrize("conftest", [False, True], ids=["without-conftest", "with-conftest"])
+def test_case_file_pins_are_collected_with_or_without_a_conftest_registering_the_plugin(
+        tmp_path: Path, conftest: bool) -> None:
+    suite = shutil.copytree(SCENARIO, tmp_path / "cased")
+    if conftest:  # the plugin named twice (here and by the engine) is still one plugin
+        (suite / "conftest.py").write_text('pytest_plugins = ["harness.pins.plugin"]\n')
+    proc = _mutate(suite, tmp_path / "out", "-q")
+    assert proc.returncode == ExitCode.OK, proc.stderr
+    section = json.loads((tmp_path / "out" / "mutation.json").read_text())
+    (mutant,) = section["mutants"]
+    assert mutant["claim"]["result"] == "exact"
+    assert section["pins"]["collected"] == 1
+
+
+def test_the_default_output_is_a_summary_and_the_full_forms_are_asked_for(tmp_path: Path) -> None:
+    suite = shutil.copytree(SCENARIO, tmp_path / "cased")
+    ledger = suite / "echo.ledger.yaml"
+    ledger.write_text(ledger.read_text() + (
+        "  - id: model-upper\n    title: the model in capitals\n    site: {file: echo.py, function: new_body}\n"
+        "    change: {find: \"str(model)\", replace: \"str(model).upper()\"}\n"
+        "    killed_by: [plain::model_is_string]\n"))
+    proc = _mutate(suite, tmp_path / "out")
+    assert proc.returncode == ExitCode.MUTANTS_ESCAPED, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "```" not in proc.stdout and len(lines) < 25
+    assert "2 mutants: 1 killed" in proc.stdout
+    assert any(line.startswith("| model-upper") and "CLAIM FAILED" in line for line in lines)
+    assert "escaped model-upper (survived) echo.py:12 new_body" in lines
+    assert any(str(tmp_path / "out" / "mutation.md") in line for line in lines)
+    full = _mutate(suite, tmp_path / "out", "--format", "markdown", "-q")
+    assert full.stdout == (tmp_path / "out" / "mutation.md").read_text()
+    as_json = _mutate(suite, tmp_path / "out", "--format", "json", "-q")
+    assert json.loads(as_json.stdout)["escaped"] == ["model-upper"]
