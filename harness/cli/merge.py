@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from harness.mutate import exit_code, merge, render_markdown
+from harness.cli.mutate import FORMATS, emit
+from harness.mutate import exit_code, merge
 
 __all__ = ["command"]
 
@@ -15,10 +16,11 @@ __all__ = ["command"]
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Folder for the merged report (may be one of the shard folders' parent).")
 @click.argument("shards", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True, file_okay=False))
-@click.option("-q", "--quiet", is_flag=True, help="No table on stdout.")
-def command(out: Path, shards: tuple[Path, ...], quiet: bool) -> int:
+@click.option("--format", "form", type=click.Choice(FORMATS), default=None,
+              help="stdout: summary (default), markdown (mutation.md) or json (mutation.json).")
+@click.option("-q", "--quiet", is_flag=True, help="No summary unless --format asks.")
+def command(out: Path, shards: tuple[Path, ...], form: str | None, quiet: bool) -> int:
     """Merge shard folders (each from `harness mutate --shard K/N --out DIR`) into one report."""
     section = merge(list(shards), out)
-    if not quiet:
-        click.echo(render_markdown(section))
+    emit(section, out, form, quiet)
     return int(exit_code(section))

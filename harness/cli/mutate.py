@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import click
 
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load import load_suite
-from harness.mutate import Options, exit_code, parse_shard, render_markdown, run
+from harness.mutate import Options, exit_code, parse_shard, render_markdown, render_summary, run
 
-__all__ = ["command"]
+__all__ = ["FORMATS", "command", "emit"]
+
+FORMATS = ("summary", "markdown", "json")
 
 
 def _default_suite() -> Path:
@@ -19,6 +23,18 @@ def _default_suite() -> Path:
     if not (here / "suite.yaml").is_file():
         raise ConfigError("SUITE", None, "a suite folder (no SUITE given and ./cases/suite.yaml not found)")
     return here
+
+
+def emit(section: dict[str, Any], out: Path, form: str | None, quiet: bool) -> None:
+    """The chosen form on stdout: a summary unless asked (``-q`` alone prints nothing)."""
+    if form is None and quiet:
+        return
+    if form == "markdown":
+        click.echo(render_markdown(section), nl=False)
+    elif form == "json":
+        click.echo(json.dumps(section, indent=1, sort_keys=True))
+    else:
+        click.echo(render_summary(section, out), nl=False)
 
 
 @click.command("mutate")
@@ -31,16 +47,17 @@ def _default_suite() -> Path:
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports/mutation"), show_default=True,
               help="Folder for results.jsonl, mutation.json/.md/.html and mutation-report.json (Stryker).")
 @click.option("--resume", is_flag=True, help="Keep the rows already in OUT/results.jsonl; run only the rest.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress output, no table on stdout.")
+@click.option("--format", "form", type=click.Choice(FORMATS), default=None,
+              help="stdout: summary (default: counts, ledger table, one line per escape), markdown "
+                   "(mutation.md, with diffs) or json (mutation.json).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress output; no summary unless --format asks.")
 def command(suite: Path | None, in_diff: str | None, shard: str | None, workers: int | None, out: Path,
-            resume: bool, quiet: bool) -> int:
+            resume: bool, form: str | None, quiet: bool) -> int:
     """Run every covering pin against every mutant of SUITE (default ./cases) and check the ledgers."""
     loaded = load_suite(suite or _default_suite())
     options = Options(in_diff=in_diff, shard=parse_shard(shard) if shard else None, workers=workers,
                       out=out, resume=resume, progress=not quiet)
     section = run(loaded, options)
-    if not quiet:
-        click.echo(render_markdown(section))
-        click.echo(f"Reports: {out}/mutation.md, mutation.json, mutation.html, mutation-report.json", err=True)
+    emit(section, out, form, quiet)
     code: ExitCode = exit_code(section)
     return int(code)

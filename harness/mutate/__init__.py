@@ -2,8 +2,10 @@
 mutants from ledger files), with claims checked, shards, and every report format.
 
     run(suite, options) -> section      plan, run the engine process, write reports in options.out
+    check_ledgers(suite) -> None        every ledger loads and applies (InputErrors otherwise); no pins run
     exit_code(section) -> ExitCode      MUTANTS_ESCAPED on escapes over threshold or a failed claim
     render_markdown(section) -> str     the ledger table and the escapes with their diffs
+    render_summary(section, out) -> str the counts, the ledger table, one line per escape
     merge(folders, out) -> section      join shard result folders into one report
 
 Modules, one job each: targets (settings, what to mutate), ledger (declared mutants),
@@ -19,16 +21,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from harness.mutate.ledger import check_ledgers
     from harness.mutate.plan import Options, parse_shard
-    from harness.mutate.render import render_markdown
+    from harness.mutate.render import render_markdown, render_summary
     from harness.mutate.runner import exit_code, run
     from harness.mutate.shards import merge
 
-__all__ = ["Options", "exit_code", "merge", "parse_shard", "render_markdown", "run"]
+__all__ = ["Options", "check_ledgers", "exit_code", "merge", "parse_shard", "render_markdown", "render_summary", "run"]
 
 # Lazy: the engine process (``python -m harness.mutate.engine``) imports this package first,
 # and must not pay for libcst, jsonschema and the planner it never uses.
 _HOME = {"Options": "plan", "parse_shard": "plan", "merge": "shards", "render_markdown": "render",
+         "render_summary": "render", "check_ledgers": "ledger",
          "exit_code": "runner", "run": "runner"}
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from harness.mutate.results import expand
+
 __all__ = ["render_html"]
 
 _CSS = """
@@ -43,6 +45,7 @@ def _outcomes(m: dict[str, Any]) -> dict[str, str]:
 
 
 def render_html(section: dict[str, Any]) -> str:
+    section = expand(section)
     pins = [r["pin"] for r in section.get("pin_kills", [])]
     t = section["totals"]
     head = "".join(f'<th class="pin" title="{escape(p)}">{escape(p)}</th>' for p in pins)

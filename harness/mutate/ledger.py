@@ -17,9 +17,10 @@ from typing import Any
 from harness.errors import HarnessError, InputError, InputErrors, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import Document, load_document
-from harness.mutate.targets import function_spans
+from harness.model import Suite
+from harness.mutate.targets import function_spans, load_settings, resolve_targets
 
-__all__ = ["DeclaredMutant", "Ledger", "apply_diff", "load_ledgers"]
+__all__ = ["DeclaredMutant", "Ledger", "apply_diff", "check_ledgers", "load_ledgers"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,14 @@ class Ledger:
 
 def load_ledgers(suite_root: Path, patterns: list[str] | str, project_root: Path) -> list[Ledger]:
     """Every ledger of the suite, validated, with every change applied (InputErrors otherwise)."""
+    ledgers, errors = _load_all(suite_root, patterns, project_root)
+    if errors:
+        raise InputErrors(errors)
+    return ledgers
+
+
+def _load_all(suite_root: Path, patterns: list[str] | str, project_root: Path) -> tuple[list[Ledger], list[InputError]]:
+    """The ledgers that load, and the errors of those that do not."""
     if isinstance(patterns, str):
         patterns = [patterns]
     paths = sorted({p.resolve() for pat in patterns for p in suite_root.glob(pat) if p.is_file()})
@@ -70,9 +79,28 @@ def load_ledgers(suite_root: Path, patterns: list[str] | str, project_root: Path
                                          f"{mutant.id!r}, also at {seen[mutant.id]}"))
             seen[mutant.id] = mutant.place
         ledgers.append(ledger)
-    if errors:
-        raise InputErrors(errors)
-    return ledgers
+    return ledgers, errors
+
+
+def check_ledgers(suite: Suite) -> None:
+    """Load and validate every ledger of ``suite`` (YAML, schema, sites, targets, each change applying
+    exactly once), raising InputErrors with file:line places; None when all are sound.
+
+    Cheap (no pin is collected, no mutant generated), so ``harness run`` calls it before building
+    and a broken ledger fails every run, not only ``harness mutate``. Pin references in
+    ``killed_by`` are checked against the collected pins, by ``harness mutate`` only.
+    """
+    root = Path(suite.root)
+    settings = load_settings(root, suite.settings)
+    ledgers, errors = _load_all(root, suite.settings.get("ledgers", ["**/*.ledger.yaml"]), settings.root)
+    for ledger in ledgers:
+        for entry in ledger.targets:
+            try:
+                resolve_targets([entry], settings.root)
+            except InputError as exc:
+                errors.append(exc)
+    if errors:  # in file order, whichever check found them
+        raise InputErrors(sorted(errors, key=lambda e: (e.place.file, e.place.line or 0)))
 
 
 def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:

@@ -1,10 +1,14 @@
-"""The mutation section as Markdown: the ledger table (seed 001's shape), escapes with diffs."""
+"""The mutation section as Markdown (the ledger table in seed 001's shape, escapes with diffs), and
+the short summary ``harness mutate`` prints by default."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-__all__ = ["render_markdown"]
+from harness.mutate.results import expand
+
+__all__ = ["render_markdown", "render_summary"]
 
 _RESULT = {"exact": "exact", "collateral": "claimed + collateral", "failed": "**CLAIM FAILED**",
            "equivalent": "equivalent (held)", "pending": "pending"}
@@ -106,25 +110,50 @@ def _pin_lines(section: dict[str, Any]) -> list[str]:
     return out
 
 
-def render_markdown(section: dict[str, Any]) -> str:
+def _counts(section: dict[str, Any]) -> str:
     t = section["totals"]
-    head = [
-        f"# Mutation: {section.get('suite', '')}".rstrip(), "",
-        f"{t['total']} mutants: {t['killed']} killed, {t['timeout']} timeout, {t['survived']} survived, "
-        f"{t['no_coverage']} no coverage, {t['unviable']} unviable, {t['equivalent']} equivalent"
-        + (f", {t['pending']} pending" if t["pending"] else "") + f". Score {t['score']}%.", "",
-    ]
+    return (f"{t['total']} mutants: {t['killed']} killed, {t['timeout']} timeout, {t['survived']} survived, "
+            f"{t['no_coverage']} no coverage, {t['unviable']} unviable, {t['equivalent']} equivalent"
+            + (f", {t['pending']} pending" if t["pending"] else "") + f". Score {t['score']}%.")
+
+
+def _verdict_lines(section: dict[str, Any]) -> list[str]:
+    verdict, out = section["verdict"], []
+    if verdict["claims_failed"]:
+        out += [f"Claims failed: {', '.join(section['claims_failed'])}.", ""]
+    if verdict["escaped_over_threshold"]:
+        limits = ", ".join(f"{k} {v}" for k, v in section["threshold"].items() if v is not None)
+        out += [f"Escapes ({len(section['escaped'])}) exceed the threshold ({limits}).", ""]
+    return out
+
+
+def render_summary(section: dict[str, Any], out: Path | str | None = None) -> str:
+    """What a terminal wants: the counts, the claims, one line per escape, where the reports are.
+    The diffs stay in mutation.md (``--format markdown``); a suite's escapes can run to hundreds."""
+    section = expand(section)
+    lines = [f"Mutation: {section.get('suite', '')}".rstrip(), _counts(section), "", *_verdict_lines(section),
+             *_ledger_table(section["mutants"])]
+    for m in section["mutants"]:
+        if m["status"] in ("survived", "no_coverage"):
+            where = f"{m['file']}:{m['line']}" + (f" {m['function']}" if m.get("function") else "")
+            lines.append(f"escaped {m['id']} ({m['status']}) {where}")
+    if out is not None:
+        folder = Path(out)
+        names = ("mutation.md", "mutation.json", "mutation.html", "mutation-report.json")
+        lines += ["", "Reports: " + ", ".join(str(folder / n) for n in names)]
+    return "\n".join(lines).strip("\n") + "\n"
+
+
+def render_markdown(section: dict[str, Any]) -> str:
+    section = expand(section)
+    t = section["totals"]
+    head = [f"# Mutation: {section.get('suite', '')}".rstrip(), "", _counts(section), ""]
     if not t["total"]:
         head += ["Nothing to mutate: no targets (suite.yaml `mutation.targets`, a ledger's `targets`) "
                  "and no declared mutants" + (f" touched by the diff against {section['in_diff']}"
                                               if section.get("in_diff") else "") + ".", ""]
     if section.get("shard"):
         head += [f"Shard(s): {', '.join(section['shard'])}.", ""]
-    verdict = section["verdict"]
-    if verdict["claims_failed"]:
-        head += [f"Claims failed: {', '.join(section['claims_failed'])}.", ""]
-    if verdict["escaped_over_threshold"]:
-        limits = ", ".join(f"{k} {v}" for k, v in section["threshold"].items() if v is not None)
-        head += [f"Escapes ({len(section['escaped'])}) exceed the threshold ({limits}).", ""]
+    head += _verdict_lines(section)
     return "\n".join([*head, *_ledger_table(section["mutants"]), *_escapes(section["mutants"]),
                       *_pin_lines(section)]) + "\n"

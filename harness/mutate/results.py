@@ -2,6 +2,11 @@
 
 Pure: the same plan, baseline and rows give the same section, byte for byte, except under
 ``timing`` (wall-clock durations are kept there and nowhere else).
+
+Compact: every pin's node id appears once, in ``pins.ids``; mutants, claims and the per-pin table
+name pins by their index there, and a mutant's ``covered_by`` is the index of its set of covering
+pins in ``pin_sets`` (mutants of one function share one). A bundled-suite section is ~0.7 MB
+instead of ~13 MB, and still complete: ``expand(section)`` gives back every list of node ids.
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ from typing import Any
 
 from harness.mutate.pinrefs import resolve_all
 
-__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "read_rows"]
+__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "expand", "read_rows"]
 
-SECTION_VERSION = 1
+SECTION_VERSION = 2
 STATUSES = ("killed", "survived", "timeout", "unviable", "no_coverage", "equivalent", "pending")
 _KIND_ORDER = {"declared": 0, "operator": 1}
 
@@ -140,6 +145,51 @@ def _pin_table(mutants: list[dict[str, Any]], pins: list[str]) -> list[dict[str,
 
 def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
                   shards: list[str] | None = None) -> dict[str, Any]:
+    """The compact section (pins by index); ``expand`` of it names them."""
+    return _compact(_full_section(plan, baseline, rows, shards))
+
+
+_INDEXED = ("killed_by", "timed_out", "crashed")
+_CLAIM_INDEXED = ("claimed", "red", "green")
+
+
+def _compact(section: dict[str, Any]) -> dict[str, Any]:
+    index = {p: i for i, p in enumerate(section["pins"]["ids"])}
+    sets: dict[tuple[int, ...], int] = {}
+    mutants = []
+    for m in section["mutants"]:
+        m = {**m, **{k: [index[p] for p in m[k]] for k in _INDEXED}}
+        m["covered_by"] = sets.setdefault(tuple(index[p] for p in m["covered_by"]), len(sets))
+        if "claim" in m:
+            claim = m["claim"]
+            m["claim"] = {**claim, **{k: [index[p] for p in claim[k]] for k in _CLAIM_INDEXED if k in claim}}
+        mutants.append(m)
+    pin_kills = [{**r, "pin": index[r["pin"]]} for r in section["pin_kills"]]
+    return {**section, "mutants": mutants, "pin_sets": [list(s) for s in sets], "pin_kills": pin_kills}
+
+
+def expand(section: Mapping[str, Any]) -> dict[str, Any]:
+    """The section with node ids in place of pin indices (what the renderers read); no ``pin_sets``.
+    A section already expanded is returned as it is."""
+    if "pin_sets" not in section:
+        return dict(section)
+    ids: list[str] = section["pins"]["ids"]
+    sets: list[list[int]] = section["pin_sets"]
+    mutants = []
+    for m in section["mutants"]:
+        covered = [ids[i] for i in sets[m["covered_by"]]]
+        m = {**m, **{k: [ids[i] for i in m[k]] for k in _INDEXED}, "covered_by": covered}
+        if "claim" in m:
+            claim = m["claim"]
+            m["claim"] = {**claim, **{k: [ids[i] for i in claim[k]] for k in _CLAIM_INDEXED if k in claim}}
+        mutants.append(m)
+    pin_kills = [{**r, "pin": ids[r["pin"]]} for r in section["pin_kills"]]
+    out = {k: v for k, v in section.items() if k != "pin_sets"}
+    return {**out, "mutants": mutants, "pin_kills": pin_kills}
+
+
+def _full_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
+                  shards: list[str] | None) -> dict[str, Any]:
     nodeids: list[str] = list(baseline.get("pins", []))
     outcomes: Mapping[str, str] = baseline.get("outcomes", {})
     excluded = [{"pin": p, "outcome": outcomes.get(p, "not run"),
@@ -170,7 +220,7 @@ def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Ma
             [f"{plan['shard'][0]}/{plan['shard'][1]}"] if plan.get("shard") else None),
         "in_diff": plan.get("in_diff"),
         "targets": sorted({m["file"] for m in metas}),
-        "pins": {"collected": len(nodeids), "excluded": excluded},
+        "pins": {"collected": len(nodeids), "ids": nodeids, "excluded": excluded},
         "totals": {**counts, "total": len(mutants), "score": score},
         "threshold": threshold,
         "escaped": escaped,

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from harness.mutate.results import expand
+
 __all__ = ["STATUS", "stryker_report"]
 
 STATUS = {
@@ -43,6 +45,8 @@ def _mutant(m: dict[str, Any]) -> dict[str, Any]:
 
 
 def stryker_report(section: dict[str, Any], root: Path) -> dict[str, Any]:
+    """Stryker lists every killing and covering test by id: the pins by name, not by index."""
+    section = expand(section)
     files: dict[str, dict[str, Any]] = {}
     for m in section["mutants"]:
         entry = files.get(m["file"])

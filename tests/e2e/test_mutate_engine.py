@@ -20,6 +20,7 @@ import pytest
 from harness.exitcodes import ExitCode
 from harness.load import load_suite
 from harness.mutate import Options, merge, run
+from harness.mutate.results import expand
 
 pytestmark = pytest.mark.slow
 
@@ -33,6 +34,7 @@ def _copy(dest: Path) -> Path:
 
 
 def _matrix(section: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+    section = expand(section)
     return {m["key"]: (m["id"], m["status"], tuple(m["killed_by"]), tuple(m["timed_out"]), tuple(m["covered_by"]))
             for m in section["mutants"]}
 
@@ -43,7 +45,7 @@ def full(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]
     suite = _copy(base / "calc")
     proc = subprocess.run([*HARNESS, "mutate", str(suite), "--out", str(base / "out"), "-q"],
                           capture_output=True, text=True, check=False)
-    section = json.loads((base / "out" / "mutation.json").read_text())
+    section = expand(json.loads((base / "out" / "mutation.json").read_text()))
     return base / "out", section, proc.returncode
 
 
@@ -103,7 +105,7 @@ def test_claims_are_checked_exactly_and_a_green_claimed_pin_fails_the_run(
 def test_survivors_are_listed_with_their_diffs(full: tuple[Path, dict[str, Any], int]) -> None:
     out, section, _ = full
     schema = json.loads((SCENARIO.parents[3] / "harness/report/schemas/mutation.schema.json").read_text())
-    jsonschema.Draft202012Validator(schema).validate(section)
+    jsonschema.Draft202012Validator(schema).validate(json.loads((out / "mutation.json").read_text()))
     assert section["escaped"] == ["calc.x_clamp__mutmut_1", "calc.x_clamp__mutmut_2"]
     markdown = (out / "mutation.md").read_text()
     assert "-    if x < lo:\n+    if x <= lo:" in markdown

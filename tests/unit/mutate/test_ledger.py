@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from harness.errors import HarnessError, InputErrors
+from harness.model import Suite
+from harness.mutate import check_ledgers
 from harness.mutate.ledger import apply_diff, load_ledgers
 
 SITE = '''\
@@ -112,3 +114,54 @@ def test_a_unified_diff_applies_and_a_stale_one_names_the_mutant(tmp_path: Path)
     assert 'lane["base_url"]' not in apply_diff(SITE, good).splitlines()[1]
     with pytest.raises(HarnessError, match="matches 0 places"):
         apply_diff(SITE, "@@ -2,1 +2,1 @@\n-    if stale:\n+    if True:\n")
+
+
+def _checked(folder: Path) -> list[str]:
+    """check_ledgers on a suite folder holding only ledgers: no case, lane or pin is needed."""
+    (folder / "pyproject.toml").write_text("")
+    suite = Suite(root=str(folder), name="s", lanes={}, subjects={}, cases=(),
+                  settings={"ledgers": ["**/*.ledger.yaml"]})
+    with pytest.raises(InputErrors) as info:
+        check_ledgers(suite)
+    return [str(e) for e in info.value.errors]
+
+
+def test_the_ledger_check_names_an_unknown_key_at_its_line(tmp_path: Path) -> None:
+    _suite(tmp_path, '''
+  - id: gate-off
+    title: gate forced off
+    site: {file: pkg/site.py, function: gate}
+    change: {find: "        return True\\n", replace: "        return False\\n"}
+    killed_by: [case::pin]
+    colour: red
+''')
+    (error,) = _checked(tmp_path)
+    assert error.startswith("x.ledger.yaml:9 at mutants[0].colour:") and "'colour'" in error
+
+
+def test_the_ledger_check_names_broken_yaml_at_its_line(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "y.ledger.yaml").write_text("version: 1\nmutants: [\n")
+    (error,) = _checked(tmp_path)
+    assert error.startswith("sub/y.ledger.yaml:3") and "YAML" in error
+
+
+def test_the_ledger_check_finds_every_broken_ledger_and_target_at_once(tmp_path: Path) -> None:
+    _suite(tmp_path, '''
+  - id: twice
+    title: t
+    site: {file: pkg/site.py}
+    change: {find: "return True", replace: "return 1"}
+    killed_by: [case::pin]
+  - id: elsewhere
+    title: t
+    site: {file: pkg/nowhere.py}
+    change: {find: "x", replace: "y"}
+    killed_by: [case::pin]
+''')
+    (tmp_path / "t.ledger.yaml").write_text("version: 1\ntargets: [pkg/site.py:nope]\nmutants: []\n")
+    errors = _checked(tmp_path)
+    assert len(errors) == 3, errors
+    assert errors[0].startswith("t.ledger.yaml:2 at targets[0]") and "'nope'" in errors[0]
+    assert "x.ledger.yaml:7 at mutants[0].change.find" in errors[1] and "2 occurrences" in errors[1]
+    assert "x.ledger.yaml:11 at mutants[1].site.file" in errors[2] and "pkg/nowhere.py" in errors[2]

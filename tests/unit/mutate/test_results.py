@@ -16,7 +16,7 @@ import pytest
 
 from harness.exitcodes import ExitCode
 from harness.mutate import exit_code, render_markdown
-from harness.mutate.results import build_section
+from harness.mutate.results import build_section, expand
 from harness.mutate.stryker import stryker_report
 
 REPO = Path(__file__).resolve().parents[3]
@@ -34,7 +34,7 @@ def _row(mid: str, pins: dict[str, str], unviable: str | None = None) -> dict[st
             "duration_s": 0.1}
 
 
-def _section(threshold: dict[str, Any] | None = None) -> dict[str, Any]:
+def _compact_section(threshold: dict[str, Any] | None = None) -> dict[str, Any]:
     metas = [
         _meta("exact", "declared", claims=["t.py::test_a"]),
         _meta("extra", "declared", claims=["t.py::test_a"]),
@@ -56,6 +56,11 @@ def _section(threshold: dict[str, Any] | None = None) -> dict[str, Any]:
             "threshold": threshold or {"max_escaped": None, "min_score": None}, "shard": None}
     baseline = {"pins": PINS, "outcomes": {**{p: "passed" for p in PINS[:3]}, "t.py::test_broken": "failed"}}
     return build_section(plan, baseline, rows)
+
+
+def _section(threshold: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The section with pins named (what the assertions below read)."""
+    return expand(_compact_section(threshold))
 
 
 def _by_id(section: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -80,8 +85,8 @@ def test_claims_are_exact_collateral_or_failed() -> None:
 def test_a_declared_equivalent_that_a_pin_kills_fails_its_claim() -> None:
     plan_meta = _meta("same", "declared", equivalent="a rename")
     plan = {"selected": ["k-same"], "mutants": [plan_meta], "suite_prefix": "", "threshold": {}}
-    section = build_section(plan, {"pins": PINS[:1], "outcomes": {PINS[0]: "passed"}},
-                            {"k-same": _row("same", {PINS[0]: "failed"})})
+    section = expand(build_section(plan, {"pins": PINS[:1], "outcomes": {PINS[0]: "passed"}},
+                                   {"k-same": _row("same", {PINS[0]: "failed"})}))
     assert section["mutants"][0]["claim"]["result"] == "failed"
     assert section["claims_failed"] == ["same"]
 
@@ -105,7 +110,37 @@ def test_the_exit_code_follows_claims_and_the_escape_threshold() -> None:
 
 def test_the_section_matches_its_report_schema() -> None:
     schema = json.loads((REPO / "harness/report/schemas/mutation.schema.json").read_text())
-    jsonschema.Draft202012Validator(schema).validate(_section())
+    jsonschema.Draft202012Validator(schema).validate(_compact_section())
+
+
+def test_each_pin_is_named_once_and_referred_to_by_index() -> None:
+    section = _compact_section()
+    assert section["pins"]["ids"] == PINS
+    m = {m["id"]: m for m in section["mutants"]}
+    assert m["extra"]["killed_by"] == [0, 1] and m["extra"]["crashed"] == [1]
+    assert section["pin_sets"][m["extra"]["covered_by"]] == [0, 1]
+    assert m["green"]["claim"]["green"] == [2]
+    assert "t.py::test_a" not in json.dumps(section["mutants"])
+
+
+def test_a_large_matrix_stays_small_and_expands_back_to_every_node_id() -> None:
+    pins = [f"suite/cases/file{i // 20}.cases.yaml::case-{i}[lane-{i % 7}]::pin_{i}" for i in range(300)]
+    metas = [_meta(f"op{j}", function=f"f{j % 5}") for j in range(400)]
+    rows = {f"k-op{j}": _row(f"op{j}", {p: "failed" if i % 3 == 0 else "passed"
+                                        for i, p in enumerate(pins) if i % 5 == j % 5}) for j in range(400)}
+    plan = {"selected": [m["key"] for m in metas], "mutants": metas, "suite_prefix": "", "threshold": {}}
+    section = build_section(plan, {"pins": pins, "outcomes": dict.fromkeys(pins, "passed")}, rows)
+    # named in every mutant this would be 400 x 60 covering x ~50 bytes: 1.2 MB of covered_by alone
+    assert len(json.dumps(section, indent=1)) < 300_000
+    assert len(section["pin_sets"]) == 5
+    full = expand(section)
+    op7 = next(m for m in full["mutants"] if m["id"] == "op7")
+    assert op7["covered_by"] == [p for i, p in enumerate(pins) if i % 5 == 2]
+    assert op7["killed_by"] == [p for i, p in enumerate(pins) if i % 5 == 2 and i % 3 == 0]
+
+
+def test_the_renderers_read_the_compact_section() -> None:
+    assert render_markdown(_compact_section()) == render_markdown(_section())
 
 
 def test_the_markdown_has_the_ledger_table_and_the_escapes_with_diffs() -> None:
@@ -135,18 +170,21 @@ def _official_stryker_schema() -> dict[str, Any]:
 
 def test_the_stryker_report_validates_against_the_official_schema(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def f(a):\n    return a + 1\n")
-    report = stryker_report(_section(), tmp_path)
+    report = stryker_report(_compact_section(), tmp_path)
     schema = _official_stryker_schema()
     jsonschema.validators.validator_for(schema)(schema).validate(report)
     statuses = {m["id"]: m["status"] for m in report["files"]["m.py"]["mutants"]}
     assert statuses["op3"] == "NoCoverage" and statuses["op4"] == "CompileError" and statuses["same"] == "Ignored"
+    extra = next(m for m in report["files"]["m.py"]["mutants"] if m["id"] == "extra")
+    assert extra["killedBy"] == ["t.py::test_a", "t.py::test_b"]
+    assert extra["coveredBy"] == ["t.py::test_a", "t.py::test_b"]
 
 
 def _equivalent_section(outputs: dict[str, Any] | None, pins: dict[str, str]) -> dict[str, Any]:
     meta = _meta("same", "declared", equivalent="a no-op")
     row = {**_row("same", pins), **({"outputs": outputs} if outputs else {})}
     plan = {"selected": ["k-same"], "mutants": [meta], "suite_prefix": "", "threshold": {}}
-    return build_section(plan, {"pins": PINS[:1], "outcomes": {PINS[0]: "passed"}}, {"k-same": row})
+    return expand(build_section(plan, {"pins": PINS[:1], "outcomes": {PINS[0]: "passed"}}, {"k-same": row}))
 
 
 def test_a_declared_equivalent_holds_when_no_pin_turns_red_and_every_output_is_identical() -> None:

@@ -92,16 +92,17 @@ def test_in_diff_plans_mutants_only_for_the_functions_the_diff_touches(tmp_path:
     assert {m.function for m in touched.mutants} == {"b"}
 
 
-def test_a_declared_change_that_does_not_apply_stops_the_command_naming_the_mutant(tmp_path: Path) -> None:
-    import sys
+def test_a_declared_change_that_does_not_apply_fails_the_ledger_check_naming_the_mutant(tmp_path: Path) -> None:
+    from harness.model import Suite
+    from harness.mutate import check_ledgers
 
     root = _git_project(tmp_path)
     (root / "suite" / "x.ledger.yaml").write_text(
         "version: 1\nmutants:\n  - id: M1-stale\n    title: t\n    site: {file: pkg/mod.py, function: a}\n"
         "    change: {find: 'x + 2', replace: 'x'}\n    killed_by: ['c::p']\n")
-    proc = subprocess.run([sys.executable, "-c", "from harness.cli.main import main; main()", "mutate",
-                           str(root / "suite"), "--out", str(tmp_path / "out"), "-q"],
-                          capture_output=True, text=True, check=False)
-    assert proc.returncode == 2
-    assert "x.ledger.yaml:6 at mutants[0].change.find" in proc.stderr and "M1-stale" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    suite = Suite(root=str(root / "suite"), name="s", lanes={}, subjects={}, cases=(),
+                  settings={"ledgers": ["**/*.ledger.yaml"]})
+    with pytest.raises(InputErrors) as info:
+        check_ledgers(suite)
+    (error,) = info.value.errors
+    assert str(error).startswith("x.ledger.yaml:6 at mutants[0].change.find") and "M1-stale" in str(error)
