@@ -21,13 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.errors import Place
 from harness.reject.cassettes import Catalog, Interaction, read_cassette
 from harness.reject.match import fire, fire_all
 from harness.reject.rules import Rule
 from harness.reject.secrets import scan
 from harness.reject.template import extract, normalize
 
-__all__ = ["KINDS", "CheckResult", "Problem", "check_catalog", "place_named"]
+__all__ = ["KINDS", "CheckResult", "Problem", "check_catalog", "dangling_receipts", "place_named"]
 
 KINDS = ("unknown-rule", "rule-does-not-fire", "message-mismatch", "wrong-place", "status-mismatch",
          "accepted-fires", "rule-without-receipt", "unlisted", "secret", "provenance")
@@ -38,6 +39,7 @@ class Problem:
     kind: str
     where: str
     detail: str
+    place: Place | None = None  # file:line of the manifest entry or rule, for an InputError
 
     def __str__(self) -> str:
         return f"{self.where}: {self.kind}: {self.detail}"
@@ -60,6 +62,16 @@ def _where(i: Interaction) -> str:
     return f"{i.entry.cassette}#{i.entry.index} ({i.entry.id})"
 
 
+def _about(i: Interaction, kind: str, detail: str) -> Problem:
+    """A problem with one interaction, placed at its manifest entry."""
+    return Problem(kind, _where(i), detail, Place(i.entry.manifest, i.entry.line, f"id {i.entry.id}"))
+
+
+def _about_rule(rule: Rule, kind: str, detail: str, place: Place | None = None) -> Problem:
+    return Problem(kind, f"{rule.file}:{rule.line} ({rule.id})", detail,
+                   place or Place(rule.file, rule.line, f"rule {rule.id}"))
+
+
 def place_named(rule: Rule, body: object, texts: tuple[str, ...]) -> tuple[bool, list[str]]:
     """(every place the message names is a place the rule fires, the places named that are not).
 
@@ -80,48 +92,61 @@ def place_named(rule: Rule, body: object, texts: tuple[str, ...]) -> tuple[bool,
 def _rejected(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> None:
     rule = rules.get(i.entry.rule or "")
     if rule is None:
-        out.append(Problem("unknown-rule", _where(i), f"rule {i.entry.rule!r} is not in the suite's rules"))
+        out.append(_about(i, "unknown-rule", f"rule {i.entry.rule!r} is not in the suite's rules"))
         return
     if 200 <= i.status < 300:
-        out.append(Problem("status-mismatch", _where(i), f"outcome rejected but status {i.status}"))
+        out.append(_about(i, "status-mismatch", f"outcome rejected but status {i.status}"))
     if not fire(rule, i.body):
-        out.append(Problem("rule-does-not-fire", _where(i), f"{rule.id} does not fire on the recorded body"))
+        out.append(_about(i, "rule-does-not-fire", f"{rule.id} does not fire on the recorded body"))
         return
     if not any(rule.pattern.search(t) for t in i.texts):
-        out.append(Problem("message-mismatch", _where(i),
+        out.append(_about(i, "message-mismatch",
                            f"{rule.id}: /{rule.message}/ not found in the recorded response"))
     ok, missed = place_named(rule, i.body, i.texts)
     if not ok:
-        out.append(Problem("wrong-place", _where(i),
+        out.append(_about(i, "wrong-place",
                            f"{rule.id} fired at {[h.location for h in fire(rule, i.body)]} "
                            f"but the message names {missed}"))
 
 
 def _accepted(i: Interaction, catalog: Catalog, out: list[Problem]) -> None:
     if not 200 <= i.status < 300:
-        out.append(Problem("status-mismatch", _where(i), f"outcome accepted but status {i.status}"))
+        out.append(_about(i, "status-mismatch", f"outcome accepted but status {i.status}"))
     # a clean body of one wire may look odd to another wire's rules: check its own validator's
     hits = fire_all(catalog.rules.for_validators([i.entry.validator]), i.body)
     if hits:
         listed = ", ".join(f"{h.rule} at {h.location}" for h in hits[:5])
-        out.append(Problem("accepted-fires", _where(i), f"an accepted body sets off {listed}"))
+        out.append(_about(i, "accepted-fires", f"an accepted body sets off {listed}"))
+
+
+def dangling_receipts(catalog: Catalog, rule: Rule) -> list[Problem]:
+    """One problem per receipt id the rule lists that no manifest interaction for this rule has."""
+    entries = catalog.manifest.by_id()
+    out = []
+    for j, rid in enumerate(rule.receipts):
+        entry = entries.get(rid)
+        if entry is not None and entry.rule == rule.id:
+            continue
+        found = (f"{rid!r}, which is not in {catalog.manifest.file}" if entry is None
+                 else f"{rid!r}, which the manifest says backs {entry.rule or 'no rule'}")
+        place = rule.receipt_places[j] if j < len(rule.receipt_places) else None
+        out.append(_about_rule(rule, "rule-without-receipt", found, place))
+    return out
 
 
 def _receipts(catalog: Catalog, out: list[Problem]) -> None:
     for rule in catalog.rules.rules:
         interactions = catalog.backing(rule.id)
-        backing = {i.entry.id for i in interactions}
-        where = f"{rule.file}:{rule.line} ({rule.id})"
-        if not backing:
-            out.append(Problem("rule-without-receipt", where, "no manifest interaction backs this rule"))
+        dangling = dangling_receipts(catalog, rule)
+        out.extend(dangling)
+        if not interactions:
+            if not dangling:  # each dangling id already says why nothing backs the rule
+                out.append(_about_rule(rule, "rule-without-receipt", "no manifest interaction backs this rule"))
             continue
         # a template that names no place in any receipt checks nothing: say so
         if rule.location and not any(place_named(rule, i.body, i.texts)[1] for i in interactions):
-            out.append(Problem("wrong-place", where,
-                               f"no location template ({', '.join(rule.location)}) names a place in any receipt"))
-        missing = [r for r in rule.receipts if r not in backing]
-        if missing:
-            out.append(Problem("rule-without-receipt", where, f"receipts {missing} are not in the manifest"))
+            out.append(_about_rule(rule, "wrong-place",
+                                   f"no location template ({', '.join(rule.location)}) names a place in any receipt"))
 
 
 def _files(catalog: Catalog, out: list[Problem]) -> None:
@@ -130,25 +155,26 @@ def _files(catalog: Catalog, out: list[Problem]) -> None:
     for rel in catalog.files:
         path = folder / rel
         for f in scan(path.read_bytes()):
-            out.append(Problem("secret", rel, str(f)))
+            out.append(Problem("secret", rel, str(f), Place(str(path))))
         for n in range(len(read_cassette(path))):
             if (rel, n) not in described:
-                out.append(Problem("unlisted", f"{rel}#{n}", "no manifest entry describes this interaction"))
+                out.append(Problem("unlisted", f"{rel}#{n}", "no manifest entry describes this interaction",
+                                   Place(str(path), None, f"interactions[{n}]")))
     manifest = Path(catalog.manifest.file)
     if manifest.is_file():
         for f in scan(manifest.read_bytes()):
-            out.append(Problem("secret", manifest.name, str(f)))
+            out.append(Problem("secret", manifest.name, str(f), Place(str(manifest))))
 
 
 def _provenance(i: Interaction, out: list[Problem]) -> None:
     """A transcribed receipt is never presented as live; a rejection is never synthetic."""
     live = i.entry.kind == "recorded"
     if not live and "recorded" in (i.entry.request_body, i.entry.envelope):
-        out.append(Problem("provenance", _where(i),
+        out.append(_about(i, "provenance",
                            f"{i.entry.kind} interaction claims a recorded body or envelope; only "
                            "kind: recorded may (use reported, reconstructed or as-reported)"))
     if i.entry.outcome == "rejected" and i.entry.kind == "synthetic":
-        out.append(Problem("provenance", _where(i), "a rejection must be transcribed or recorded, not synthetic"))
+        out.append(_about(i, "provenance", "a rejection must be transcribed or recorded, not synthetic"))
 
 
 def check_catalog(catalog: Catalog) -> CheckResult:

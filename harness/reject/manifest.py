@@ -39,6 +39,7 @@ class Entry:
     drift: str = ""
     notes: str = ""
     line: int | None = None
+    manifest: str = ""  # the manifest file this entry stands in, for naming its place
 
     @property
     def kind(self) -> str:
@@ -79,6 +80,6 @@ def load_manifest(folder: Path) -> Manifest:
             provider=raw.get("provider", ""), endpoint=raw.get("endpoint", ""),
             request_body=raw.get("request_body", ""), envelope=raw.get("envelope", ""),
             drift=raw.get("drift", ""), notes=raw.get("notes", ""),
-            line=doc.lines.line_of(f"interactions[{i}]"),
+            line=doc.lines.line_of(f"interactions[{i}]"), manifest=str(path),
         ))
     return Manifest(str(folder), str(path), tuple(entries))

@@ -48,6 +48,8 @@ class Rule:
     triggers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     file: str = ""
     line: int | None = None
+    # where each listed receipt id stands in the rules file, so a dangling one is named exactly
+    receipt_places: tuple[Place, ...] = ()
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -119,6 +121,7 @@ def _rule(doc: Document, i: int, default_validator: str | None) -> Rule:
         title=raw.get("title", ""), drift=raw.get("drift", ""), why=raw.get("why", ""),
         wire=raw.get("wire", ""), trigger=raw.get("trigger", {}), triggers=triggers,
         file=doc.file, line=doc.lines.line_of(at),
+        receipt_places=tuple(doc.place(f"{at}.receipts[{j}]") for j in range(len(receipts))),
     )
 
 

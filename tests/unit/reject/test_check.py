@@ -80,6 +80,16 @@ def test_a_rule_no_receipt_backs_is_reported(tmp_path: Path) -> None:
     assert _kinds(write_scenario(tmp_path, rule=rule)) == ["rule-without-receipt"]
 
 
+def test_a_rule_whose_only_receipt_is_absent_names_that_receipt_and_its_place(tmp_path: Path) -> None:
+    suite = write_scenario(tmp_path)
+    (suite / "cassettes" / "manifest.yaml").unlink()
+    (suite / "cassettes" / "demo" / "demo.yaml").unlink()
+    catalog = load_catalog(suite, {"rules": ["rules/*.rules.yaml"], "cassettes": "cassettes"})
+    [problem] = check_catalog(catalog).problems
+    assert problem.kind == "rule-without-receipt" and problem.detail.startswith("'D1', which is not in ")
+    assert problem.place is not None and problem.place.path == "rules[0].receipts[0]"
+
+
 def test_an_interaction_the_manifest_does_not_describe_is_reported(tmp_path: Path) -> None:
     assert _kinds(write_scenario(tmp_path, extra_interaction=True)) == ["unlisted"]
 
