@@ -17,7 +17,7 @@ from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load.suite import load_suite
 from harness.model import Observation
-from harness.reject.verdicts import evaluate
+from harness.reject.verdicts import evaluate, preload
 
 __all__ = ["command", "lane_section"]
 
@@ -27,6 +27,7 @@ def lane_section(suite_dir: Path, lane_id: str) -> dict[str, Any]:
     suite = load_suite(suite_dir)
     if lane_id not in suite.lanes:
         raise ConfigError("LANE", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
+    preload(suite)  # a broken rules file or declaration is bad input before anything is built
     observations: dict[tuple[str, str, str], Observation] = {}
     if any(lane_id in case.lanes for case in suite.cases):
         for result in build(suite, lanes=[lane_id]):

@@ -19,10 +19,12 @@ from harness.exitcodes import ExitCode
 from harness.model import Case, Lane, Observation, Suite
 from harness.reject.cassettes import Catalog, Interaction, load_catalog
 from harness.reject.match import Hit, Walks, fire
+from harness.reject.preload import preload
 from harness.reject.report import render_markdown
 from harness.reject.rules import Rule
 
-__all__ = ["SECTION_VERSION", "catalog_of", "evaluate", "exit_code", "findings_for_body", "render_markdown"]
+__all__ = ["SECTION_VERSION", "catalog_of", "evaluate", "exit_code", "exit_reason", "findings_for_body", "preload",
+           "render_markdown", "undeclared_new"]
 
 SECTION_VERSION = 1
 Key = tuple[str, str, str]
@@ -151,3 +153,35 @@ def exit_code(section: Mapping[str, Any]) -> ExitCode:
         if finding["side"] == "new" and any(not r["expected"] for r in finding["rejections"]):
             return ExitCode.KNOWN_REJECTION
     return ExitCode.OK
+
+
+def undeclared_new(section: Mapping[str, Any]) -> dict[str, tuple[list[str], list[str]]]:
+    """rule -> (lanes, cases) of every undeclared known rejection of the new pipeline, in report order."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for finding in section.get("findings", []):
+        if finding["side"] != "new":
+            continue
+        for rej in finding["rejections"]:
+            if rej["expected"]:
+                continue
+            lanes, cases = out.setdefault(rej["rule"], ([], []))
+            for seen, name in ((lanes, finding["lane"]), (cases, finding["case"])):
+                if name not in seen:
+                    seen.append(name)
+    return out
+
+
+def _few(names: list[str], shown: int = 2) -> str:
+    return ", ".join(names[:shown]) + (f" +{len(names) - shown}" if len(names) > shown else "")
+
+
+def exit_reason(section: Mapping[str, Any], limit: int = 3) -> str:
+    """One short line saying why ``exit_code`` is what it is: the undeclared rejections by rule."""
+    groups = undeclared_new(section)
+    if not groups:
+        return "no undeclared known rejection on the new pipeline"
+    count = sum(1 for f in section.get("findings", []) if f["side"] == "new"
+                for r in f["rejections"] if not r["expected"])
+    parts = [f"{rule} on {_few(lanes)} ({_few(cases)})" for rule, (lanes, cases) in list(groups.items())[:limit]]
+    more = f", and {len(groups) - limit} more rule(s)" if len(groups) > limit else ""
+    return f"{count} undeclared known rejection(s) on the new pipeline: {', '.join(parts)}{more}"

@@ -127,3 +127,29 @@ def test_the_markdown_table_names_lane_case_rule_location_message_and_source(tmp
     for part in ("c1", "demo.root-composition", "`tools[1].input_schema`", "does not support",
                  "https://example.org/report/1"):
         assert part in row
+
+
+def test_the_exit_reason_names_the_undeclared_rule_lane_and_case(tmp_path: Path) -> None:
+    from harness.reject.verdicts import exit_reason
+
+    suite, obs = _tiny(tmp_path)
+    assert exit_reason(evaluate(suite, obs)) == (
+        "1 undeclared known rejection(s) on the new pipeline: demo.root-composition on gw (c1)")
+
+
+def test_the_exit_reason_of_a_clean_section_says_so(tmp_path: Path) -> None:
+    from harness.reject.verdicts import exit_reason
+
+    decl = {"rule": "demo.root-composition", "lanes": ["gw"], "why": "documented trade-off"}
+    suite, obs = _tiny(tmp_path, (decl,))
+    assert exit_reason(evaluate(suite, obs)) == "no undeclared known rejection on the new pipeline"
+
+
+def test_the_exit_reason_stays_short_when_many_rules_fire() -> None:
+    from harness.reject.verdicts import exit_reason
+
+    findings = [{"case": f"case-{i}", "lane": f"lane-{i % 4}", "side": "new", "rejections": [
+        {"rule": f"rule-{i % 7}", "expected": False}]} for i in range(200)]
+    reason = exit_reason({"findings": findings})
+    assert reason.startswith("200 undeclared known rejection(s) on the new pipeline: rule-0 on lane-0, lane-3 +2")
+    assert reason.endswith(", and 4 more rule(s)") and len(reason) < 300

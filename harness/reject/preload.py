@@ -1,0 +1,113 @@
+"""Check a suite's rejection inputs before anything runs: the catalog and every declaration.
+
+``preload(suite)`` loads the rules, manifest and cassettes the run will use, runs the catalog
+check (`harness cassettes check`) on them, and checks each case's ``rejections:`` declarations
+against that catalog: the rule id exists, and every lane named fronts the rule's validator (a
+declaration on a lane that cannot show the rejection documents nothing). Everything wrong is
+raised at once as InputErrors naming file, line and key path, so a broken rules file or
+declaration stops a run before the build stage instead of after it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness.errors import HarnessError, InputError, InputErrors, Place
+from harness.load.yamlsafe import Document, load_document
+from harness.model import Case, Suite
+from harness.reject.cassettes import Catalog
+from harness.reject.check import check_catalog
+from harness.reject.rules import Rule
+
+__all__ = ["declaration_errors", "preload"]
+
+
+def _case_paths(suite: Suite, file: str) -> tuple[Document | None, dict[int | None, str]]:
+    """The case file's document and, by line, the key path (``cases[i]``) of each case in it."""
+    try:
+        doc = load_document(Path(suite.root) / file, display=file)
+    except HarnessError:
+        return None, {}
+    raw = doc.value.get("cases", []) if isinstance(doc.value, dict) else []
+    return doc, {doc.lines.line_of(f"cases[{i}]"): f"cases[{i}]" for i in range(len(raw))}
+
+
+def _unknown_rule(rule_id: Any, rules: Mapping[str, Rule]) -> str:
+    near = difflib.get_close_matches(str(rule_id), list(rules), n=1)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    return f"{rule_id!r}, not among the suite's {len(rules)} rule(s){hint}"
+
+
+def _lane_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rule: Rule,
+                 place: Any) -> list[InputError]:
+    errors = []
+    fronting = [ln for ln in case.lanes if rule.validator in suite.lanes[ln].fronts]
+    for k, lane_id in enumerate(decl.get("lanes") or ()):
+        where = place(f"{at}.lanes[{k}]")
+        if lane_id not in case.lanes:
+            errors.append(InputError(where, f"a lane this case runs on ({', '.join(case.lanes)})", repr(lane_id)))
+        elif lane_id not in fronting:
+            fronts = ", ".join(suite.lanes[lane_id].fronts) or "no validator"
+            errors.append(InputError(
+                where, f"a lane fronting {rule.validator}, the validator of {rule.id} "
+                f"({', '.join(fronting) or 'none of this case'})", f"{lane_id!r}, which fronts {fronts}"))
+    if not decl.get("lanes") and not fronting:
+        errors.append(InputError(place(f"{at}.rule"), f"a rule of a validator one of this case's lanes fronts "
+                                 f"({', '.join(case.lanes)})", f"{rule.id!r}, a {rule.validator} rule"))
+    return errors
+
+
+def declaration_errors(suite: Suite, catalog: Catalog) -> list[InputError]:
+    """Every declared rejection whose rule is unknown or whose lanes cannot show it."""
+    rules = catalog.rules.by_id()
+    errors: list[InputError] = []
+    docs: dict[str, tuple[Document | None, dict[int | None, str]]] = {}
+    for case in suite.cases:
+        if not case.rejections:
+            continue
+        if case.file not in docs:
+            docs[case.file] = _case_paths(suite, case.file)
+        doc, paths = docs[case.file]
+        base = paths.get(case.line, f"case {case.id}")
+
+        def place(path: str, doc: Document | None = doc, case: Case = case) -> Place:
+            return doc.place(path) if doc is not None else Place(case.file, case.line, path)
+
+        for j, decl in enumerate(case.rejections):
+            at = f"{base}.rejections[{j}]"
+            rule = rules.get(str(decl.get("rule")))
+            if rule is None:
+                errors.append(InputError(place(f"{at}.rule"), "a rule id of the suite's catalog",
+                                         _unknown_rule(decl.get("rule"), rules)))
+                continue
+            errors.extend(_lane_errors(suite, case, at, decl, rule, place))
+    return errors
+
+
+_EXPECTED = {"rule-without-receipt": "a receipt id the manifest lists for this rule",
+             "unknown-rule": "a rule id of the suite's rules"}
+
+
+def _catalog_errors(catalog: Catalog) -> list[InputError]:
+    """The catalog check's problems as InputErrors: evidence a run would cite must hold up."""
+    return [InputError(p.place or Place(p.where),
+                       _EXPECTED.get(p.kind, f"evidence `harness cassettes check` accepts ({p.kind})"), p.detail)
+            for p in check_catalog(catalog).problems]
+
+
+def preload(suite: Suite) -> None:
+    """Load and check the suite's rules, cassettes and declared rejections; InputErrors if any is wrong."""
+    from harness.reject.verdicts import catalog_of
+
+    try:
+        catalog = catalog_of(suite)
+    except InputErrors:
+        raise
+    except InputError as exc:
+        raise InputErrors([exc]) from None
+    errors = _catalog_errors(catalog) + declaration_errors(suite, catalog)
+    if errors:
+        raise InputErrors(errors)
