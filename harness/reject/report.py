@@ -1,13 +1,23 @@
-"""The rejections section as Markdown for report.md (a pull-request comment)."""
+"""The rejections section as Markdown for report.md (a pull-request comment).
+
+A PR comment holds 65,536 characters for the whole report, so this section stays compact:
+every undeclared rejection is a row (those are findings), up to ``MAX_ROWS``; declared ones are
+documented trade-offs, summarized one line per (rule, reason) with the lanes and cases they
+cover. report.json keeps every finding in full, and the Markdown says so where it cuts.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["render_markdown"]
+__all__ = ["MAX_NAMES", "MAX_ROWS", "render_markdown"]
 
 _MAX_MESSAGE = 140
+MAX_ROWS = 60
+MAX_NAMES = 8
+
+Row = tuple[Mapping[str, Any], Mapping[str, Any]]
 
 
 def _cell(text: Any) -> str:
@@ -20,23 +30,64 @@ def _message(text: str) -> str:
     return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
 
 
-def _declared_reasons(rows: list[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[str]:
-    """Each declared rejection's reason once, with the cases it covers: the trade-offs and
-    findings a reviewer must read, not only count."""
-    reasons: dict[tuple[str, str], set[str]] = {}
-    for finding, rej in rows:
-        if rej["expected"] and rej.get("why"):
-            reasons.setdefault((rej["rule"], str(rej["why"])), set()).add(finding["case"])
-    if not reasons:
+def _names(items: Iterable[str]) -> str:
+    """Sorted names, the first MAX_NAMES of them, saying how many more report.json lists."""
+    unique = sorted(set(items))
+    shown = ", ".join(unique[:MAX_NAMES])
+    return shown + (f" +{len(unique) - MAX_NAMES} more" if len(unique) > MAX_NAMES else "")
+
+
+def _row(finding: Mapping[str, Any], rej: Mapping[str, Any]) -> str:
+    receipt = rej.get("receipt") or {}
+    source = str(receipt.get("source_url", ""))
+    kind = receipt.get("provenance", "")
+    link = f"[{receipt.get('id', 'receipt')}]({source}) {kind}" if source.startswith("http") else source
+    return "| " + " | ".join(_cell(c) for c in (
+        finding["lane"], finding["case"], finding["side"], rej["rule"], f"`{rej['location']}`",
+        _message(str(receipt.get("message", ""))), link)) + " |"
+
+
+def _undeclared(rows: list[Row]) -> list[str]:
+    if not rows:
         return []
-    out = ["", "Declared rejections and why:", ""]
-    for (rule, why), cases in sorted(reasons.items()):
-        out.append(f"- `{rule}` ({len(cases)} case(s): {', '.join(sorted(cases))}): {why}")
+    rows = sorted(rows, key=lambda fr: (fr[0]["side"] != "new", fr[0]["lane"], fr[0]["case"], fr[1]["rule"]))
+    out = ["", f"Undeclared ({len(rows)}; on the new pipeline each fails the run):", "",
+           "| lane | case | side | rule | location | message | source |", "|---|---|---|---|---|---|---|"]
+    out += [_row(f, r) for f, r in rows[:MAX_ROWS]]
+    if len(rows) > MAX_ROWS:
+        out += ["", f"… and {len(rows) - MAX_ROWS} more undeclared rejection(s): every one is in report.json "
+                "(`rejections.findings`)."]
     return out
 
 
+def _declared(rows: list[Row]) -> list[str]:
+    """One line per (rule, reason): the trade-off a reviewer must read, with what it covers."""
+    if not rows:
+        return []
+    groups: dict[tuple[str, str], list[Row]] = {}
+    for finding, rej in rows:
+        groups.setdefault((rej["rule"], str(rej.get("why") or "")), []).append((finding, rej))
+    out = ["", f"Declared ({len(rows)}; reported without failing, one line per rule and reason; "
+           "report.json lists each):", ""]
+    for (rule, why), members in sorted(groups.items()):
+        sides = sorted({f["side"] for f, _ in members})
+        lanes = [f["lane"] for f, _ in members]
+        cases = [f["case"] for f, _ in members]
+        out.append(f"- `{rule}`: {len(members)} on the {'/'.join(sides)} pipeline, {len(set(lanes))} lane(s) "
+                   f"({_names(lanes)}), {len(set(cases))} case(s) ({_names(cases)}): {_cell(why) or '(no reason)'}")
+    return out
+
+
+def _stale(stale: list[Mapping[str, Any]]) -> list[str]:
+    if not stale:
+        return []
+    shown = ", ".join(f"{s['case']}: {s['rule']}" for s in stale[:MAX_ROWS])
+    more = f" +{len(stale) - MAX_ROWS} more in report.json" if len(stale) > MAX_ROWS else ""
+    return ["", f"Declared rejections that no body set off (out of date?): {shown}{more}"]
+
+
 def render_markdown(section: Mapping[str, Any]) -> str:
-    """A table of known rejections: lane, case, side, rule, location, message, source."""
+    """Undeclared rejections as table rows; declared ones one line per rule and reason."""
     summary = section.get("summary", {})
     catalog = section.get("catalog", {})
     lines = ["## Known rejections", ""]
@@ -49,22 +100,7 @@ def render_markdown(section: Mapping[str, Any]) -> str:
     rows = [(f, r) for f in section.get("findings", []) for r in f.get("rejections", [])]
     if not rows:
         lines += ["", "No known rejection on any lane."]
-        return "\n".join(lines) + "\n"
-    rows.sort(key=lambda fr: (fr[0]["side"] != "new", fr[1]["expected"], fr[0]["lane"], fr[0]["case"]))
-    lines += ["", "| lane | case | side | rule | location | message | source |",
-              "|---|---|---|---|---|---|---|"]
-    for finding, rej in rows:
-        receipt = rej.get("receipt") or {}
-        rule = rej["rule"] + (" (declared)" if rej["expected"] else "")
-        source = receipt.get("source_url", "")
-        kind = receipt.get("provenance", "")
-        link = f"[{receipt.get('id', 'receipt')}]({source}) {kind}" if source.startswith("http") else source
-        lines.append("| " + " | ".join(_cell(c) for c in (
-            finding["lane"], finding["case"], finding["side"], rule, f"`{rej['location']}`",
-            _message(str(receipt.get("message", ""))), link)) + " |")
-    lines += _declared_reasons(rows)
-    stale = section.get("stale_declarations", [])
-    if stale:
-        lines += ["", "Declared rejections that no body set off (out of date?): "
-                  + ", ".join(f"{s['case']}: {s['rule']}" for s in stale)]
+    lines += _undeclared([(f, r) for f, r in rows if not r["expected"]])
+    lines += _declared([(f, r) for f, r in rows if r["expected"]])
+    lines += _stale(list(section.get("stale_declarations", [])))
     return "\n".join(lines) + "\n"
