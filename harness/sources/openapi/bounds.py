@@ -13,7 +13,9 @@ Document-wide (scaled by the document's own size, so a big honest document fits)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "TooDeep",
     "TooLarge",
     "count_values",
+    "is_json_scalar",
     "measure",
 ]
 
@@ -78,9 +81,15 @@ class Budgets:
         return self.built_limit // 2
 
 
-def count_values(value: Any, limit: int) -> int:
-    """Values in a loaded document (each alias copy counted), stopping just past ``limit``."""
+_PLAIN = (str, int, type(None), dict, list)  # bool is an int
+
+
+def count_values(value: Any, limit: int) -> tuple[int, bool]:
+    """Values in a loaded document (each alias copy counted), stopping just past ``limit``;
+    and whether one of them has no JSON meaning (a YAML binary, a NaN or an infinity: a YAML
+    date is fine, it is read as its ISO text)."""
     count = 0
+    odd = False
     stack = [value]
     while stack and count <= limit:
         item = stack.pop()
@@ -89,7 +98,16 @@ def count_values(value: Any, limit: int) -> int:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-    return count
+        elif not isinstance(item, _PLAIN):
+            odd = odd or not is_json_scalar(item)
+    return count, odd
+
+
+def is_json_scalar(value: Any) -> bool:
+    """A scalar a tool can carry: JSON's, or a YAML date (written out as ISO text)."""
+    if value is None or isinstance(value, (str, int, date)):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
 
 
 def measure(*values: Any) -> int:

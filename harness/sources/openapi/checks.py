@@ -11,6 +11,8 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from harness.sources.openapi.shapes import child, describe
+
 __all__ = ["path_key_problem", "placeholders", "server_problems"]
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -46,59 +48,79 @@ def _host_problem(host: str) -> str | None:
     return None
 
 
+_URL_RULES = "a server URL within seed 002's rules"
+
+
+def _kind(value: Any) -> str:
+    """``describe`` without a string's text: a server string may carry credentials."""
+    return "a string (not shown)" if isinstance(value, str) else describe(value)
+
+
 def _expand(url: str, variables: Any) -> tuple[str, str | None]:
-    if not isinstance(variables, dict):
+    if variables is None:
         return url, None
+    if not isinstance(variables, dict):
+        return url, "server variables that are not an object (name -> variable)"
     for name, spec in variables.items():
-        values = [spec.get("default")] if isinstance(spec, dict) else []
-        if isinstance(spec, dict) and isinstance(spec.get("enum"), list):
+        if not isinstance(spec, dict):
+            return url, f"server variable {name!r} that is not an object"
+        values = [spec.get("default")]
+        if isinstance(spec.get("enum"), list):
             values += spec["enum"]
         for value in values:
             if isinstance(value, str) and _BAD_VARIABLE & set(value):
                 return url, f"server variable {name!r} with a value holding @, /, \\, ? or #"
-        default = values[0] if values and isinstance(values[0], str) else ""
+        default = values[0] if isinstance(values[0], str) else ""
         url = url.replace("{" + str(name) + "}", default)
     return url, None
 
 
-def _server_problem(server: Any) -> str | None:
-    if not isinstance(server, dict) or not isinstance(server.get("url"), str):
-        return "a server without a string url"
+def _server_problem(server: Any) -> tuple[str, str] | None:
+    """(expected, found) when ``server`` breaks a rule. The URL itself is never in ``found``."""
+    if not isinstance(server, dict):
+        return "a server object with a url", _kind(server)
+    if not isinstance(server.get("url"), str):
+        return "a server with a string url", _kind(server["url"]) if "url" in server else "no url"
     url, problem = _expand(server["url"], server.get("variables"))
     if problem:
-        return problem
+        return _URL_RULES, problem
     try:
         parts = urlsplit(url)
         host = parts.hostname or ""
         has_credentials = parts.username is not None or parts.password is not None
     except ValueError:
-        return "a server url that does not parse"
+        return _URL_RULES, "a server url that does not parse"
     if has_credentials or "@" in parts.netloc:
-        return "a server url carrying credentials (user:password@, not shown): put them in auth"
-    return _host_problem(host)
+        return _URL_RULES, "a server url carrying credentials (user:password@, not shown): put them in auth"
+    problem = _host_problem(host)
+    return (_URL_RULES, problem) if problem else None
 
 
-def server_problems(doc: dict[str, Any]) -> list[tuple[str, str]]:
-    """(key path, problem) for every server entry of the document, its paths and operations."""
-    found: list[tuple[str, str]] = []
+def _server_lists(doc: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(key path, value) of every ``servers`` of the document, its path items and operations
+    (a path item or operation of the wrong shape is the importer's to report)."""
     places: list[tuple[str, Any]] = [("servers", doc.get("servers"))]
     paths = doc.get("paths")
-    if isinstance(paths, dict):
-        for key, item in paths.items():
-            if not isinstance(item, dict):
-                continue
-            places.append((f"paths.{key}.servers", item.get("servers")))
-            for method, op in item.items():
-                if isinstance(op, dict) and "servers" in op:
-                    places.append((f"paths.{key}.{method}.servers", op["servers"]))
-    for where, servers in places:
-        if servers is None:
+    for key, item in (paths.items() if isinstance(paths, dict) else ()):
+        if not isinstance(item, dict):
             continue
+        where = child("paths", key)
+        places.append((child(where, "servers"), item.get("servers")))
+        for method, op in item.items():
+            if isinstance(op, dict) and "servers" in op:
+                places.append((child(child(where, method), "servers"), op["servers"]))
+    return [(where, servers) for where, servers in places if servers is not None]
+
+
+def server_problems(doc: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(key path, expected, found) for every server entry that breaks a rule."""
+    found: list[tuple[str, str, str]] = []
+    for where, servers in _server_lists(doc):
         if not isinstance(servers, list):
-            found.append((where, "a list of servers"))
+            found.append((where, "a list of servers", _kind(servers)))
             continue
         for i, server in enumerate(servers):
             problem = _server_problem(server)
             if problem:
-                found.append((f"{where}[{i}].url", problem))
+                found.append((child(child(where, i), "url") if problem[0] == _URL_RULES else child(where, i), *problem))
     return found

@@ -5,14 +5,15 @@ Outcomes, from mildest to hardest (seed 002, "Untrusted documents"):
   - an operation over a per-operation bound, with a non-JSON body, or over the fields budget:
     skipped, with the reason in the summary;
   - a remote ``$ref``, a bad path key, a server URL with credentials, a document over the
-    document-wide bounds, a malformed shape: the import is refused with one InputError.
+    document-wide bounds, a malformed shape (a value without the type the importer reads, a
+    recursive $ref between parameters, bodies, responses or path items): the import is refused
+    with one InputError naming the place (key path, and line) where the shape is wrong.
 Never a hang: every walk is bounded by a count or a depth, and every bound is checked as
 values are built, not afterwards.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from harness.sources.openapi.operations import (
     success_schemas,
 )
 from harness.sources.openapi.refs import BadRef, BudgetSpent, Inliner, RemoteRef
+from harness.sources.openapi.shapes import Malformed, child, describe, first_non_json
 
 __all__ = ["ImportResult", "Skipped", "import_document", "import_value", "load_openapi"]
 
@@ -117,22 +119,29 @@ def _refuse(doc: Document, where: str, expected: str, found: str) -> InputError:
     return InputError(doc.place(where), expected, found)
 
 
+_DOCUMENT = "an OpenAPI 3.x document (an object with openapi and paths)"
+
+
 def _check_document(doc: Document) -> str:
     value = doc.value
+    if value is None:
+        raise _refuse(doc, "", _DOCUMENT, "an empty document")
     if not isinstance(value, dict):
-        raise _refuse(doc, "", "an OpenAPI document (a mapping)", type(value).__name__)
+        raise _refuse(doc, "", _DOCUMENT, describe(value))
     version = value.get("openapi")
     if not (isinstance(version, str) and version[:4] in ("3.0.", "3.1.")):
-        found = f"swagger {value['swagger']}" if "swagger" in value else repr(version)[:40]
-        raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document", found)
+        found = (f"swagger {value['swagger']}" if "swagger" in value else
+                 "no openapi key" if "openapi" not in value else describe(version))
+        raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document (openapi: \"3.0.x\" or \"3.1.x\", quoted)", found)
     if not isinstance(value.get("paths"), dict):
-        raise _refuse(doc, "paths", "a mapping of paths", type(value.get("paths")).__name__)
+        found = describe(value["paths"]) if "paths" in value else "no paths key"
+        raise _refuse(doc, "paths", "paths: an object (path -> path item)", found)
     for key in value["paths"]:
         problem = path_key_problem(str(key))
         if problem:
-            raise _refuse(doc, f"paths.{json.dumps(key)}", "a plain absolute path", problem)
-    for where, problem in server_problems(value):
-        raise _refuse(doc, where, "a server URL within seed 002's rules", problem)
+            raise _refuse(doc, child("paths", key), "a plain absolute path", problem)
+    for where, expected, found in server_problems(value):
+        raise _refuse(doc, where, expected, found)
     return version
 
 
@@ -140,7 +149,7 @@ def _check_placeholders(doc: Document, op: Operation, params: list[str]) -> None
     wanted = sorted(set(placeholders(op.path)))
     if wanted != sorted(set(params)):
         raise _refuse(
-            doc, f"paths.{json.dumps(op.path)}.{op.method}",
+            doc, op.where,
             f"path parameters matching the placeholders {wanted}", f"path parameters {sorted(set(params))}",
         )
 
@@ -153,15 +162,17 @@ class _Run:
         self.inliner = Inliner(self.root, budgets)
         self.responses_off: str | None = None
 
-    def _malformed(self, op: Operation, exc: Exception) -> InputError:
-        where = f"paths.{json.dumps(op.path)}.{op.method}"
+    def _malformed(self, op: Operation, exc: RemoteRef | BadRef | BudgetSpent | Malformed) -> InputError:
+        """One InputError: at the place a shape check named, else at the operation (a schema
+        ref is found while inlining, which does not track key paths)."""
+        if isinstance(exc, Malformed):
+            return _refuse(self.doc, exc.where, exc.expected, exc.found)
         if isinstance(exc, RemoteRef):
-            return _refuse(self.doc, where, "only local $refs (the harness never fetches)", f"$ref {str(exc)[:80]!r}")
+            return _refuse(self.doc, op.where, "only local $refs (the harness never fetches)",
+                           f"$ref {str(exc)[:80]!r}")
         if isinstance(exc, BudgetSpent):
-            return _refuse(self.doc, where, "a document within the inlining budget", exc.reason)
-        if isinstance(exc, BadRef):
-            return _refuse(self.doc, where, "a $ref naming a place in the document", f"{str(exc)[:80]!r}")
-        return _refuse(self.doc, where, f"a well-formed operation ({op.name})", str(exc)[:120])
+            return _refuse(self.doc, op.where, "a document within the inlining budget", exc.reason)
+        return _refuse(self.doc, op.where, "a $ref naming a place in the document", f"{str(exc)[:80]!r}")
 
     def tool(self, op: Operation, result: ImportResult) -> None:
         self.inliner.start_operation()
@@ -176,7 +187,7 @@ class _Run:
         except OverBound as exc:
             result.skipped.append(Skipped(op.name, op.method, op.path, exc.reason))
             return
-        except (RemoteRef, BadRef, ValueError, TypeError, AttributeError) as exc:
+        except (RemoteRef, BadRef, Malformed) as exc:
             raise self._malformed(op, exc) from None
         if op.body_composition:
             result.body_compositions.append(op.name)
@@ -214,7 +225,7 @@ class _Run:
         except OverBound as exc:
             result.dropped_responses.append(Skipped(op.name, op.method, op.path, exc.reason))
             return {}
-        except (RemoteRef, BadRef, ValueError, TypeError, AttributeError) as exc:
+        except (RemoteRef, BadRef, Malformed) as exc:
             raise self._malformed(op, exc) from None
         if self.budgets.held + held > self.budgets.held_limit:
             reason = f"over the held-values budget ({self.budgets.held_limit:,})"
@@ -248,26 +259,34 @@ def import_value(doc: Document, operations: list[str] | None = None, place: Plac
                  max_values: int = MAX_DOCUMENT_VALUES) -> ImportResult:
     """Import an already loaded document (see ``import_document``)."""
     version = _check_document(doc)
-    values = count_values(doc.value, max_values)
+    values, odd = count_values(doc.value, max_values)
     if values > max_values:
         raise _refuse(doc, "", f"at most {max_values:,} values", "more")
-    ops = collect_operations(doc.value)
+    if odd:
+        _refuse_non_json(doc)
+    try:
+        ops = collect_operations(doc.value)
+    except Malformed as exc:
+        raise _refuse(doc, exc.where, exc.expected, exc.found) from None
     result = ImportResult(doc.file, version, values, len(ops))
     ids = [op.operation_id for op in ops if op.operation_id]
     result.duplicated_ids = sorted({i for i in ids if ids.count(i) > 1}) if len(ids) != len(set(ids)) else []
     run = _Run(doc, Budgets.for_document(values))
     for op in _select(doc, ops, operations, place or Place(doc.file)):
         try:
-            params = [p["name"] for p in _path_params(run, op)]
-        except (RemoteRef, BadRef, ValueError, TypeError, AttributeError) as exc:
+            params = [p["name"] for p, _ in parameters(run.root, op) if p["in"] == "path"]
+        except (RemoteRef, BadRef, Malformed) as exc:
             raise run._malformed(op, exc) from None
         _check_placeholders(doc, op, params)
         run.tool(op, result)
     return result
 
 
-def _path_params(run: _Run, op: Operation) -> list[dict[str, Any]]:
-    return [p for p in parameters(run.root, op) if p.get("in") == "path"]
+def _refuse_non_json(doc: Document) -> None:
+    found = first_non_json(doc.value)
+    if found is not None:
+        raise _refuse(doc, found[0], "JSON values only (a YAML binary, NaN or infinity has no JSON form)",
+                      describe(found[1]))
 
 
 def import_document(path: Path, operations: list[str] | None = None, place: Place | None = None,

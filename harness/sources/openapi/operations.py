@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.sources.openapi.names import NameTaker, sanitize
-from harness.sources.openapi.refs import Inliner, resolve_pointer
+from harness.sources.openapi.refs import Inliner
+from harness.sources.openapi.shapes import Malformed, child, describe, follow, need_list, need_object
 
 __all__ = [
     "COMPOSITIONS",
+    "LOCATIONS",
     "METHODS",
     "NotJson",
     "Operation",
@@ -33,6 +35,10 @@ __all__ = [
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 COMPOSITIONS = ("oneOf", "anyOf", "allOf")
+LOCATIONS = ("path", "query", "header", "cookie")
+PATH_ITEM_FIELDS = frozenset({"$ref", "summary", "description", "servers", "parameters", *METHODS})
+_PATH_ITEM_EXPECTED = ("a path item field (get, put, post, delete, options, head, patch, trace, parameters, "
+                       "servers, summary, description, $ref) or an x- extension")
 _IGNORED_HEADERS = {"accept", "content-type", "authorization"}
 _SUCCESS = re.compile(r"^2(\d\d|XX)$")
 
@@ -49,6 +55,8 @@ class Operation:
     method: str
     raw: dict[str, Any]
     item: dict[str, Any]
+    where: str = ""  # key path of the operation object (in its path item, or a ref's target)
+    params_where: str = ""  # key path of the path item's parameters list
     name: str = ""
     operation_id: str | None = None
     keys: set[str] = field(default_factory=set)
@@ -59,18 +67,40 @@ class Operation:
         return f"{self.method}_{self.path}"
 
 
+def _path_item(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The path item (a ``$ref`` followed, its siblings laid over the target) and, per field,
+    the key path of the object it was written in."""
+    item = need_object(raw, where, "a path item object")
+    if "$ref" not in item:
+        return item, dict.fromkeys(item, where)
+    target, at = follow(root, item, where, "a path item object")
+    target = need_object(target, at, f"a path item object{via(where, at)}")
+    siblings = {k: v for k, v in item.items() if k != "$ref"}
+    return {**target, **siblings}, {**dict.fromkeys(target, at), **dict.fromkeys(siblings, where)}
+
+
+def _operations_of(root: Any, path: str) -> list[Operation]:
+    where = child("paths", path)
+    item, origin = _path_item(root, root["paths"][path], where)
+    params_where = child(origin.get("parameters", where), "parameters")
+    ops = []
+    for key, raw in item.items():
+        if key in METHODS:
+            op_where = child(origin[key], key)
+            op = need_object(raw, op_where, "an operation object")
+            op_id = op.get("operationId")
+            if op_id is not None and not isinstance(op_id, str):
+                raise Malformed(child(op_where, "operationId"), "a string operationId", describe(op_id))
+            ops.append(Operation(path, key, op, item, op_where, params_where, operation_id=op_id))
+        elif key not in PATH_ITEM_FIELDS and not key.startswith("x-"):
+            raise Malformed(child(origin[key], key), _PATH_ITEM_EXPECTED, f"the key {key!r}")
+    return ops
+
+
 def collect_operations(root: dict[str, Any]) -> list[Operation]:
-    """Every operation in document order, each given its unique tool name."""
-    ops: list[Operation] = []
-    for path, item in root["paths"].items():
-        if isinstance(item, dict) and isinstance(item.get("$ref"), str):
-            item = resolve_pointer(root, item["$ref"])
-        if not isinstance(item, dict):
-            continue
-        for method, raw in item.items():
-            if method in METHODS and isinstance(raw, dict):
-                op_id = raw.get("operationId")
-                ops.append(Operation(path, method, raw, item, operation_id=op_id if isinstance(op_id, str) else None))
+    """Every operation in document order, each given its unique tool name. Malformed when a
+    path item or an operation is not an object (nothing is passed over without a word)."""
+    ops = [op for path in root["paths"] for op in _operations_of(root, path)]
     names = NameTaker()
     for op in ops:
         base = sanitize(op.operation_id or f"{op.method} {op.path}", fallback="operation")
@@ -84,34 +114,72 @@ def is_json_media(media: str) -> bool:
     return main == "application/json" or main.endswith("+json") or main == "*/*"
 
 
-def _deref(root: Any, value: Any) -> Any:
-    """A parameter, body or response object named by ``$ref`` (refs to refs followed, capped)."""
-    for _ in range(32):
-        if not (isinstance(value, dict) and isinstance(value.get("$ref"), str)):
-            return value
-        value = resolve_pointer(root, value["$ref"])
+def via(where: str, at: str) -> str:
+    """`` (the $ref at X)`` when a value was reached through a ref from ``where``."""
+    return f" (reached by the $ref at {where})" if at != where else ""
+
+
+def _need_schema(value: Any, where: str) -> Any:
+    if not isinstance(value, (dict, bool)):
+        raise Malformed(where, "a schema (an object, or a boolean in 3.1)", describe(value))
     return value
 
 
-def parameters(root: Any, op: Operation) -> list[dict[str, Any]]:
-    """Path-item parameters overridden by the operation's own (same name and location)."""
-    merged: dict[tuple[str, str], dict[str, Any]] = {}
-    for raw in [*(op.item.get("parameters") or []), *(op.raw.get("parameters") or [])]:
-        param = _deref(root, raw)
-        if not isinstance(param, dict) or not isinstance(param.get("name"), str):
-            raise ValueError(f"a parameter without a name: {str(raw)[:60]}")
-        merged[(param["name"], str(param.get("in", "query")))] = param
+def _need_flag(holder: dict[str, Any], key: str, where: str) -> bool:
+    value = holder.get(key, False)
+    if not isinstance(value, bool):
+        raise Malformed(child(where, key), f"{key}: true or false", describe(value))
+    return value
+
+
+def _parameter(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], str]:
+    found, at = follow(root, raw, where, "a parameter object")
+    param = need_object(found, at, f"a parameter object{via(where, at)}")
+    if not isinstance(param.get("name"), str):
+        named = "name" in param
+        raise Malformed(child(at, "name") if named else at, f"a parameter with a string name{via(where, at)}",
+                        describe(param["name"]) if named else f"{describe(param)}, without name")
+    if param.get("in") not in LOCATIONS:
+        named = "in" in param
+        raise Malformed(child(at, "in") if named else at, f"in: path, query, header or cookie{via(where, at)}",
+                        describe(param["in"]) if named else f"parameter {param['name']!r} without in")
+    _need_flag(param, "required", at)
+    return param, at
+
+
+def parameters(root: Any, op: Operation) -> list[tuple[dict[str, Any], str]]:
+    """(parameter, its key path): the path item's, overridden by the operation's own (same
+    name and location). Malformed when a list or a parameter has the wrong shape."""
+    merged: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
+    for where, listed in ((op.params_where, op.item.get("parameters")),
+                          (child(op.where, "parameters"), op.raw.get("parameters"))):
+        if listed is None:
+            continue
+        for i, raw in enumerate(need_list(listed, where, "a list of parameters")):
+            param, at = _parameter(root, raw, child(where, i))
+            merged[(param["name"], param["in"])] = (param, at)
     return list(merged.values())
 
 
-def _param_schema(inl: Inliner, param: dict[str, Any]) -> Any:
-    schema: Any = param.get("schema")
-    if schema is None and isinstance(param.get("content"), dict):
-        for media, spec in param["content"].items():
-            if is_json_media(media) and isinstance(spec, dict):
-                schema = spec.get("schema")
-                break
-    built = inl.build(schema if schema is not None else {}, "input")
+def _json_schema_of(content: Any, where: str) -> tuple[str, Any] | None:
+    """(media type, schema) of the first JSON media type of a content object, or None."""
+    content = need_object(content, where, "a content object (media type -> media type object)")
+    for media, spec in content.items():
+        if is_json_media(media):
+            at = child(where, media)
+            spec = need_object(spec, at, "a media type object")
+            return media, _need_schema(spec.get("schema", {}), child(at, "schema"))
+    return None
+
+
+def _param_schema(inl: Inliner, param: dict[str, Any], at: str) -> Any:
+    schema: Any = {}
+    if "schema" in param:
+        schema = _need_schema(param["schema"], child(at, "schema"))
+    elif "content" in param:
+        found = _json_schema_of(param["content"], child(at, "content"))
+        schema = found[1] if found else {}
+    built = inl.build(schema, "input")
     desc = param.get("description")
     if isinstance(built, dict) and isinstance(desc, str) and "description" not in built:
         built = {**built, "description": desc}  # a new object: a shared schema stays untouched
@@ -133,18 +201,22 @@ class _Fields:
         return name
 
 
-def _json_body(root: Any, op: Operation) -> tuple[Any, bool] | None:
-    body = _deref(root, op.raw.get("requestBody"))
-    if not isinstance(body, dict):
+def _json_body(root: Any, op: Operation) -> tuple[Any, bool, str] | None:
+    """(schema, required, key path of the schema) of the JSON request body, None without one."""
+    if op.raw.get("requestBody") is None:
         return None
-    content = body.get("content")
-    if not isinstance(content, dict) or not content:
-        return None
-    for media, spec in content.items():
-        if is_json_media(media):
-            schema = spec.get("schema", {}) if isinstance(spec, dict) else {}
-            return schema, body.get("required") is True
-    raise NotJson(f"request body is not JSON ({', '.join(map(str, content))})")
+    where = child(op.where, "requestBody")
+    found, at = follow(root, op.raw["requestBody"], where, "a request body object")
+    body = need_object(found, at, f"a request body object{via(where, at)}")
+    if "content" not in body:
+        raise Malformed(at, f"a request body with content{via(where, at)}", f"{describe(body)}, without content")
+    required = _need_flag(body, "required", at)
+    json_body = _json_schema_of(body["content"], child(at, "content"))
+    if json_body is None:
+        if not body["content"]:
+            return None
+        raise NotJson(f"request body is not JSON ({', '.join(map(str, body['content']))})")
+    return json_body[1], required, child(child(child(at, "content"), json_body[0]), "schema")
 
 
 def _is_object_body(schema: Any) -> bool:
@@ -166,9 +238,25 @@ def _renamed(branch: Any, renames: dict[str, str]) -> Any:
     return out
 
 
+def _check_object_body(schema: Any, where: str) -> None:
+    """The keywords of a body's root schema that flattening reads must have their JSON Schema
+    types: a string ``required`` must not become a set of its characters."""
+    if not isinstance(schema, dict):
+        return
+    if "properties" in schema and not isinstance(schema["properties"], dict):
+        raise Malformed(child(where, "properties"), "properties: an object (name -> schema)",
+                        describe(schema["properties"]))
+    required = schema.get("required", [])
+    if not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
+        raise Malformed(child(where, "required"), "required: a list of property names", describe(required))
+    for key in COMPOSITIONS:
+        if key in schema and not isinstance(schema[key], list):
+            raise Malformed(child(where, key), f"{key}: a list of schemas", describe(schema[key]))
+
+
 def _merge_body(fields: _Fields, schema: dict[str, Any], body_required: bool) -> dict[str, Any]:
     """Join an object body's properties; return the root compositions to carry over."""
-    wanted = set(schema.get("required") or []) if body_required else set()
+    wanted = set(schema.get("required", [])) if body_required else set()
     renames: dict[str, str] = {}
     for prop, sub in schema["properties"].items():
         if isinstance(sub, dict) and sub.get("readOnly") is True:
@@ -179,7 +267,7 @@ def _merge_body(fields: _Fields, schema: dict[str, Any], body_required: bool) ->
             renames[prop] = name
     carried: dict[str, Any] = {}
     for key in COMPOSITIONS:
-        if isinstance(schema.get(key), list):
+        if key in schema:
             carried[key] = [_renamed(b, renames) for b in schema[key]]
     return carried
 
@@ -198,19 +286,20 @@ def _without_read_only(schema: Any) -> Any:
 
 
 def input_schema(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
-    """The flat input schema of ``op``. Raises NotJson, OverBound, RemoteRef, BadRef, ValueError."""
+    """The flat input schema of ``op``. Raises NotJson, OverBound, RemoteRef, BadRef, Malformed."""
     fields = _Fields()
-    for param in parameters(root, op):
-        where = str(param.get("in", "query"))
+    for param, at in parameters(root, op):
+        where = param["in"]
         if where == "header" and param["name"].lower() in _IGNORED_HEADERS:
             continue
         base = sanitize(param["name"], fallback="param")
         required = where == "path" or param.get("required") is True
-        fields.add(base, sanitize(f"{where}_{base}"), _param_schema(inl, param), required)
+        fields.add(base, sanitize(f"{where}_{base}"), _param_schema(inl, param, at), required)
     carried: dict[str, Any] = {}
     body = _json_body(root, op)
     if body is not None:
         built = inl.build(body[0], "input")
+        _check_object_body(built, body[2])
         op.body_composition = isinstance(built, dict) and any(k in built for k in COMPOSITIONS)
         if _is_object_body(built):
             carried = _merge_body(fields, built, body[1])
@@ -224,21 +313,22 @@ def input_schema(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
 
 
 def success_schemas(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
-    """Status -> built schema of every 2xx JSON response (a JSON response without one: ``{}``)."""
+    """Status -> built schema of every 2xx JSON response (a JSON response without one: ``{}``).
+    Malformed when what it reads (responses, a 2xx response, its content) has the wrong shape."""
     out: dict[str, Any] = {}
-    responses = op.raw.get("responses")
-    if not isinstance(responses, dict):
+    if op.raw.get("responses") is None:
         return out
+    listed = child(op.where, "responses")
+    responses = need_object(op.raw["responses"], listed, "a responses object (status -> response)")
     for status, raw in responses.items():
-        if not _SUCCESS.match(str(status)):
+        if not _SUCCESS.match(status):
             continue
-        response = _deref(root, raw)
-        content = response.get("content") if isinstance(response, dict) else None
-        if not isinstance(content, dict):
+        where = child(listed, status)
+        found, at = follow(root, raw, where, "a response object")
+        response = need_object(found, at, f"a response object{via(where, at)}")
+        if response.get("content") is None:
             continue
-        for media, spec in content.items():
-            if is_json_media(media):
-                schema = spec.get("schema", {}) if isinstance(spec, dict) else {}
-                out[str(status)] = inl.build(schema, "response")
-                break
+        json_response = _json_schema_of(response["content"], child(at, "content"))
+        if json_response is not None:
+            out[status] = inl.build(json_response[1], "response")
     return out

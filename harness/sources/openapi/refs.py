@@ -11,6 +11,7 @@ of exhausting the Python stack.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any, Literal
 from urllib.parse import unquote
 
@@ -112,7 +113,8 @@ class Inliner:
                 low = min(low, cut)
             return items, low
         if not isinstance(node, dict):
-            return node, _NO_CUT
+            # YAML 1.1 reads an unquoted 2020-01-01 as a date; OpenAPI's YAML 1.2 keeps it text
+            return (node.isoformat() if isinstance(node, date) else node), _NO_CUT
         ref = node.get("$ref")
         if isinstance(ref, str):
             return self._ref(ref, node, depth, mode)

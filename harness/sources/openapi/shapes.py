@@ -1,0 +1,143 @@
+"""Shapes of values read from an untrusted document: checked where they are read, and named.
+
+Every value the importer takes from the document (a path item, an operation, its parameters,
+a body, a response, their ``content``) is checked for the type the importer needs before it is
+used: a string where a list was wanted must not be iterated character by character, and a path
+item given as a list must not vanish. A wrong shape raises ``Malformed(where, expected, found)``
+with ``where`` a key path in the loader's format (``paths."/a".get.parameters[0]``), so the
+importer turns it into one InputError whose place carries the line.
+
+``follow`` chases ``$ref``s between parameter, body, response and path-item objects: a chain
+that comes back on itself is reported as a recursive reference, with the chain.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import unquote
+
+from harness.sources.openapi.bounds import is_json_scalar
+from harness.sources.openapi.refs import BadRef, RemoteRef, resolve_pointer
+
+__all__ = [
+    "MAX_REF_HOPS",
+    "Malformed",
+    "child",
+    "describe",
+    "first_non_json",
+    "follow",
+    "need_list",
+    "need_object",
+    "pointer_path",
+]
+
+MAX_REF_HOPS = 32
+
+
+class Malformed(Exception):
+    """A value of the document without the shape the importer needs."""
+
+    def __init__(self, where: str, expected: str, found: str) -> None:
+        self.where = where
+        self.expected = expected
+        self.found = found
+        super().__init__(f"{where}: expected {expected}, found {found}")
+
+
+def child(path: str, key: object) -> str:
+    """The key path of ``key`` under ``path``, written as harness.load.yamlsafe writes it (so
+    the document's line map finds the line): ``[3]``, ``.plain_key``, ``."/quoted key"``."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    text = str(key)
+    plain = text.replace("_", "").replace("-", "").isalnum()
+    step = text if plain else json.dumps(text)
+    return f"{path}.{step}" if path else step
+
+
+def pointer_path(root: Any, ref: str) -> str:
+    """``#/components/parameters/P~1x`` -> ``components.parameters."P/x"``; a step into a
+    list is written ``[i]``, as the loader writes it. Only called on a ref that resolved."""
+    path, node = "", root
+    for raw in unquote(ref[1:]).split("/")[1:]:
+        step = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, list) and step.isdigit() and int(step) < len(node):
+            path, node = child(path, int(step)), node[int(step)]
+        else:
+            path, node = child(path, step), node.get(step) if isinstance(node, dict) else None
+    return path
+
+
+def describe(value: Any) -> str:
+    """What a value is, for the ``found`` half of a message (short: a string shows 40 chars)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}" if value else "an empty string"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item{'s' * (len(value) != 1)}" if value else "an empty list"
+    if isinstance(value, dict):
+        keys = ", ".join(map(str, list(value)[:5]))
+        return f"an object with keys {keys}" if value else "an empty object"
+    return f"a YAML {type(value).__name__} value"
+
+
+def need_object(value: Any, where: str, expected: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Malformed(where, expected, describe(value))
+    return value
+
+
+def need_list(value: Any, where: str, expected: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise Malformed(where, expected, describe(value))
+    return value
+
+
+def follow(root: Any, value: Any, where: str, expected: str) -> tuple[Any, str]:
+    """``value`` with its ``$ref`` chain followed: (the object reached, its key path).
+
+    A remote ref, a ref naming nothing, a cycle or a chain over MAX_REF_HOPS is Malformed at
+    ``where`` (the place that holds the first ref)."""
+    chain: list[str] = []
+    here = where
+    while isinstance(value, dict) and "$ref" in value:
+        ref = value["$ref"]
+        if not isinstance(ref, str):
+            raise Malformed(child(here, "$ref"), "a $ref string", describe(ref))
+        if ref in chain:
+            cycle = " -> ".join([*chain[chain.index(ref):], ref])
+            raise Malformed(where, f"a $ref that leads to {expected}", f"a recursive reference: {cycle}")
+        if len(chain) >= MAX_REF_HOPS:
+            raise Malformed(where, f"at most {MAX_REF_HOPS} $ref hops to {expected}", "a longer chain")
+        chain.append(ref)
+        try:
+            value = resolve_pointer(root, ref)
+        except RemoteRef:
+            raise Malformed(child(here, "$ref"), "only local $refs (the harness never fetches)",
+                            f"$ref {ref[:80]!r}") from None
+        except BadRef:
+            raise Malformed(child(here, "$ref"), "a $ref naming a place in the document",
+                            f"{ref[:80]!r}") from None
+        here = pointer_path(root, ref)
+    return value, here
+
+
+def first_non_json(value: Any) -> tuple[str, Any] | None:
+    """(key path, value) of the first scalar no tool can carry (see ``is_json_scalar``), or
+    None. Run only when ``count_values`` found one, so building paths costs nothing otherwise."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((child(path, k), v) for k, v in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((child(path, i), v) for i, v in reversed(list(enumerate(item))))
+        elif not is_json_scalar(item):
+            return path, item
+    return None
