@@ -1,183 +1,96 @@
-"""`harness probe` end to end against a real HTTP server on 127.0.0.1 playing a provider.
-
-The fake key set in the environment must be absent from every byte written; a response that
-echoes it makes the persister refuse the cassette; drift is exit 5; redirects are not followed.
-"""
+"""``harness probe`` end to end against a real loopback server: holds, drift, and a refused leak."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from harness.cli.main import cli
-from tests.unit.reject.scenario import MESSAGE, write_scenario
+from tests.unit.reject.scenario import MESSAGE, write_suite
 
 pytestmark = pytest.mark.slow
 
-FAKE_KEY = "sk-ant-api03-FAKEFAKEFAKE0123456789abcdefghijklmnopqrstuv"
+FAKE_KEY = "sk-ant-api03-" + "LOOPBACKxFAKEx" * 4  # a key's shape, never a real key
+REPO = Path(__file__).resolve().parents[2]
 
 
 class Provider(BaseHTTPRequestHandler):
-    """Plays the Anthropic Messages endpoint; ``mode`` on the server picks its behaviour."""
+    """A stand-in provider: ``mode`` says whether it still refuses, accepts, or echoes the key."""
 
-    def log_message(self, *args: Any) -> None:  # keep test output quiet
-        pass
+    mode = "holds"
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length", "0"))
-        body = json.loads(self.rfile.read(length) or b"{}")
-        mode = self.server.mode  # type: ignore[attr-defined]
-        self.server.seen.append({"path": self.path, "key": self.headers.get("x-api-key"), "body": body})  # type: ignore[attr-defined]
-        if mode == "redirect":
-            self._reply(302, {"moved": True}, [("Location", "http://evil.invalid/steal")])
-            return
-        if any(t.get("name") == "forbidden" for t in body.get("tools", [])):
-            self._reply(400, {"type": "error", "error": {"type": "invalid_request_error",
-                                                         "message": "tools.0.custom.name: reserved"}})
-            return
-        composed = any("anyOf" in t.get("input_schema", {}) for t in body.get("tools", []))
-        if mode == "accepts" or not composed:
-            self._reply(200, {"type": "message", "content": []})
-            return
-        text = MESSAGE if mode == "same" else "tools.1.custom.input_schema: a different wording now"
-        if mode == "echo":
-            text = f"{MESSAGE} (your key was {self.headers.get('x-api-key')})"
-        self._reply(400, {"type": "error", "error": {"type": "invalid_request_error", "message": text}},
-                    [("set-cookie", "session=abc123def456ghi789"), ("request-id", "req_0123")])
-
-    def _reply(self, status: int, payload: Any, headers: list[tuple[str, str]] = ()) -> None:  # type: ignore[assignment]
-        data = json.dumps(payload).encode()
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        key = self.headers.get("x-api-key", "")
+        status, message = {"holds": (400, MESSAGE), "passes": (200, ""),
+                           "echo": (401, f"invalid x-api-key: {key}")}[self.mode]
+        body = json.dumps({"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+                          if status >= 400 else {"id": "msg_1", "content": []}).encode()
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in headers:
-            self.send_header(name, value)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
         self.end_headers()
-        self.wfile.write(data)
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
 
 
 @pytest.fixture
-def provider() -> Iterator[ThreadingHTTPServer]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Provider)
-    server.mode = "same"  # type: ignore[attr-defined]
-    server.seen = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+def server() -> Iterator[ThreadingHTTPServer]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Provider)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
 
 
-def _suite(tmp_path: Path, server: ThreadingHTTPServer) -> Path:
-    suite = write_scenario(tmp_path)
-    host, port = server.server_address[:2]
-    (suite / "lanes.yaml").write_text(
-        "version: 1\nlanes:\n  - id: loop\n    wire: anthropic-messages\n    provider: anthropic\n"
-        f"    base_url: http://{host}:{port}\n    model: claude-test\n    fronts: [anthropic]\n")
-    return suite
+def probe(tmp_path: Path, server: ThreadingHTTPServer, mode: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    Provider.mode = mode
+    lane = {"id": "loop", "title": "loopback claude", "wire": "anthropic-messages", "provider": "anthropic",
+            "base_url": f"http://127.0.0.1:{server.server_address[1]}", "model": "claude-x",
+            "fronts": ["anthropic"]}
+    suite = write_suite(tmp_path, None, lanes=[lane])
+    out = tmp_path / "probe-out"
+    env = {**os.environ, "HARNESS_TEST_PROBE_KEY": FAKE_KEY}
+    got = subprocess.run([sys.executable, "-m", "harness", "probe", "--lane", "loop", "--suite", str(suite),
+                          "--out", str(out), "--key-env", "HARNESS_TEST_PROBE_KEY"],
+                         capture_output=True, text=True, timeout=120, cwd=REPO, env=env, check=False)
+    return got, out
 
 
-def _probe(suite: Path, out: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> Any:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
-    return CliRunner().invoke(cli, ["probe", "--lane", "loop", "--suite", str(suite), "--out", str(out), *extra],
-                              standalone_mode=False)
-
-
-def _written(out: Path) -> list[Path]:
-    return [p for p in out.rglob("*") if p.is_file()]
-
-
-def test_a_probe_that_still_sees_the_rejection_holds_and_writes_no_key(
-        tmp_path: Path, provider: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    out = tmp_path / "scratch"
-    result = _probe(_suite(tmp_path, provider), out, monkeypatch)
-    assert result.return_value == 0, result.output
-    assert "1 holds" in result.output
-    assert provider.seen[0]["key"] == FAKE_KEY  # the key did reach the provider...
-    assert provider.seen[0]["body"]["model"] == "claude-test"
-    files = _written(out)
-    assert {p.name for p in files} == {"loop.yaml", "manifest.yaml", "probe-report.json"}
-    for path in files:  # ...and no byte written holds it, nor the cookie the provider set
-        data = path.read_bytes()
-        assert FAKE_KEY.encode() not in data and b"abc123def456" not in data
+def test_a_rejection_that_still_holds_is_recorded_without_the_key_and_exits_0(
+        tmp_path: Path, server: ThreadingHTTPServer) -> None:
+    got, out = probe(tmp_path, server, "holds")
+    assert got.returncode == 0, got.stderr
+    assert "1 holds" in got.stdout
     cassette = (out / "loop.yaml").read_text()
-    assert "x-api-key" not in cassette.lower() and "set-cookie" not in cassette.lower()
-    manifest = (out / "manifest.yaml").read_text()
-    assert "kind: recorded" in manifest and "model: claude-test" in manifest
+    assert "input_schema does not support" in cassette and FAKE_KEY not in cassette
+    report = json.loads((out / "probe-report.json").read_text())
+    assert report["drift"] == 0 and report["items"][0]["rule"] == "demo.root-composition"
 
 
-def test_a_rule_that_now_passes_is_drift_exit_5(
-        tmp_path: Path, provider: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    provider.mode = "accepts"  # type: ignore[attr-defined]
-    result = _probe(_suite(tmp_path, provider), tmp_path / "scratch", monkeypatch)
-    assert result.return_value == 5
-    assert "passes-now" in result.output
+def test_a_rejection_the_provider_now_accepts_is_drift_and_exits_5(
+        tmp_path: Path, server: ThreadingHTTPServer) -> None:
+    got, out = probe(tmp_path, server, "passes")
+    assert got.returncode == 5, got.stderr
+    assert "passes-now: D1 (demo.root-composition) status 200" in got.stdout
+    assert json.loads((out / "probe-report.json").read_text())["drift"] == 1
 
 
-def test_a_changed_message_is_drift_exit_5(
-        tmp_path: Path, provider: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    provider.mode = "changed"  # type: ignore[attr-defined]
-    result = _probe(_suite(tmp_path, provider), tmp_path / "scratch", monkeypatch)
-    assert result.return_value == 5
-    assert "message-changed" in result.output
-
-
-def test_a_new_body_no_rule_covers_that_is_refused_is_a_new_rejection(
-        tmp_path: Path, provider: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    bodies = tmp_path / "bodies.jsonl"
-    novel = {"model": "m", "tools": [{"name": "forbidden", "input_schema": {"type": "object"}}]}
-    known = {"model": "m", "tools": [{"name": "k", "input_schema": {"type": "object", "anyOf": []}}]}
-    bodies.write_text(json.dumps({"body": novel}) + "\n" + json.dumps(known) + "\n")
-    result = _probe(_suite(tmp_path, provider), tmp_path / "scratch", monkeypatch, "--bodies", str(bodies))
-    assert result.return_value == 5
-    assert "new-rejection: new-1 (no rule) status 400" in result.output
-    assert len(provider.seen) == 2  # the recorded body and the novel one; the covered one is not re-sent
-
-
-def test_a_response_echoing_the_key_is_refused_and_nothing_is_written(
-        tmp_path: Path, provider: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    provider.mode = "echo"  # type: ignore[attr-defined]
-    out = tmp_path / "scratch"
-    result = _probe(_suite(tmp_path, provider), out, monkeypatch)
-    assert result.return_value == 2 and "refused to write" in result.output
-    assert FAKE_KEY not in result.output
-    for path in _written(out) if out.exists() else []:
-        assert FAKE_KEY.encode() not in path.read_bytes()
-    assert not (out / "loop.yaml").exists()
-
-
-def test_a_redirect_is_not_followed(
-        tmp_path: Path, provider: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    provider.mode = "redirect"  # type: ignore[attr-defined]
-    result = _probe(_suite(tmp_path, provider), tmp_path / "scratch", monkeypatch)
-    assert "redirect 302 not followed" in result.output
-    assert len(provider.seen) == 1
-
-
-def test_without_the_key_in_the_environment_the_probe_refuses_to_start(
-        tmp_path: Path, provider: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    result = CliRunner().invoke(cli, ["probe", "--lane", "loop", "--suite", str(_suite(tmp_path, provider)),
-                                      "--out", str(tmp_path / "o")], standalone_mode=False)
-    assert result.return_value == 2 or "ANTHROPIC_API_KEY" in str(result.exception)
-    assert provider.seen == []
-
-
-def test_from_run_probes_the_new_bodies_of_a_run_that_no_rule_covers(
-        tmp_path: Path, provider: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    suite = _suite(tmp_path, provider)
-    (suite / "probe.cases.yaml").write_text(
-        "version: 1\nsubject: anthropic_messages\ncases:\n"
-        "  - id: reserved-name\n    tools:\n      - name: forbidden\n        description: d\n"
-        "        input_schema: {type: object, properties: {}}\n")
-    result = _probe(suite, tmp_path / "scratch", monkeypatch, "--from-run")
-    assert result.return_value == 5, result.output
-    assert "new-rejection" in result.output
-    assert [s["body"]["tools"][0]["name"] for s in provider.seen][-1] == "forbidden"
+def test_a_provider_echoing_the_key_makes_the_probe_refuse_to_write_anything(
+        tmp_path: Path, server: ThreadingHTTPServer) -> None:
+    got, out = probe(tmp_path, server, "echo")
+    assert got.returncode == 2, (got.stdout, got.stderr)
+    assert "refused to write" in got.stderr and "anthropic-key" in got.stderr
+    assert FAKE_KEY not in got.stderr + got.stdout and "LOOPBACKxFAKE" not in got.stderr
+    written = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
+    assert written == []

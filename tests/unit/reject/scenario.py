@@ -1,7 +1,8 @@
 """Tiny scenario folders for the rejection tests: one rule, one cassette, one manifest.
 
 ``write_scenario(tmp_path, **changes)`` writes a consistent folder (rules/ + cassettes/) in
-which `harness cassettes check` passes; each test breaks one thing on purpose.
+which `harness cassettes check` passes; each test breaks one thing on purpose. ``write_suite``
+adds lanes, a subject and two cases, so the folder loads as a whole suite.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import yaml
 
 from harness.reject.cassettes import cassette_text
 
-__all__ = ["GOOD_BODY", "MESSAGE", "RULE", "write_scenario"]
+__all__ = ["GOOD_BODY", "LANES", "MESSAGE", "RULE", "write_scenario", "write_suite"]
 
 MESSAGE = "tools.1.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"
 
@@ -71,3 +72,32 @@ def write_scenario(root: Path, *, rule: dict[str, Any] | None = None, body: Any 
     (cassettes / "manifest.yaml").write_text(yaml.safe_dump({"version": 1, "interactions": entries},
                                                             sort_keys=False))
     return suite
+
+
+PIPES = "def old(inp, lane):\n    return {'model': 'm', 'tools': inp['tools']}\n\nnew = old\n"
+LANES = [
+    {"id": "gw", "title": "gateway to claude", "wire": "anthropic-messages", "provider": "custom",
+     "base_url": "https://gw.example.org", "model": "m", "fronts": ["one-api", "anthropic"]},
+    {"id": "other", "title": "not claude", "wire": "anthropic-messages", "provider": "custom",
+     "base_url": "https://other.example.org", "model": "m", "fronts": ["deepseek"]},
+]
+
+
+def write_suite(tmp_path: Path, declaration: dict[str, Any] | None, rule: dict[str, Any] | None = None,
+                lanes: list[dict[str, Any]] | None = None) -> Path:
+    """The consistent one-rule scenario plus lanes, a subject and two cases; the second declares."""
+    root = write_scenario(tmp_path, rule=rule)
+    (root / "suite.yaml").write_text(yaml.safe_dump({
+        "version": 1, "name": "preload", "rules": ["rules/*.rules.yaml"], "cassettes": "cassettes",
+        "subjects": {"demo": {"old": "preload_pipes:old", "new": "preload_pipes:new",
+                              "wires": ["anthropic-messages"]}}}, sort_keys=False))
+    (root / "preload_pipes.py").write_text(PIPES)
+    (root / "lanes.yaml").write_text(yaml.safe_dump({"version": 1, "lanes": lanes or LANES}, sort_keys=False))
+    tool = {"name": "t", "description": "d", "input_schema": {"type": "object"}}
+    second: dict[str, Any] = {"id": "declares", "tools": [tool], "expect": {"*": "same"}}
+    if declaration is not None:
+        second["rejections"] = [declaration]
+    cases = {"version": 1, "subject": "demo", "cases": [
+        {"id": "plain", "tools": [tool], "expect": {"*": "same"}}, second]}
+    (root / "demo.cases.yaml").write_text(yaml.safe_dump(cases, sort_keys=False))
+    return root

@@ -3,43 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 
 from harness.errors import InputError, InputErrors
 from harness.load.suite import load_suite
 from harness.reject.preload import preload
-from tests.unit.reject.scenario import RULE, write_scenario
+from tests.unit.reject.scenario import RULE, write_suite
 
 REPO = Path(__file__).resolve().parents[3]
-PIPES = "def old(inp, lane):\n    return {'model': 'm', 'tools': inp['tools']}\n\nnew = old\n"
-LANES = [
-    {"id": "gw", "title": "gateway to claude", "wire": "anthropic-messages", "provider": "custom",
-     "base_url": "https://gw.example.org", "model": "m", "fronts": ["one-api", "anthropic"]},
-    {"id": "other", "title": "not claude", "wire": "anthropic-messages", "provider": "custom",
-     "base_url": "https://other.example.org", "model": "m", "fronts": ["deepseek"]},
-]
-
-
-def suite_with(tmp_path: Path, declaration: dict[str, Any] | None, rule: dict[str, Any] | None = None) -> Path:
-    """The consistent one-rule scenario plus lanes, a subject and two cases; the second declares."""
-    root = write_scenario(tmp_path, rule=rule)
-    (root / "suite.yaml").write_text(yaml.safe_dump({
-        "version": 1, "name": "preload", "rules": ["rules/*.rules.yaml"], "cassettes": "cassettes",
-        "subjects": {"demo": {"old": "preload_pipes:old", "new": "preload_pipes:new",
-                              "wires": ["anthropic-messages"]}}}, sort_keys=False))
-    (root / "preload_pipes.py").write_text(PIPES)
-    (root / "lanes.yaml").write_text(yaml.safe_dump({"version": 1, "lanes": LANES}, sort_keys=False))
-    tool = {"name": "t", "description": "d", "input_schema": {"type": "object"}}
-    second: dict[str, Any] = {"id": "declares", "tools": [tool], "expect": {"*": "same"}}
-    if declaration is not None:
-        second["rejections"] = [declaration]
-    cases = {"version": 1, "subject": "demo", "cases": [
-        {"id": "plain", "tools": [tool], "expect": {"*": "same"}}, second]}
-    (root / "demo.cases.yaml").write_text(yaml.safe_dump(cases, sort_keys=False))
-    return root
 
 
 def errors_of(root: Path) -> list[InputError]:
@@ -54,12 +26,12 @@ def line_of(root: Path, file: str, text: str) -> int:
 
 
 def test_a_consistent_suite_with_a_valid_declaration_preloads_cleanly(tmp_path: Path) -> None:
-    root = suite_with(tmp_path, {"rule": "demo.root-composition", "lanes": ["gw"], "why": "trade-off"})
+    root = write_suite(tmp_path, {"rule": "demo.root-composition", "lanes": ["gw"], "why": "trade-off"})
     preload(load_suite(root))
 
 
 def test_a_declaration_naming_an_unknown_rule_is_bad_input_at_its_key_path(tmp_path: Path) -> None:
-    root = suite_with(tmp_path, {"rule": "demo.root-compositon", "lanes": ["gw"], "why": "typo"})
+    root = write_suite(tmp_path, {"rule": "demo.root-compositon", "lanes": ["gw"], "why": "typo"})
     [error] = errors_of(root)
     assert error.place.file == "demo.cases.yaml"
     assert error.place.path == "cases[1].rejections[0].rule"
@@ -69,14 +41,14 @@ def test_a_declaration_naming_an_unknown_rule_is_bad_input_at_its_key_path(tmp_p
 
 
 def test_a_declaration_on_a_lane_the_case_does_not_run_on_is_bad_input(tmp_path: Path) -> None:
-    root = suite_with(tmp_path, {"rule": "demo.root-composition", "lanes": ["lane-zzz"], "why": "x"})
+    root = write_suite(tmp_path, {"rule": "demo.root-composition", "lanes": ["lane-zzz"], "why": "x"})
     [error] = errors_of(root)
     assert error.place.path == "cases[1].rejections[0].lanes[0]"
     assert "gw, other" in error.expected and error.found == "'lane-zzz'"
 
 
 def test_a_declaration_on_a_lane_that_does_not_front_the_rules_validator_is_bad_input(tmp_path: Path) -> None:
-    root = suite_with(tmp_path, {"rule": "demo.root-composition", "lanes": ["gw", "other"], "why": "x"})
+    root = write_suite(tmp_path, {"rule": "demo.root-composition", "lanes": ["gw", "other"], "why": "x"})
     [error] = errors_of(root)
     assert error.place.path == "cases[1].rejections[0].lanes[1]"
     assert "fronting anthropic" in error.expected and "(gw)" in error.expected
@@ -84,7 +56,7 @@ def test_a_declaration_on_a_lane_that_does_not_front_the_rules_validator_is_bad_
 
 
 def test_a_rule_listing_a_receipt_the_manifest_lacks_is_bad_input_at_that_receipt(tmp_path: Path) -> None:
-    root = suite_with(tmp_path, None, rule={**RULE, "receipts": ["D1", "D404"]})
+    root = write_suite(tmp_path, None, rule={**RULE, "receipts": ["D1", "D404"]})
     [error] = errors_of(root)
     assert (error.place.file, error.place.path) == ("rules/demo.rules.yaml", "rules[0].receipts[1]")
     assert error.place.line == line_of(root, "rules/demo.rules.yaml", "- D404")
@@ -92,13 +64,13 @@ def test_a_rule_listing_a_receipt_the_manifest_lacks_is_bad_input_at_that_receip
 
 
 def test_a_broken_rules_file_is_bad_input_naming_the_rule(tmp_path: Path) -> None:
-    root = suite_with(tmp_path, None, rule={**RULE, "message": "unclosed (group"})
+    root = write_suite(tmp_path, None, rule={**RULE, "message": "unclosed (group"})
     [error] = errors_of(root)
     assert (error.place.file, error.place.path) == ("rules/demo.rules.yaml", "rules[0].message")
 
 
 def test_every_problem_is_reported_in_one_pass(tmp_path: Path) -> None:
-    root = suite_with(tmp_path, {"rule": "nope", "why": "x"}, rule={**RULE, "receipts": ["D1", "D404"]})
+    root = write_suite(tmp_path, {"rule": "nope", "why": "x"}, rule={**RULE, "receipts": ["D1", "D404"]})
     assert sorted(e.place.path for e in errors_of(root)) == ["cases[1].rejections[0].rule", "rules[0].receipts[1]"]
 
 
@@ -111,7 +83,7 @@ def test_check_lane_stops_on_a_bad_declaration_before_building(tmp_path: Path) -
 
     from harness.cli.main import cli
 
-    root = suite_with(tmp_path, {"rule": "acme.typo", "lanes": ["gw"], "why": "x"})
+    root = write_suite(tmp_path, {"rule": "acme.typo", "lanes": ["gw"], "why": "x"})
     result = CliRunner().invoke(cli, ["check-lane", "gw", "--suite", str(root)])
     assert result.exit_code == 2
     assert "demo.cases.yaml" in result.output and "cases[1].rejections[0].rule" in result.output
