@@ -88,3 +88,9 @@ def test_check_lane_stops_on_a_bad_declaration_before_building(tmp_path: Path) -
     assert result.exit_code == 2
     assert "demo.cases.yaml" in result.output and "cases[1].rejections[0].rule" in result.output
     assert "'acme.typo'" in result.output
+
+
+def test_a_suite_borrowing_a_shared_catalog_without_its_rules_preloads_cleanly(tmp_path: Path) -> None:
+    root = write_suite(tmp_path, None)
+    (root / "rules" / "demo.rules.yaml").unlink()
+    preload(load_suite(root))
