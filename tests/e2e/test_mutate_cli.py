@@ -57,3 +57,36 @@ def test_the_default_output_is_a_summary_and_the_full_forms_are_asked_for(tmp_pa
     assert full.stdout == (tmp_path / "out" / "mutation.md").read_text()
     as_json = _mutate(suite, tmp_path / "out", "--format", "json", "-q")
     assert json.loads(as_json.stdout)["escaped"] == ["model-upper"]
+
+
+_EQUIVALENT = ("version: 1\nmutants:\n  - id: said-equivalent\n    title: t\n    site: {file: echo.py, function: new_body}\n"
+               "    change: {find: \"%s\", replace: \"%s\"}\n    equivalent: nobody can tell\n")
+
+
+@pytest.mark.parametrize(("find", "replace", "refuted_by"), [
+    ("str(model)", "None", "a pin"),                       # the pin checks the model
+    ('\\"tools\\": inp[\\"tools\\"]', '\\"tools\\": []', "an output"),  # no pin checks the tools
+], ids=["refuted-by-a-pin", "refuted-by-an-output"])
+def test_a_refuted_equivalent_exits_4(tmp_path: Path, find: str, replace: str, refuted_by: str) -> None:
+    suite = shutil.copytree(SCENARIO, tmp_path / "cased")
+    (suite / "echo.ledger.yaml").write_text(_EQUIVALENT % (find, replace))
+    proc = _mutate(suite, tmp_path / "out", "-q")
+    assert proc.returncode == ExitCode.MUTANTS_ESCAPED, proc.stderr
+    (mutant,) = json.loads((tmp_path / "out" / "mutation.json").read_text())["mutants"]
+    assert mutant["claim"]["result"] == "failed"
+    if refuted_by == "a pin":
+        assert mutant["status"] == "killed" and mutant["killed_by"] == [0]
+    else:
+        assert mutant["status"] == "survived" and mutant["claim"]["outputs"]["differ"] == ["plain[one]"]
+
+
+def test_merge_prints_the_summary_or_the_asked_form(tmp_path: Path) -> None:
+    suite = shutil.copytree(SCENARIO, tmp_path / "cased")
+    for k in (1, 2):
+        assert _mutate(suite, tmp_path / f"s{k}", "-q", "--shard", f"{k}/2").returncode == ExitCode.OK
+    merge = [*HARNESS, "merge", "--out", str(tmp_path / "m"), str(tmp_path / "s1"), str(tmp_path / "s2")]
+    summary = subprocess.run(merge, capture_output=True, text=True, check=False)
+    assert summary.returncode == ExitCode.OK, summary.stderr
+    assert summary.stdout.startswith("Mutation: cased\n1 mutants: 1 killed")
+    as_json = subprocess.run([*merge, "--format", "json"], capture_output=True, text=True, check=False)
+    assert json.loads(as_json.stdout)["shard"] == ["1/2", "2/2"]
