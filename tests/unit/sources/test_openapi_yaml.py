@@ -1,0 +1,59 @@
+"""YAML's own values in an OpenAPI document: a date is read as the text OpenAPI means (YAML 1.2
+keeps ``2020-01-01`` a string), a value with no JSON form is refused at its line, and a path
+item ``$ref`` keeps the fields written beside it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from harness.errors import InputError, Place
+from harness.sources.openapi import import_document, tools_from_document
+
+from .conftest import Imported, api, ok, tool
+
+HEAD = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n      operationId: a\n'
+
+
+def _with_query_schema(schema_yaml: str) -> str:
+    return HEAD + f"""\
+      parameters:
+        - name: since
+          in: query
+          schema: {schema_yaml}
+      responses: {{"200": {{description: ok}}}}
+"""
+
+
+def test_an_unquoted_yaml_date_reaches_the_tool_as_its_iso_text(write: Callable[..., Path]) -> None:
+    path = write(_with_query_schema("{type: string, format: date, example: 2020-01-31}"), "api.yaml")
+    since = tool(import_document(path), "a")["input_schema"]["properties"]["since"]
+    assert since == {"type": "string", "format": "date", "example": "2020-01-31"}
+
+
+@pytest.mark.parametrize(("value", "found"), [
+    ("!!binary aGVsbG8=", "a YAML bytes value"),
+    (".nan", "the number nan"),
+    ("-.inf", "the number -inf"),
+])
+def test_a_yaml_value_with_no_json_form_is_refused_at_its_line(
+        write: Callable[..., Path], value: str, found: str) -> None:
+    path = write(_with_query_schema(f"{{type: number, default: {value}}}"), "api.yaml")
+    with pytest.raises(InputError) as caught:
+        import_document(path, display="api.yaml")
+    assert str(caught.value.place) == 'api.yaml:10 at paths."/a".get.parameters[0].schema.default'
+    assert caught.value.found == found
+
+
+def test_a_path_item_ref_keeps_the_fields_written_beside_it(imported: Imported) -> None:
+    doc = api({"/a": {"$ref": "#/components/x-items/A", "post": {"operationId": "add", "responses": ok()}}},
+              components={"x-items": {"A": {"get": {"operationId": "list", "responses": ok()}}}})
+    assert [t["name"] for t in imported(doc).tools] == ["list", "add"]
+
+
+def test_operations_given_as_a_string_are_refused_not_read_letter_by_letter(write: Callable[..., Path]) -> None:
+    path = write(api({"/a": {"get": {"operationId": "listAll", "responses": ok()}}}))
+    with pytest.raises(InputError, match="expected operations: a list of operationIds"):
+        tools_from_document(path, "listAll", Place("x.cases.yaml", 3))  # type: ignore[arg-type]
