@@ -112,6 +112,11 @@ def load_openapi(path: Path, display: str | None = None, max_values: int = MAX_D
         doc = load_document(path, display=name, max_nodes=max_values)
     except RecursionError:
         raise InputError(Place(name), "a document nested at most 200 deep", "deeper") from None
+    except InputError as exc:
+        if exc.expected == "a string key" and exc.found.startswith("int "):  # the common case
+            raise InputError(exc.place, "a string key (OpenAPI asks YAML to quote status codes: '200':)",
+                             exc.found) from None
+        raise
     return doc
 
 

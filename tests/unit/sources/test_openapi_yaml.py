@@ -57,3 +57,11 @@ def test_operations_given_as_a_string_are_refused_not_read_letter_by_letter(writ
     path = write(api({"/a": {"get": {"operationId": "listAll", "responses": ok()}}}))
     with pytest.raises(InputError, match="expected operations: a list of operationIds"):
         tools_from_document(path, "listAll", Place("x.cases.yaml", 3))  # type: ignore[arg-type]
+
+
+def test_an_unquoted_status_code_is_refused_with_the_spec_s_advice(write: Callable[..., Path]) -> None:
+    path = write(HEAD + "      responses:\n        200:\n          description: ok\n", "api.yaml")
+    with pytest.raises(InputError) as caught:
+        import_document(path, display="api.yaml")
+    assert str(caught.value.place) == 'api.yaml:8 at paths."/a".get.responses'
+    assert caught.value.expected == "a string key (OpenAPI asks YAML to quote status codes: '200':)"
