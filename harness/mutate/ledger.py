@@ -96,7 +96,7 @@ def check_ledgers(suite: Suite) -> None:
     for ledger in ledgers:
         for entry in ledger.targets:
             try:
-                resolve_targets([entry], settings.root)
+                resolve_targets([entry], settings.root, root)
             except InputError as exc:
                 errors.append(exc)
     if errors:  # in file order, whichever check found them

@@ -96,7 +96,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     ledgers: list[Ledger] = load_ledgers(suite_root, settings.get("ledgers", ["**/*.ledger.yaml"]), ms.root)
     entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
     entries += [entry for ledger in ledgers for entry in ledger.targets]
-    targets = resolve_targets(entries, ms.root) if ms.operators else []
+    targets = resolve_targets(entries, ms.root, suite_root) if ms.operators else []
     if options.in_diff:
         targets = _filter_in_diff(targets, ms.root, options.in_diff)
     mutants: list[Mutant] = []
@@ -114,7 +114,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
         for d in ledger.mutants:
             path = out / "declared" / f"{d.id}.py"
             path.write_text(d.source, encoding="utf-8")
-            declared.append(declared_mutant(d, module_name(ms.root, ms.root / d.file), str(path)))
+            declared.append(declared_mutant(d, module_name(ms.root, ms.root / d.file, suite_root), str(path)))
     if options.in_diff:
         declared = _declared_in_diff(declared, ms.root, options.in_diff)
     mutants.extend(declared)

@@ -106,8 +106,13 @@ def _prefixed(exc: InputError) -> InputError:
     return InputError(Place(exc.place.file, exc.place.line, path), exc.expected, exc.found)
 
 
-def module_name(root: Path, file: Path) -> str:
-    """The dotted module name of ``file`` when ``root`` (or ``root/src``) is on sys.path."""
+def module_name(root: Path, file: Path, suite: Path | None = None) -> str:
+    """The dotted module name of ``file`` when ``root`` (or ``root/src``) is on sys.path; a file
+    in the ``suite`` folder (not itself a package) is named from there, as subjects import it
+    (``harness run`` and the engine put the suite folder on sys.path): ``echo``, not ``cases.echo``.
+    """
+    if suite is not None and not (suite / "__init__.py").exists() and file.resolve().is_relative_to(suite.resolve()):
+        root = suite
     rel = file.resolve().relative_to(root.resolve())
     parts = list(rel.with_suffix("").parts)
     if parts and parts[0] == "src" and not (root / "src" / "__init__.py").exists():
@@ -117,9 +122,9 @@ def module_name(root: Path, file: Path) -> str:
     return ".".join(parts)
 
 
-def _module_file(root: Path, module: str) -> Path | None:
+def _module_file(root: Path, module: str, suite: Path | None = None) -> Path | None:
     base = module.replace(".", "/")
-    for folder in (root, root / "src"):
+    for folder in (root, root / "src", *([suite] if suite is not None else [])):
         for candidate in (folder / f"{base}.py", folder / base / "__init__.py"):
             if candidate.is_file():
                 return candidate
@@ -145,24 +150,25 @@ def _span(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
     return first, node.end_lineno or node.lineno
 
 
-def _parse_target(text: str, root: Path, place: Place) -> tuple[Path, str | None]:
+def _parse_target(text: str, root: Path, place: Place, suite: Path | None) -> tuple[Path, str | None]:
     head, _, func = text.partition(":")
     if head.endswith(".py"):
         file = (root / head).resolve()
         if not file.is_file():
             raise InputError(place, f"a Python file under the project root {root}", f"no file {head!r}")
         return file, func or None
-    found = _module_file(root, head)
+    found = _module_file(root, head, suite)
     if found is None:
         raise InputError(place, f"an importable module under the project root {root}", f"no module {head!r}")
     return found.resolve(), func or None
 
 
-def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path) -> list[Target]:
-    """Turn target strings into Targets, one per file; a named function must exist in it."""
+def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path, suite: Path | None = None) -> list[Target]:
+    """Turn target strings into Targets, one per file; a named function must exist in it.
+    ``suite``: the suite folder, where modules named by their bare name are found too."""
     by_file: dict[Path, set[str] | None] = {}
     for text, place in entries:
-        file, func = _parse_target(text, root, place)
+        file, func = _parse_target(text, root, place, suite)
         spans = _spans_or_error(file, place)
         if func is not None and func not in spans:
             known = ", ".join(sorted(spans)) or "none"
@@ -173,7 +179,7 @@ def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path) -> list[Ta
         else:
             by_file[file] = {*current, func}
     return [
-        Target(file=f, rel=f.relative_to(root).as_posix(), module=module_name(root, f),
+        Target(file=f, rel=f.relative_to(root).as_posix(), module=module_name(root, f, suite),
                functions=None if funcs is None else frozenset(funcs))
         for f, funcs in sorted(by_file.items())
     ]

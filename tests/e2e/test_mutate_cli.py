@@ -59,7 +59,8 @@ def test_the_default_output_is_a_summary_and_the_full_forms_are_asked_for(tmp_pa
     assert json.loads(as_json.stdout)["escaped"] == ["model-upper"]
 
 
-_EQUIVALENT = ("version: 1\nmutants:\n  - id: said-equivalent\n    title: t\n    site: {file: echo.py, function: new_body}\n"
+_EQUIVALENT = ("version: 1\nmutants:\n  - id: said-equivalent\n    title: t\n"
+               "    site: {file: echo.py, function: new_body}\n"
                "    change: {find: \"%s\", replace: \"%s\"}\n    equivalent: nobody can tell\n")
 
 
@@ -90,3 +91,25 @@ def test_merge_prints_the_summary_or_the_asked_form(tmp_path: Path) -> None:
     assert summary.stdout.startswith("Mutation: cased\n1 mutants: 1 killed")
     as_json = subprocess.run([*merge, "--format", "json"], capture_output=True, text=True, check=False)
     assert json.loads(as_json.stdout)["shard"] == ["1/2", "2/2"]
+
+
+def test_a_suite_inside_a_project_mutates_its_own_modules_under_the_names_its_subjects_import(
+        tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")  # the project root is tmp_path, not the suite
+    suite = shutil.copytree(SCENARIO, tmp_path / "cased")
+    settings = suite / "suite.yaml"
+    settings.write_text(settings.read_text().replace("  root: .\n", "").replace("  operators: false\n", ""))
+    ledger = suite / "echo.ledger.yaml"
+    ledger.write_text(ledger.read_text().replace("file: echo.py", "file: cased/echo.py")
+                      .replace("mutants:", "targets: [cased/echo.py:new_body]\nmutants:"))
+    proc = _mutate(suite, tmp_path / "out", "-q")
+    section = json.loads((tmp_path / "out" / "mutation.json").read_text())
+    # the subject imports `echo` (the suite folder is on sys.path), so that is the module mutated,
+    # not a second copy named `cased.echo` that no pin ever calls
+    assert proc.returncode == ExitCode.OK, proc.stderr  # survivors, but the suite sets no threshold
+    by_id = {m["id"]: m for m in section["mutants"]}
+    assert by_id["model-dropped"]["claim"]["result"] == "exact"
+    operators = [m for m in section["mutants"] if m["kind"] == "operator"]
+    assert operators and all(m["id"].startswith("echo.x_new_body__mutmut_") for m in operators)
+    assert sum(m["status"] == "killed" for m in operators) >= 3
+    assert not any(m["status"] == "no_coverage" for m in operators)

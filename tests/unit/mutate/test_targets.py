@@ -106,3 +106,16 @@ def test_a_declared_change_that_does_not_apply_fails_the_ledger_check_naming_the
         check_ledgers(suite)
     (error,) = info.value.errors
     assert str(error).startswith("x.ledger.yaml:6 at mutants[0].change.find") and "M1-stale" in str(error)
+
+
+def test_a_module_in_the_suite_folder_is_named_as_its_subjects_import_it(tmp_path: Path) -> None:
+    from harness.mutate.targets import module_name
+
+    root = _project(tmp_path)
+    (root / "suite" / "pipes.py").write_text(CODE)
+    assert module_name(root, root / "suite" / "pipes.py", root / "suite") == "pipes"
+    assert module_name(root, root / "pkg" / "mod.py", root / "suite") == "pkg.mod"
+    (target,) = resolve_targets([("pipes:a", Place("x"))], root, root / "suite")
+    assert target.module == "pipes" and target.rel == "suite/pipes.py"
+    (root / "suite" / "__init__.py").write_text("")  # a package suite keeps its dotted name
+    assert module_name(root, root / "suite" / "pipes.py", root / "suite") == "suite.pipes"
