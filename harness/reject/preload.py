@@ -11,7 +11,7 @@ declaration stops a run before the build stage instead of after it.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,8 @@ def _unknown_rule(rule_id: Any, rules: Mapping[str, Rule]) -> str:
 
 
 def _lane_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rule: Rule,
-                 place: Any) -> list[InputError]:
+                 place: Callable[[str], Place]) -> list[InputError]:
+    """A declaration on a lane that cannot show the rule's rejection documents nothing: refuse it."""
     errors = []
     fronting = [ln for ln in case.lanes if rule.validator in suite.lanes[ln].fronts]
     for k, lane_id in enumerate(decl.get("lanes") or ()):
@@ -56,7 +57,7 @@ def _lane_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rul
                 f"({', '.join(fronting) or 'none of this case'})", f"{lane_id!r}, which fronts {fronts}"))
     if not decl.get("lanes") and not fronting:
         errors.append(InputError(place(f"{at}.rule"), f"a rule of a validator one of this case's lanes fronts "
-                                 f"({', '.join(case.lanes)})", f"{rule.id!r}, a {rule.validator} rule"))
+                                 f"({', '.join(case.lanes)})", f"{rule.id!r}, whose validator is {rule.validator}"))
     return errors
 
 

@@ -94,3 +94,13 @@ def test_a_suite_borrowing_a_shared_catalog_without_its_rules_preloads_cleanly(t
     root = write_suite(tmp_path, None)
     (root / "rules" / "demo.rules.yaml").unlink()
     preload(load_suite(root))
+
+
+def test_a_declaration_without_lanes_on_a_case_no_lane_of_which_fronts_the_validator_is_bad_input(
+        tmp_path: Path) -> None:
+    from tests.unit.reject.scenario import LANES
+
+    root = write_suite(tmp_path, {"rule": "demo.root-composition", "why": "x"}, lanes=[LANES[1]])
+    [error] = errors_of(root)
+    assert error.place.path == "cases[1].rejections[0].rule"
+    assert "(other)" in error.expected and error.found == "'demo.root-composition', whose validator is anthropic"
