@@ -103,7 +103,8 @@ def _exit(report: Mapping[str, Any], sections: Mapping[str, Any]) -> tuple[ExitC
         if sections.get(key) is not None and mod is not None:
             code = ExitCode(mod.exit_code(sections[key]))
             if code:
-                codes.append((code, f"{key}: exit {int(code)}"))
+                reason = getattr(mod, "exit_reason", None)
+                codes.append((code, reason(sections[key]) if reason else f"{key}: exit {int(code)}"))
     if not codes:
         return ExitCode.OK, "clean"
     best = combine(*(c for c, _ in codes))

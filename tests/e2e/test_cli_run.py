@@ -86,3 +86,16 @@ def test_an_output_folder_that_is_a_file_is_a_bad_argument_not_a_bug(toy: Path, 
     (tmp_path / "afile").write_text("x")
     got = harness("run", str(toy), "--out", str(tmp_path / "afile"), cwd=tmp_path)
     assert got.returncode == 2 and "afile" in got.stderr and "internal error" not in got.stderr
+
+
+def test_a_mistyped_rejection_declaration_stops_the_run_before_anything_is_built(tmp_path: Path, repo: Path) -> None:
+    shutil.copytree(repo / "cases", tmp_path / "cases")
+    shutil.copytree(repo / "cassettes", tmp_path / "cassettes")
+    case_file = tmp_path / "cases" / "anthropic_messages" / "recorded_tools.cases.yaml"
+    text = case_file.read_text()
+    assert "rule: anthropic.root-composition" in text
+    case_file.write_text(text.replace("rule: anthropic.root-composition", "rule: anthropic.root-compositon", 1))
+    got = harness("run", "cases", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 2, got.stderr
+    assert "recorded_tools.cases.yaml" in got.stderr and "rejections[0].rule" in got.stderr
+    assert not (tmp_path / "out").exists()  # nothing ran, no run folder
