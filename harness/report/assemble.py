@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import logging
 
 from deepdiff import DeepDiff
 
