@@ -38,7 +38,7 @@ from harness.sources.openapi.operations import (
     success_schemas,
 )
 from harness.sources.openapi.refs import BadRef, BudgetSpent, Inliner, RemoteRef
-from harness.sources.openapi.shapes import Malformed, child, describe, first_non_json
+from harness.sources.openapi.shapes import Malformed, child, describe, first_non_json, place_of
 
 __all__ = ["ImportResult", "Skipped", "import_document", "import_value", "load_openapi"]
 
@@ -121,7 +121,13 @@ def load_openapi(path: Path, display: str | None = None, max_values: int = MAX_D
 
 
 def _refuse(doc: Document, where: str, expected: str, found: str) -> InputError:
-    return InputError(doc.place(where), expected, found)
+    """One InputError at ``where`` (a key path, or the #/pointer of a ref's target)."""
+    return InputError(doc.place(place_of(doc.value, where)), expected, found)
+
+
+def _refuse_shape(doc: Document, exc: Malformed) -> InputError:
+    via = f" (reached by the $ref at {place_of(doc.value, exc.via)})" if exc.via else ""
+    return _refuse(doc, exc.where, exc.expected + via, exc.found)
 
 
 _DOCUMENT = "an OpenAPI 3.x document (an object with openapi and paths)"
@@ -171,7 +177,7 @@ class _Run:
         """One InputError: at the place a shape check named, else at the operation (a schema
         ref is found while inlining, which does not track key paths)."""
         if isinstance(exc, Malformed):
-            return _refuse(self.doc, exc.where, exc.expected, exc.found)
+            return _refuse_shape(self.doc, exc)
         if isinstance(exc, RemoteRef):
             return _refuse(self.doc, op.where, "only local $refs (the harness never fetches)",
                            f"$ref {str(exc)[:80]!r}")
@@ -272,7 +278,7 @@ def import_value(doc: Document, operations: list[str] | None = None, place: Plac
     try:
         ops = collect_operations(doc.value)
     except Malformed as exc:
-        raise _refuse(doc, exc.where, exc.expected, exc.found) from None
+        raise _refuse_shape(doc, exc) from None
     result = ImportResult(doc.file, version, values, len(ops))
     ids = [op.operation_id for op in ops if op.operation_id]
     result.duplicated_ids = sorted({i for i in ids if ids.count(i) > 1}) if len(ids) != len(set(ids)) else []

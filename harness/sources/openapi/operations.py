@@ -74,7 +74,7 @@ def _path_item(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], dict[st
     if "$ref" not in item:
         return item, dict.fromkeys(item, where)
     target, at = follow(root, item, where, "a path item object")
-    target = need_object(target, at, f"a path item object{via(where, at)}")
+    target = need_object(target, at, "a path item object", _via(where, at))
     siblings = {k: v for k, v in item.items() if k != "$ref"}
     return {**target, **siblings}, {**dict.fromkeys(target, at), **dict.fromkeys(siblings, where)}
 
@@ -114,9 +114,9 @@ def is_json_media(media: str) -> bool:
     return main == "application/json" or main.endswith("+json") or main == "*/*"
 
 
-def via(where: str, at: str) -> str:
-    """`` (the $ref at X)`` when a value was reached through a ref from ``where``."""
-    return f" (reached by the $ref at {where})" if at != where else ""
+def _via(where: str, at: str) -> str:
+    """``where`` when the value at ``at`` was reached through a ref standing there."""
+    return where if at != where else ""
 
 
 def _need_schema(value: Any, where: str) -> Any:
@@ -134,15 +134,16 @@ def _need_flag(holder: dict[str, Any], key: str, where: str) -> bool:
 
 def _parameter(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], str]:
     found, at = follow(root, raw, where, "a parameter object")
-    param = need_object(found, at, f"a parameter object{via(where, at)}")
+    param = need_object(found, at, "a parameter object", _via(where, at))
     if not isinstance(param.get("name"), str):
         named = "name" in param
-        raise Malformed(child(at, "name") if named else at, f"a parameter with a string name{via(where, at)}",
-                        describe(param["name"]) if named else f"{describe(param)}, without name")
+        raise Malformed(child(at, "name") if named else at, "a parameter with a string name",
+                        describe(param["name"]) if named else f"{describe(param)}, without name", _via(where, at))
     if param.get("in") not in LOCATIONS:
         named = "in" in param
-        raise Malformed(child(at, "in") if named else at, f"in: path, query, header or cookie{via(where, at)}",
-                        describe(param["in"]) if named else f"parameter {param['name']!r} without in")
+        raise Malformed(child(at, "in") if named else at, "in: path, query, header or cookie",
+                        describe(param["in"]) if named else f"parameter {param['name']!r} without in",
+                        _via(where, at))
     _need_flag(param, "required", at)
     return param, at
 
@@ -207,9 +208,9 @@ def _json_body(root: Any, op: Operation) -> tuple[Any, bool, str] | None:
         return None
     where = child(op.where, "requestBody")
     found, at = follow(root, op.raw["requestBody"], where, "a request body object")
-    body = need_object(found, at, f"a request body object{via(where, at)}")
+    body = need_object(found, at, "a request body object", _via(where, at))
     if "content" not in body:
-        raise Malformed(at, f"a request body with content{via(where, at)}", f"{describe(body)}, without content")
+        raise Malformed(at, "a request body with content", f"{describe(body)}, without content", _via(where, at))
     required = _need_flag(body, "required", at)
     json_body = _json_schema_of(body["content"], child(at, "content"))
     if json_body is None:
@@ -325,7 +326,7 @@ def success_schemas(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
             continue
         where = child(listed, status)
         found, at = follow(root, raw, where, "a response object")
-        response = need_object(found, at, f"a response object{via(where, at)}")
+        response = need_object(found, at, "a response object", _via(where, at))
         if response.get("content") is None:
             continue
         json_response = _json_schema_of(response["content"], child(at, "content"))

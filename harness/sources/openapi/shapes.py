@@ -14,6 +14,7 @@ that comes back on itself is reported as a recursive reference, with the chain.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
 
@@ -29,6 +30,7 @@ __all__ = [
     "follow",
     "need_list",
     "need_object",
+    "place_of",
     "pointer_path",
 ]
 
@@ -38,22 +40,40 @@ MAX_REF_HOPS = 32
 class Malformed(Exception):
     """A value of the document without the shape the importer needs."""
 
-    def __init__(self, where: str, expected: str, found: str) -> None:
-        self.where = where
+    def __init__(self, where: str, expected: str, found: str, via: str = "") -> None:
+        self.where = where  # a key path, or a #/pointer: see place_of
         self.expected = expected
         self.found = found
+        self.via = via  # where the $ref that led to ``where`` stands, when one did
         super().__init__(f"{where}: expected {expected}, found {found}")
 
 
 def child(path: str, key: object) -> str:
     """The key path of ``key`` under ``path``, written as harness.load.yamlsafe writes it (so
-    the document's line map finds the line): ``[3]``, ``.plain_key``, ``."/quoted key"``."""
+    the document's line map finds the line): ``[3]``, ``.plain_key``, ``."/quoted key"``.
+    Under a ``#/json/pointer`` (a ref's target, turned into a key path only if an error names
+    it: ``place_of``) the step is a pointer step."""
+    if path.startswith("#"):
+        return f"{path}/{_pointer_step(str(key))}"
     if isinstance(key, int):
         return f"{path}[{key}]"
-    text = str(key)
-    plain = text.replace("_", "").replace("-", "").isalnum()
-    step = text if plain else json.dumps(text)
+    step = _step(str(key))
     return f"{path}.{step}" if path else step
+
+
+@lru_cache(maxsize=4096)  # the same few keys (parameters, content, schema) recur everywhere
+def _step(text: str) -> str:
+    plain = text.replace("_", "").replace("-", "").isalnum()
+    return text if plain else json.dumps(text)
+
+
+def _pointer_step(text: str) -> str:
+    return text.replace("%", "%25").replace("~", "~0").replace("/", "~1")
+
+
+def place_of(root: Any, where: str) -> str:
+    """``where`` as a key path: a ``#/pointer`` (a ref's target) is converted."""
+    return pointer_path(root, where) if where.startswith("#") else where
 
 
 def pointer_path(root: Any, ref: str) -> str:
@@ -87,9 +107,9 @@ def describe(value: Any) -> str:
     return f"a YAML {type(value).__name__} value"
 
 
-def need_object(value: Any, where: str, expected: str) -> dict[str, Any]:
+def need_object(value: Any, where: str, expected: str, via: str = "") -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise Malformed(where, expected, describe(value))
+        raise Malformed(where, expected, describe(value), via)
     return value
 
 
@@ -100,7 +120,8 @@ def need_list(value: Any, where: str, expected: str) -> list[Any]:
 
 
 def follow(root: Any, value: Any, where: str, expected: str) -> tuple[Any, str]:
-    """``value`` with its ``$ref`` chain followed: (the object reached, its key path).
+    """``value`` with its ``$ref`` chain followed: (the object reached, its place: ``where``,
+    or the ``#/pointer`` of the last ref).
 
     A remote ref, a ref naming nothing, a cycle or a chain over MAX_REF_HOPS is Malformed at
     ``where`` (the place that holds the first ref)."""
@@ -124,7 +145,7 @@ def follow(root: Any, value: Any, where: str, expected: str) -> tuple[Any, str]:
         except BadRef:
             raise Malformed(child(here, "$ref"), "a $ref naming a place in the document",
                             f"{ref[:80]!r}") from None
-        here = pointer_path(root, ref)
+        here = ref  # a key path only if an error names it: see place_of
     return value, here
 
 
