@@ -42,7 +42,8 @@ class Pipelines:
     def packed(self, unit: Unit) -> bytes:
         """The unit's (input, lane), pickled once and unpickled fresh for every call."""
         if unit.key not in self._packed:
-            self._packed.clear()  # units arrive grouped, so one entry is enough
+            if len(self._packed) > 64:
+                self._packed.clear()  # units arrive grouped by case, so a few entries are enough
             self._packed[unit.key] = pack(unit.case.input, unit.lane.as_dict())
         return self._packed[unit.key]
 

@@ -99,3 +99,9 @@ def test_a_mistyped_rejection_declaration_stops_the_run_before_anything_is_built
     assert got.returncode == 2, got.stderr
     assert "recorded_tools.cases.yaml" in got.stderr and "rejections[0].rule" in got.stderr
     assert not (tmp_path / "out").exists()  # nothing ran, no run folder
+
+
+def test_a_broken_ledger_is_bad_input_for_the_main_job_too(toy: Path, tmp_path: Path) -> None:
+    (toy / "bad.ledger.yaml").write_text("version: 1\nmutants:\n  - {id: x, colour: 1}\n")
+    got = harness("run", str(toy), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 2 and "bad.ledger.yaml:3 at mutants[0].colour" in got.stderr
