@@ -11,6 +11,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from harness.sources.openapi.refs import BadRef, RemoteRef, resolve_pointer
 from harness.sources.openapi.shapes import child, describe
 
 __all__ = ["path_key_problem", "placeholders", "server_problems"]
@@ -96,15 +97,32 @@ def _server_problem(server: Any) -> tuple[str, str] | None:
     return (_URL_RULES, problem) if problem else None
 
 
-def _server_lists(doc: dict[str, Any]) -> list[tuple[str, Any]]:
-    """(key path, value) of every ``servers`` of the document, its path items and operations
-    (a path item or operation of the wrong shape is the importer's to report)."""
-    places: list[tuple[str, Any]] = [("servers", doc.get("servers"))]
+def _path_items(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(place, object) of each path item, and of the target of a path item's ``$ref`` (its
+    servers decide where requests go just the same). Wrong shapes and refs naming nothing are
+    the importer's to report; here they are passed over."""
     paths = doc.get("paths")
+    out: list[tuple[str, dict[str, Any]]] = []
     for key, item in (paths.items() if isinstance(paths, dict) else ()):
         if not isinstance(item, dict):
             continue
-        where = child("paths", key)
+        out.append((child("paths", key), item))
+        ref = item.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        try:
+            target = resolve_pointer(doc, ref)
+        except (RemoteRef, BadRef):
+            continue
+        if isinstance(target, dict) and target is not item:
+            out.append((ref, target))  # a #/pointer: the importer turns it into a key path
+    return out
+
+
+def _server_lists(doc: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(place, value) of every ``servers`` of the document, its path items and operations."""
+    places: list[tuple[str, Any]] = [("servers", doc.get("servers"))]
+    for where, item in _path_items(doc):
         places.append((child(where, "servers"), item.get("servers")))
         for method, op in item.items():
             if isinstance(op, dict) and "servers" in op:

@@ -141,13 +141,16 @@ def _check_document(doc: Document) -> str:
         raise _refuse(doc, "", _DOCUMENT, describe(value))
     version = value.get("openapi")
     if not (isinstance(version, str) and version[:4] in ("3.0.", "3.1.")):
-        found = (f"swagger {value['swagger']}" if "swagger" in value else
+        swagger = value.get("swagger")
+        found = (f"swagger {swagger[:20]}" if isinstance(swagger, str) else
+                 f"swagger: {describe(swagger)}" if "swagger" in value else
                  "no openapi key" if "openapi" not in value else describe(version))
         raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document (openapi: \"3.0.x\" or \"3.1.x\", quoted)", found)
-    if not isinstance(value.get("paths"), dict):
+    optional = version.startswith("3.1.")  # 3.1 may leave paths out (webhooks or components only)
+    if not isinstance(value.get("paths"), dict) and not ("paths" not in value and optional):
         found = describe(value["paths"]) if "paths" in value else "no paths key"
         raise _refuse(doc, "paths", "paths: an object (path -> path item)", found)
-    for key in value["paths"]:
+    for key in value.get("paths", {}):
         problem = path_key_problem(str(key))
         if problem:
             raise _refuse(doc, child("paths", key), "a plain absolute path", problem)

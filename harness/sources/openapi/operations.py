@@ -100,7 +100,7 @@ def _operations_of(root: Any, path: str) -> list[Operation]:
 def collect_operations(root: dict[str, Any]) -> list[Operation]:
     """Every operation in document order, each given its unique tool name. Malformed when a
     path item or an operation is not an object (nothing is passed over without a word)."""
-    ops = [op for path in root["paths"] for op in _operations_of(root, path)]
+    ops = [op for path in root.get("paths", {}) for op in _operations_of(root, path)]
     names = NameTaker()
     for op in ops:
         base = sanitize(op.operation_id or f"{op.method} {op.path}", fallback="operation")

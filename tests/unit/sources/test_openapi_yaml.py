@@ -65,3 +65,24 @@ def test_an_unquoted_status_code_is_refused_with_the_spec_s_advice(write: Callab
         import_document(path, display="api.yaml")
     assert str(caught.value.place) == 'api.yaml:8 at paths."/a".get.responses'
     assert caught.value.expected == "a string key (OpenAPI asks YAML to quote status codes: '200':)"
+
+
+def test_a_3_1_document_without_paths_imports_no_operations(imported: Imported) -> None:
+    result = imported({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "webhooks": {}})
+    assert (result.operations, result.tools) == (0, [])
+
+
+def test_a_3_1_document_without_paths_still_has_its_servers_checked(imported: Imported) -> None:
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "servers": [{"url": "http://0x7f.1/"}]}
+    with pytest.raises(InputError, match="ambiguous numeric host"):
+        imported(doc)
+
+
+def test_the_servers_of_a_path_item_reached_by_ref_are_checked_too(imported: Imported) -> None:
+    doc = api({"/a": {"$ref": "#/components/x-items/A"}}, components={"x-items": {"A": {
+        "servers": [{"url": "https://admin:hunter2@api.example.invalid"}],
+        "get": {"operationId": "a", "responses": ok()}}}})
+    with pytest.raises(InputError) as caught:
+        imported(doc)
+    assert caught.value.place.path == "components.x-items.A.servers[0].url"
+    assert "carrying credentials" in caught.value.found and "hunter2" not in str(caught.value)
