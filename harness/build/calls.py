@@ -29,9 +29,9 @@ class PipelineTimeout(BaseException):
     """Raised inside a pipeline call when its deadline passes."""
 
 
-def pack(pipeline_input: Any, lane: dict[str, Any]) -> bytes:
-    """The arguments as bytes: each call unpacks its own copy, so no call sees another's edits."""
-    return pickle.dumps((pipeline_input, lane), protocol=pickle.HIGHEST_PROTOCOL)
+def pack(pipeline_input: Any) -> bytes:
+    """The input as bytes: each call unpacks its own copy, so no call sees another's edits."""
+    return pickle.dumps(pipeline_input, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _on_alarm(signum: int, frame: Any) -> None:
@@ -81,9 +81,9 @@ def call_pipeline(
     timeout: float | None,
     packed: bytes | None = None,
 ) -> Observation:
-    """Run ``fn(input, lane)`` once and record how it ended. ``packed`` is ``pack(input, lane)``,
-    for callers that run one input many times."""
-    args = pickle.loads(packed if packed is not None else pack(pipeline_input, lane))
+    """Run ``fn(input, lane)`` once and record how it ended. ``packed`` is ``pack(input)``, for
+    callers that run one input many times; the lane must then be a fresh dict."""
+    args = (pickle.loads(packed if packed is not None else pack(pipeline_input)), dict(lane))
     start = time.perf_counter()
     try:
         with deadline(timeout):

@@ -37,15 +37,15 @@ class Pipelines:
 
     def __init__(self) -> None:
         self._cache: dict[str, Callable[..., Any]] = {}
-        self._packed: dict[tuple[str, str], bytes] = {}
+        self._packed: dict[str, bytes] = {}
 
     def packed(self, unit: Unit) -> bytes:
-        """The unit's (input, lane), pickled once and unpickled fresh for every call."""
-        if unit.key not in self._packed:
-            if len(self._packed) > 64:
+        """The case's input, pickled once per case and unpickled fresh for every call."""
+        if unit.case.id not in self._packed:
+            if len(self._packed) > 16:
                 self._packed.clear()  # units arrive grouped by case, so a few entries are enough
-            self._packed[unit.key] = pack(unit.case.input, unit.lane.as_dict())
-        return self._packed[unit.key]
+            self._packed[unit.case.id] = pack(unit.case.input)
+        return self._packed[unit.case.id]
 
     def get(self, spec: str) -> Callable[..., Any]:
         if spec not in self._cache:
@@ -56,8 +56,8 @@ class Pipelines:
 def observe(unit: Unit, pipes: Pipelines, side: Side, pipeline_input: Any = None) -> Observation:
     spec = unit.subject.old if side == "old" else unit.subject.new
     if pipeline_input is None:
-        return call_pipeline(pipes.get(spec), None, {}, case_id=unit.case.id, lane_id=unit.lane.id, side=side,
-                             timeout=unit.timeout, packed=pipes.packed(unit))
+        return call_pipeline(pipes.get(spec), None, unit.lane.as_dict(), case_id=unit.case.id, lane_id=unit.lane.id,
+                             side=side, timeout=unit.timeout, packed=pipes.packed(unit))
     return call_pipeline(pipes.get(spec), pipeline_input, unit.lane.as_dict(), case_id=unit.case.id,
                          lane_id=unit.lane.id, side=side, timeout=unit.timeout)
 
