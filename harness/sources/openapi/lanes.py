@@ -175,6 +175,10 @@ def rules_beside(where: Path) -> RuleSet | None:
     from harness.reject.rules import rules_of_suite
 
     suite_file = where / "suite.yaml"
-    settings = load_document(suite_file).value if suite_file.is_file() else {}
-    rules = rules_of_suite(where, settings if isinstance(settings, dict) else {})
+    settings: dict[str, Any] = {}
+    if suite_file.is_file():  # checked as the suite loader checks it: `rules: 5` is one error
+        doc = load_document(suite_file)
+        check(doc, "suite")
+        settings = doc.value
+    rules = rules_of_suite(where, settings)
     return rules if rules.rules else None

@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from harness.errors import InputError, InputErrors
 from harness.model import Lane, Subject
-from harness.sources.openapi.lanes import load_lanes, ship
+from harness.sources.openapi.lanes import load_lanes, rules_beside, ship
 
 COMPOSED = {"name": "pick", "description": "", "input_schema": {"type": "object", "anyOf": [{"required": ["a"]}]}}
 PLAIN = {"name": "plain", "description": "", "input_schema": {"type": "object"}}
@@ -63,3 +66,13 @@ def test_a_pipeline_editing_its_input_in_place_does_not_change_the_next_call() -
     assert [dict(r.counts) for r in rows] == [{"narrowed": 1, "errors_any_tool": 0},
                                               {"kept": 1, "errors_any_tool": 0}]
     assert "anyOf" in COMPOSED["input_schema"]
+
+
+@pytest.mark.parametrize(("suite_yaml", "where"), [("rules: 5\n", "rules"), ("- x\n", "")])
+def test_a_malformed_suite_yaml_beside_the_lanes_is_one_input_error(
+        tmp_path: Path, suite_yaml: str, where: str) -> None:
+    (tmp_path / "suite.yaml").write_text(suite_yaml)
+    with pytest.raises((InputError, InputErrors)) as caught:
+        rules_beside(tmp_path)
+    errors = caught.value.errors if isinstance(caught.value, InputErrors) else [caught.value]
+    assert any(e.place.file.endswith("suite.yaml") and e.place.path == where for e in errors), errors
