@@ -55,6 +55,18 @@ def _redact(value: Any, keys: frozenset[str]) -> Any:
     return value
 
 
+def _redact_keys(lane: dict[str, Any]) -> frozenset[str]:
+    """The lane's ``redact`` keys. A string is refused, not read as its letters (``redact:
+    token`` would otherwise mask keys named t, o, k, e, n and leave ``token`` in the clear)."""
+    options = lane.get("options") or {}
+    keys = options.get("redact") if isinstance(options, dict) else None
+    if keys is None:
+        return frozenset()
+    if not (isinstance(keys, list) and all(isinstance(k, str) for k in keys)):
+        raise ValueError(f"lane {lane.get('id')!r} option redact: expected a list of keys, found {keys!r:.60}")
+    return frozenset(keys)
+
+
 def run(data: dict[str, Any], lane: dict[str, Any], walker: Walker) -> dict[str, Any]:
     """``{"validate": "passed", "result": ...}`` or ``{"validate": "refused", "reason": ...}``.
 
@@ -73,9 +85,9 @@ def run(data: dict[str, Any], lane: dict[str, Any], walker: Walker) -> dict[str,
     result = copy.deepcopy(data.get("result"))
     for entry in omit.get(str(operation), ()):
         result = prune(result, entry)
-    redact = (lane.get("options") or {}).get("redact") or []
+    redact = _redact_keys(lane)
     if redact:
-        result = _redact(result, frozenset(redact))
+        result = _redact(result, redact)
     return {"validate": "passed", "result": result}
 
 

@@ -103,3 +103,11 @@ def test_refeeding_the_pruned_result_changes_nothing_and_a_refusal_refeeds_as_is
     assert refeed(data, first)["result"] == {"cf": [{"v": 1}]}
     assert new(refeed(data, first), LANE) == first
     assert refeed(data, {"validate": "refused", "reason": "x"}) == data
+
+
+@pytest.mark.parametrize("redact", ["token", [1], {"token": True}])
+def test_a_redact_option_that_is_not_a_list_of_keys_is_an_error_not_a_letter_set(redact: Any) -> None:
+    lane = {**LANE, "options": {"redact": redact}}
+    data = {"tools": [TICKET_TOOL], "result": {"token": "secret", "t": 1}}
+    with pytest.raises(ValueError, match="option redact: expected a list of keys"):
+        new(data, lane)
