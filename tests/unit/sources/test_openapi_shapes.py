@@ -235,7 +235,7 @@ RICH["components"].update({
     "requestBodies": {"Item": body({"$ref": "#/components/schemas/Item"})},
     "x-pathItems": {"Other": {"delete": {"operationId": "dropOther", "responses": ok()}}},
 })
-ODD_VALUES: list[Any] = [None, "text", 0, True, [], ["x"], {}, {"$ref": "#/components/parameters/Id"}]
+ODD_VALUES: list[Any] = [None, "text", 0, True, [], ["x"], {}, {"$ref": "#/components/parameters/Id"}, {"$ref": "#"}]
 
 
 def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
