@@ -9,7 +9,9 @@ response schemas, refs inlined, as written): subjects that read results (``opena
 need them; subjects that build request bodies take only name, description and input_schema.
 
 Modules: importer (the run and its summary), operations (one operation -> one input schema),
-refs (``$ref`` inlining), names, checks (path keys, server URLs), bounds (limits, budgets).
+refs (``$ref`` inlining), names, checks (path keys, server URLs), bounds (limits, budgets),
+shapes (the type of every value read from the document, checked where it is read and named by
+key path and line when wrong).
 """
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ a body property with a taken name gets ``body_``; anything still taken is number
 An object body's root ``oneOf``/``anyOf``/``allOf`` is carried to the tool's root (with renamed
 properties renamed inside it): that is how root compositions reach the wire. An array, scalar,
 map or composition-only body is one ``body`` field. readOnly body properties are left out.
+
+Every value read here from the document is checked for the type it is used as (see shapes):
+a wrong one raises Malformed naming its key path, which the importer turns into one InputError.
 """
 
 from __future__ import annotations
