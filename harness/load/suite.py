@@ -20,7 +20,6 @@ from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, Subject, Suite
 from harness.selectors import compile_selector
-from harness.sources import resolve_tools
 from harness.subjects import resolve_subject
 
 __all__ = ["DEFAULT_SETTINGS", "load_suite"]
@@ -195,6 +194,8 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
         raise InputError(doc.place(f"{at}.input"), f"input keys of {subject.name} ({keys})", f"unknown {extra}")
     if subject.input_schema is not None:
         check_value(doc, raw.get("input", {}), subject.input_schema, f"{at}.input")
+    from harness.sources import resolve_tools  # here, not at the top: harness.sources imports harness.load
+
     tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"))
     case_lanes = _case_lanes(doc, at, raw, subject, lanes)
     for lane in raw.get("expect", {}):

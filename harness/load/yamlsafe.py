@@ -70,8 +70,9 @@ def _child(path: str, key: object) -> str:
 
 
 class _Builder:
-    def __init__(self, file: str, max_nodes: int, max_depth: int) -> None:
+    def __init__(self, file: str, max_nodes: int, max_depth: int, numeric_keys: bool = False) -> None:
         self.file = file
+        self.numeric_keys = numeric_keys
         self.max_nodes = max_nodes
         self.max_depth = max_depth
         self.count = 0
@@ -117,6 +118,8 @@ class _Builder:
                     "plain keys", "a YAML merge key (<<)",
                 )
             key = self.build(key_node, path, depth + 1)
+            if self.numeric_keys and isinstance(key, int) and not isinstance(key, bool):
+                key = key_node.value  # as written: OpenAPI's unquoted `200:` status codes
             if not isinstance(key, str):
                 raise InputError(
                     Place(self.file, key_node.start_mark.line + 1, path),
@@ -134,9 +137,10 @@ class _Builder:
 
 
 def load_text(
-    text: str, file: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH
+    text: str, file: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH, numeric_keys: bool = False
 ) -> Document:
-    """Parse YAML (JSON is YAML) from ``text``; ``file`` names it in errors."""
+    """Parse YAML (JSON is YAML) from ``text``; ``file`` names it in errors. ``numeric_keys``
+    reads an unquoted integer key as the text it was written as (OpenAPI status codes)."""
     try:
         node = yaml.compose(text, Loader=_SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -152,7 +156,7 @@ def load_text(
         raise InputError(Place(file), "well-formed YAML", str(exc)) from None
     if node is None:
         return Document(file, None, LineMap())
-    builder = _Builder(file, max_nodes, max_depth)
+    builder = _Builder(file, max_nodes, max_depth, numeric_keys)
     try:
         value = builder.build(node, "", 0)
     except yaml.constructor.ConstructorError as exc:
@@ -163,7 +167,7 @@ def load_text(
     return Document(file, value, builder.lines)
 
 
-def load_document(path: Path, *, display: str | None = None, **limits: int) -> Document:
+def load_document(path: Path, *, display: str | None = None, numeric_keys: bool = False, **limits: int) -> Document:
     """Load a YAML or JSON file. Large JSON goes through ``json`` (line numbers then unknown)."""
     name = display or str(path)
     try:
@@ -180,7 +184,7 @@ def load_document(path: Path, *, display: str | None = None, **limits: int) -> D
         raise InputError(Place(name), "a readable file", exc.strerror or str(exc)) from None
     if path.suffix == ".json" and size > 1024 * 1024:
         return _load_big_json(text, name)
-    return load_text(text, name, **limits)
+    return load_text(text, name, numeric_keys=numeric_keys, **limits)
 
 
 def _load_big_json(text: str, name: str) -> Document:

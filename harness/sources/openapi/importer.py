@@ -109,7 +109,7 @@ def load_openapi(path: Path, display: str | None = None, max_values: int = MAX_D
     """Load a JSON or YAML document within the document-wide value bound."""
     name = display or str(path)
     try:
-        doc = load_document(path, display=name, max_nodes=max_values)
+        doc = load_document(path, display=name, max_nodes=max_values, numeric_keys=True)
     except RecursionError:
         raise InputError(Place(name), "a document nested at most 200 deep", "deeper") from None
     except InputError as exc:
