@@ -42,15 +42,3 @@ def test_the_lowest_non_zero_exit_code_wins() -> None:
     assert combine(ExitCode.OK, ExitCode.MUTANTS_ESCAPED, ExitCode.KNOWN_REJECTION) == ExitCode.KNOWN_REJECTION
     assert combine(ExitCode.OK, ExitCode.OK) == ExitCode.OK
 
-
-def test_every_module_imports_first_in_a_fresh_interpreter() -> None:
-    """No import cycle hides behind the order the test run happened to import things in."""
-    import subprocess
-    import sys
-
-    failed = []
-    for name in all_modules():
-        got = subprocess.run([sys.executable, "-c", f"import {name}"], capture_output=True, text=True, check=False)
-        if got.returncode:
-            failed.append(f"{name}: {got.stderr.strip().splitlines()[-1]}")
-    assert not failed, failed
