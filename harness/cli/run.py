@@ -50,6 +50,9 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
             mutate: bool, quiet: bool) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
     loaded = load_suite(suite or default_suite())
+    if not loaded.cases:
+        raise ConfigError("SUITE", str(suite or default_suite()), "a suite with at least one case (this one only "
+                          "names mutation targets: run `harness mutate` on it)")
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
                          pins=pins, rejections=rejections, mutate=mutate, workers=workers,
                          timeout=timeout, out=out)

@@ -273,9 +273,11 @@ def load_suite(root: Path | str) -> Suite:
             errors.add(exc)
     cases: list[Case] = []
     case_files = _globbed(root, settings["cases"])
-    if not case_files:
-        errors.add(InputError(Place("suite.yaml" if (root / "suite.yaml").is_file() else str(root), None, "cases"),
-                              f"case files matching {settings['cases']}", "no file"))
+    # No case file is an error when the suite names its case globs or has nothing else to run;
+    # a mutation-only suite (pins from ordinary pytest tests) legitimately has none.
+    if not case_files and (settings_doc is None or "cases" in settings_doc.value or "mutation" not in settings):
+        where = settings_doc.place("cases") if settings_doc else Place(str(root), None, "cases")
+        errors.add(InputError(where, f"case files matching {settings['cases']}", "no file"))
     for path in case_files:
         cases.extend(_case_file(path, root, lanes, declared, errors))
     seen: dict[str, Case] = {}

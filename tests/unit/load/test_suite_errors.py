@@ -170,3 +170,9 @@ def test_an_unknown_key_inside_diverges_is_named_there(tmp_path: Path) -> None:
     text = GOOD_CASE + "    expect:\n      '*': {diverges: {why: x, wat: 1}}\n"
     [message] = errors_of(make_suite(tmp_path, c=text))
     assert "cases[0].expect.*.diverges.wat" in message and "unknown key 'wat'" in message
+
+
+def test_a_mutation_only_suite_loads_with_no_cases(tmp_path: Path) -> None:
+    root = make_suite(tmp_path)
+    (root / "suite.yaml").write_text(SUITE + "mutation:\n  targets: [echo_pipes]\n")
+    assert load_suite(root).cases == ()
