@@ -75,12 +75,36 @@ def _subject_table(subject: str, rows: list[Mapping[str, Any]]) -> Table:
     return table
 
 
+def _table_width(rows: list[Mapping[str, Any]]) -> int:
+    lanes = dict.fromkeys(r["lane"] for r in rows)
+    case_width = max(len(r["case"]) for r in rows)
+    return case_width + 4 + sum(max(len(lane), 9) + 3 for lane in lanes)
+
+
+def _subject_lines(subject: str, rows: list[Mapping[str, Any]], console: Console) -> None:
+    """Too many lanes for the width: one line per case, lanes grouped by verdict."""
+    console.print(f"{subject}: old vs new (lanes grouped by verdict; widen the terminal for a table)", highlight=False)
+    by_case: dict[str, dict[str, list[str]]] = {}
+    for r in rows:
+        mark = _MARK[r["verdict"]] + ("!" if r["failed"] else "")
+        by_case.setdefault(r["case"], {}).setdefault(mark, []).append(r["lane"])
+    for case, groups in by_case.items():
+        parts = [f"[{_STYLE[_KIND[m.rstrip('!')]]}]{m}[/]: {', '.join(lanes)}" for m, lanes in groups.items()]
+        console.print(f"  {case}  " + " | ".join(parts), highlight=False)
+
+
+_KIND = {mark: kind for kind, mark in _MARK.items()}
+
+
 def render_text(report: Mapping[str, Any], console: Console) -> None:
     by_subject: dict[str, list[Mapping[str, Any]]] = {}
     for row in report["differential"]:
         by_subject.setdefault(row["subject"], []).append(row)
     for subject, rows in by_subject.items():
-        console.print(_subject_table(subject, rows))
+        if _table_width(rows) <= console.width:
+            console.print(_subject_table(subject, rows))
+        else:
+            _subject_lines(subject, rows, console)
     s = report["summary"]
     v = s["verdicts"]
     console.print("legend: same = identical bytes, order = only key order differs, intended = a declared "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -16,6 +17,14 @@ from harness.load import load_suite
 from harness.runner import RunOptions, run
 
 __all__ = ["command", "default_suite"]
+
+
+def _width() -> int:
+    """Piped output: COLUMNS when set, else wide enough for a dozen lanes."""
+    try:
+        return max(40, int(os.environ.get("COLUMNS", "240")))
+    except ValueError:
+        return 240
 
 
 def default_suite() -> Path:
@@ -64,6 +73,6 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
     elif fmt == "markdown":
         click.echo((result.folder / "report.md").read_text(), nl=False)
     else:
-        render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else 240))
+        render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()))
         click.echo(f"reports: {result.folder}", err=True)
     return int(ExitCode(result.code))

@@ -1,0 +1,36 @@
+"""The terminal rendering: a table when it fits, one line per case when it does not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+
+from harness.cli.output import render_text
+
+
+def report(lanes: list[str]) -> dict[str, Any]:
+    rows = [{"subject": "s", "case": "c1", "lane": lane, "verdict": "identical" if i % 2 else "intended",
+             "failed": False} for i, lane in enumerate(lanes)]
+    return {"differential": rows, "exit": {"code": 0, "reason": "clean"},
+            "summary": {"units": len(rows), "failed": 0, "verdicts": {
+                "identical": 1, "reordered": 0, "intended": 1, "unexpected": 0, "error": 0}}}
+
+
+def printed(rep: dict[str, Any], width: int) -> str:
+    console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    render_text(rep, console)
+    return console.export_text()
+
+
+def test_a_table_that_fits_is_printed_as_a_table() -> None:
+    text = printed(report(["one", "two"]), 120)
+    assert "┃ case" in text and "one" in text and "intended" in text
+
+
+def test_too_many_lanes_for_the_width_group_lanes_by_verdict_on_one_line() -> None:
+    lanes = [f"a-rather-long-lane-name-{i}" for i in range(8)]
+    text = printed(report(lanes), 80)
+    assert "┃" not in text
+    line = next(x for x in text.splitlines() if x.strip().startswith("c1"))
+    assert "intended: a-rather-long-lane-name-0" in line and "same: a-rather-long-lane-name-1" in line
