@@ -18,7 +18,7 @@ def report(lanes: list[str]) -> dict[str, Any]:
 
 
 def printed(rep: dict[str, Any], width: int) -> str:
-    console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console = Console(width=width, record=True, soft_wrap=True, file=open("/dev/null", "w"))  # noqa: SIM115
     render_text(rep, console)
     return console.export_text()
 
