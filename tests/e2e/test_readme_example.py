@@ -23,7 +23,8 @@ def test_the_readme_case_file_runs_clean_on_the_bundled_lanes_rules_and_cassette
     (suite / "anthropic_messages" / "tools").mkdir(parents=True)
     shutil.copytree(repo / "cases" / "lanes", suite / "lanes")
     shutil.copytree(repo / "cases" / "rules", suite / "rules")
-    shutil.copy(repo / "cases" / "anthropic_messages" / "tools" / "recorded.json", suite / "anthropic_messages" / "tools")
+    tools = suite / "anthropic_messages" / "tools"
+    shutil.copy(repo / "cases" / "anthropic_messages" / "tools" / "recorded.json", tools)
     (suite / "suite.yaml").write_text(f"version: 1\nname: readme\ncassettes: {repo / 'cassettes'}\n"
                                       "rules: ['rules/*.rules.yaml']\n")
     (suite / "anthropic_messages" / "example.cases.yaml").write_text(readme_case_file(repo))
