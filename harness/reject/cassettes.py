@@ -58,7 +58,54 @@ def read_cassette(path: Path) -> list[tuple[Request, dict[str, Any]]]:
     if len(loaded) != 2:
         raise InputError(Place(str(path)), "a cassette without a metadata block", "a metadata block")
     requests, responses = loaded
-    return list(zip(requests, responses, strict=True))
+    pairs = list(zip(requests, responses, strict=True))
+    for i, (req, resp) in enumerate(pairs):
+        _check_pair(path, i, req, resp)
+    return pairs
+
+
+_MISSING = object()
+
+
+def _found(value: Any) -> str:
+    """A short description of a wrong value: its type and the start of its repr."""
+    if value is _MISSING:
+        return "nothing (the key is missing)"
+    shown = repr(value)
+    return f"{type(value).__name__} {shown[:60]}{'...' if len(shown) > 60 else ''}"
+
+
+def _check_pair(path: Path, i: int, req: Request, resp: Any) -> None:
+    """vcrpy loads whatever shape the YAML has; refuse here what later code would trip over.
+
+    ``read_cassette`` feeds the catalog, replay and ``harness run``'s preload, so a response
+    without a status or a body that is a bare string must be bad input naming its place, not a
+    KeyError deep inside the run.
+    """
+    at = f"interactions[{i}]"
+
+    def bad(key: str, expected: str, value: Any) -> InputError:
+        return InputError(Place(str(path), None, f"{at}.{key}"), expected, _found(value))
+
+    for key in ("method", "uri"):
+        if not isinstance(getattr(req, key, None), str):
+            raise bad(f"request.{key}", "a string", getattr(req, key, None))
+    if not isinstance(resp, Mapping):
+        raise bad("response", "a mapping with status, headers and body", resp)
+    status = resp.get("status", _MISSING)
+    if not isinstance(status, Mapping):
+        raise bad("response.status", "a mapping {code: <int>, message: <str>}", status)
+    code = status.get("code", _MISSING)
+    if isinstance(code, bool) or not isinstance(code, int):
+        raise bad("response.status.code", "an integer HTTP status", code)
+    body = resp.get("body", _MISSING)
+    if not isinstance(body, Mapping) or "string" not in body:
+        raise bad("response.body", "a mapping {string: <text>}", body)
+    if not isinstance(body["string"], (str, bytes, type(None))):
+        raise bad("response.body.string", "a string", body["string"])
+    headers = resp.get("headers", _MISSING)
+    if not isinstance(headers, Mapping):
+        raise bad("response.headers", "a mapping of header names to lists of values", headers)
 
 
 def cassette_text(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from harness.cli.main import cli
@@ -123,3 +126,42 @@ def test_a_broken_rule_is_one_clear_input_error(tmp_path: Path, broken: str) -> 
     path.write_text("\n".join(lines) + "\n")
     result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(suite)], standalone_mode=False)
     assert "demo.rules.yaml" in str(result.exception) or "demo.rules.yaml" in result.output
+
+
+def _break_response(suite: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    path = suite / "cassettes" / "demo" / "demo.yaml"
+    data = yaml.safe_load(path.read_text())
+    change(data["interactions"][0]["response"])
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], None], str, str]] = {
+    "no status": (lambda r: r.pop("status"), "interactions[0].response.status", "the key is missing"),
+    "a bare string body": (lambda r: r.update(body="just-a-string"), "interactions[0].response.body",
+                           "'just-a-string'"),
+    "a word for a code": (lambda r: r["status"].update(code="four"), "interactions[0].response.status.code",
+                          "'four'"),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(MALFORMED))
+def test_a_malformed_cassette_is_bad_input_naming_file_interaction_and_shape(tmp_path: Path, broken: str) -> None:
+    change, key_path, found = MALFORMED[broken]
+    suite = write_scenario(tmp_path)
+    _break_response(suite, change)
+    result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(suite)], standalone_mode=False)
+    assert result.return_value == 2, result.output
+    assert "internal error" not in result.output
+    assert f"demo.yaml at {key_path}: expected " in result.output
+    assert found in result.output
+
+
+def test_harness_run_refuses_a_suite_whose_cassette_is_malformed_as_bad_input(tmp_path: Path) -> None:
+    from tests.unit.reject.scenario import write_suite
+
+    suite = write_suite(tmp_path, None)
+    _break_response(suite, lambda r: r.update(body="just-a-string"))
+    result = CliRunner().invoke(cli, ["run", str(suite), "--out", str(tmp_path / "out")], standalone_mode=False)
+    assert result.return_value == 2, result.output
+    assert "internal error" not in result.output
+    assert "demo.yaml at interactions[0].response.body: expected a mapping" in result.output
