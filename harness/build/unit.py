@@ -7,17 +7,16 @@ every side it finished.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from harness.build.calls import call_pipeline, pack
-from harness.canonical import canonical_bytes
 from harness.compare import compare
 from harness.model import Case, Lane, Observation, Side, Subject, Verdict
 from harness.subjects import load_callable
 
-__all__ = ["Pipelines", "Unit", "run_unit", "verdict_for"]
+__all__ = ["Pipelines", "Unit", "checks_for", "observe", "verdict_for"]
 
 
 @dataclass(frozen=True)
@@ -105,18 +104,3 @@ def verdict_for(unit: Unit, old: Observation, new: Observation, checks: dict[str
         failed=got.failed or bool(failed_checks), detail=detail or got.detail, why=exp.why,
         paths=got.paths, unexpected_paths=got.unexpected_paths, checks=checks,
     )
-
-
-def run_unit(unit: Unit, pipes: Pipelines) -> Iterator[Observation | dict[str, str] | Verdict]:
-    """Yield old, new, the checks, then the verdict."""
-    old = observe(unit, pipes, "old")
-    yield old
-    new = observe(unit, pipes, "new")
-    yield new
-    checks = checks_for(unit, pipes, new)
-    yield checks
-    yield verdict_for(unit, old, new, checks)
-
-
-def wire_of(value: Any) -> bytes:
-    return canonical_bytes(value)

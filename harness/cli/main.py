@@ -40,7 +40,7 @@ class _Group(click.Group):
             click.echo(redactor().text(f"harness: {exc}"), err=True)
             ctx.exit(ExitCode.BAD_INPUT)
         except ConfigError as exc:
-            click.echo(f"harness: bad argument: {exc}", err=True)
+            click.echo(redactor().text(f"harness: bad argument: {exc}"), err=True)
             ctx.exit(ExitCode.BAD_INPUT)
         except HarnessError as exc:
             click.echo(redactor().text(f"harness: {exc}"), err=True)
@@ -49,7 +49,7 @@ class _Group(click.Group):
             raise
         except OSError as exc:  # a path the user gave that cannot be read or written
             where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(f"harness: {where}{exc.strerror or exc}", err=True)
+            click.echo(redactor().text(f"harness: {where}{exc.strerror or exc}"), err=True)
             ctx.exit(ExitCode.BAD_INPUT)
         except KeyboardInterrupt:
             click.echo("harness: interrupted", err=True)

@@ -11,12 +11,17 @@ import importlib
 import os
 import select
 import signal
+import sys
 import time
 
 __all__ = ["probe_import"]
 
 
 def _child(module: str, write_fd: int) -> None:
+    # A module this process imported before (another suite's module of the same name) must not
+    # stand in for the one on disk now: the probe is about importing it afresh.
+    for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
+        del sys.modules[name]
     try:
         importlib.import_module(module)
         message = b""

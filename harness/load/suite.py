@@ -20,7 +20,7 @@ from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, Subject, Suite
 from harness.selectors import compile_selector
-from harness.subjects import resolve_subject
+from harness.subjects import load_callable, resolve_subject
 
 __all__ = ["DEFAULT_SETTINGS", "load_suite"]
 
@@ -67,7 +67,16 @@ def _settings(root: Path) -> tuple[dict[str, Any], Document | None]:
     return {**DEFAULT_SETTINGS, **doc.value}, doc
 
 
-def _check_imports(doc: Document | None, settings: dict[str, Any], errors: _Errors) -> None:
+def _forget_foreign(module: str, root: Path) -> None:
+    """Drop a cached module of this name that came from outside this suite (another suite loaded
+    in the same process), so this suite's own file is the one imported."""
+    cached = sys.modules.get(module)
+    origin = getattr(cached, "__file__", None)
+    if cached is not None and origin and not Path(origin).resolve().is_relative_to(root.resolve()):
+        del sys.modules[module]
+
+
+def _check_imports(doc: Document | None, settings: dict[str, Any], errors: _Errors, root: Path) -> None:
     """Each module a suite's own subjects name imports, in a child first (see load.imports)."""
     timeout = float(settings.get("timeout_s", 10.0))
     seen: dict[str, str | None] = {}
@@ -76,12 +85,17 @@ def _check_imports(doc: Document | None, settings: dict[str, Any], errors: _Erro
             if role not in spec:
                 continue
             module = spec[role].partition(":")[0]
-            if module in seen:
-                continue  # one error a module, at the first place that names it
-            seen[module] = probe_import(module, timeout)
-            if seen[module]:
-                place = doc.place(f"subjects.{name}.{role}") if doc else Place("suite.yaml")
-                errors.add(InputError(place, "a pipeline module that imports", str(seen[module])))
+            place = doc.place(f"subjects.{name}.{role}") if doc else Place("suite.yaml")
+            if module not in seen:
+                seen[module] = probe_import(module, timeout)
+                if seen[module]:  # one error a module, at the first place that names it
+                    errors.add(InputError(place, "a pipeline module that imports", str(seen[module])))
+            if not seen[module]:
+                _forget_foreign(module, root)
+                try:  # the module imported cleanly in a child, so importing it here is safe
+                    load_callable(spec[role])
+                except SubjectError as exc:
+                    errors.add(InputError(place, "a callable the module defines", str(exc)))
 
 
 def _subjects(settings: dict[str, Any]) -> dict[str, Subject]:
@@ -250,10 +264,11 @@ def load_suite(root: Path | str) -> Suite:
         raise InputError(Place(str(root)), "a suite folder", "no such folder")
     errors = _Errors()
     # A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder.
-    if str(root.resolve()) not in sys.path:
-        sys.path.insert(0, str(root.resolve()))
+    if str(root.resolve()) in sys.path:
+        sys.path.remove(str(root.resolve()))
+    sys.path.insert(0, str(root.resolve()))  # first, so its modules win over another suite's
     settings, settings_doc = _settings(root)
-    _check_imports(settings_doc, settings, errors)
+    _check_imports(settings_doc, settings, errors, root)
     if errors.items:
         raise InputErrors(errors.items)
     declared = _subjects(settings)

@@ -38,6 +38,7 @@ _LABELLED: tuple[tuple[str, str], ...] = (
     ("bearer-token", r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{12,}"),
     ("basic-auth", r"(?i)(\bbasic\s+)[A-Za-z0-9+/=]{12,}"),
     ("credential-query", r"([?&](?:key|api_key|apikey|access_token|token)=)[^&\s'\"]{6,}"),
+    ("url-userinfo", r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@'\"]+:[^/\s@'\"]+(?=@)"),
     ("credential-header", r"(?i)(['\"]?(?:" + "|".join(re.escape(h) for h in SECRET_HEADERS)
      + r")['\"]?\s*[:=]\s*['\"]?)[^'\"\s,;}]{6,}"),
 )

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import InputError, Place
-from harness.load.yamlsafe import load_document
+from harness.load.yamlsafe import Document, load_document
 
 __all__ = ["resolve_path", "resolve_tools", "tools_from_listing"]
 
@@ -46,20 +46,32 @@ def _tool(entry: Any, place: Place) -> dict[str, Any]:
     }
 
 
-def tools_from_listing(value: Any, place: Place) -> list[dict[str, Any]]:
-    """Tools from a list, ``{tools: [...]}`` or an MCP ``tools/list`` result (``inputSchema``)."""
+def tools_from_listing(value: Any, place: Place, doc: Document | None = None) -> list[dict[str, Any]]:
+    """Tools from a list, ``{tools: [...]}`` or an MCP ``tools/list`` result (``inputSchema``).
+    With the loaded ``doc``, an error names the line of the tool at fault."""
+    prefix = ""
     if isinstance(value, dict) and "result" in value and isinstance(value["result"], dict):
-        value = value["result"]
+        value, prefix = value["result"], "result."
     listing = value.get("tools") if isinstance(value, dict) else value
+    prefix = f"{prefix}tools" if isinstance(value, dict) else prefix.rstrip(".")
     if not isinstance(listing, list):
         raise InputError(place, "a list of tools or an object with 'tools'", type(value).__name__)
-    return [_tool(t, Place(place.file, place.line, f"tools[{i}]")) for i, t in enumerate(listing)]
+
+    def where(i: int) -> Place:
+        path = f"{prefix}[{i}]"
+        return doc.place(path) if doc is not None else Place(place.file, place.line, path)
+
+    return [_tool(t, where(i)) for i, t in enumerate(listing)]
 
 
 def _pick(tools: list[dict[str, Any]], names: list[str] | None, place: Place) -> list[dict[str, Any]]:
     if not names:
         return tools
-    by_name = {t["name"]: t for t in tools}
+    by_name: dict[str, dict[str, Any]] = {}
+    for tool in tools:
+        if tool["name"] in by_name:  # picking by name would silently drop one of them
+            raise InputError(place, "tool names unique in the source to pick from", f"two tools named {tool['name']!r}")
+        by_name[tool["name"]] = tool
     missing = [n for n in names if n not in by_name]
     if missing:
         known = ", ".join(sorted(by_name)[:12])
@@ -82,4 +94,4 @@ def resolve_tools(source: Any, case_file: Path, place: Place) -> list[dict[str, 
     path = resolve_path(source[key], base, place)
     display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
     doc = load_document(path, display=display)
-    return _pick(tools_from_listing(doc.value, Place(display)), source.get("pick"), place)
+    return _pick(tools_from_listing(doc.value, doc.place(""), doc), source.get("pick"), place)

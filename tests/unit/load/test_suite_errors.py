@@ -176,3 +176,27 @@ def test_a_mutation_only_suite_loads_with_no_cases(tmp_path: Path) -> None:
     root = make_suite(tmp_path)
     (root / "suite.yaml").write_text(SUITE + "mutation:\n  targets: [echo_pipes]\n")
     assert load_suite(root).cases == ()
+
+
+def test_a_bad_tool_in_a_tools_file_is_named_at_its_own_line(tmp_path: Path) -> None:
+    root = make_suite(tmp_path)
+    (root / "tools.yaml").write_text("tools:\n  - name: fine\n  - description: no name\n")
+    (root / "c.cases.yaml").write_text("version: 1\nsubject: echo\ncases:\n  - id: x\n    tools: {file: tools.yaml}\n")
+    [message] = errors_of(root)
+    assert message.startswith("tools.yaml:3 at tools[1]") and "a tool object with a string name" in message
+
+
+def test_picking_from_a_source_with_two_tools_of_one_name_is_refused(tmp_path: Path) -> None:
+    root = make_suite(tmp_path)
+    (root / "tools.yaml").write_text("tools:\n  - name: twin\n  - name: twin\n    description: the second\n")
+    (root / "c.cases.yaml").write_text(
+        "version: 1\nsubject: echo\ncases:\n  - id: x\n    tools: {file: tools.yaml, pick: [twin]}\n")
+    [message] = errors_of(root)
+    assert "two tools named 'twin'" in message
+
+
+def test_a_pipeline_function_the_module_lacks_is_named_at_its_place_in_suite_yaml(tmp_path: Path) -> None:
+    root = make_suite(tmp_path, c=GOOD_CASE)
+    (root / "suite.yaml").write_text(SUITE.replace("echo_pipes:new", "echo_pipes:nosuch"))
+    [message] = errors_of(root)
+    assert message.startswith("suite.yaml:6 at subjects.echo.new") and "has no attribute 'nosuch'" in message

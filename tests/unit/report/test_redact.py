@@ -27,3 +27,8 @@ def test_a_json_value_is_redacted_in_keys_and_values_and_left_alone_otherwise() 
     value = {"a": [1, {"b": KEY}], KEY: True, "plain": "nothing secret here"}
     assert Redactor([]).value(value) == {"a": [1, {"b": "[REDACTED:anthropic-key]"}],
                                          "[REDACTED:anthropic-key]": True, "plain": "nothing secret here"}
+
+
+def test_a_password_in_a_url_is_redacted_and_the_host_kept() -> None:
+    assert Redactor([]).text("refused https://bob:hunter2pw@gw.invalid/v1") == \
+        "refused https://[REDACTED:url-userinfo]@gw.invalid/v1"
