@@ -104,12 +104,19 @@ def check_ledgers(suite: Suite) -> None:
 
 
 def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
-    display = path.relative_to(suite_root.resolve()).as_posix()
+    root = suite_root.resolve()
+    # a ledger symlinked from outside the suite is named by its real path
+    display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
     doc = load_document(path, display=display)
-    check(doc, "ledger")
+    errors = _verdict_errors(doc)
+    try:
+        check(doc, "ledger")
+    except InputErrors as exc:
+        errors.extend(exc.errors)
+    if errors:
+        raise InputErrors(sorted(errors, key=lambda e: e.place.line or 0))
     targets = tuple((t, doc.place(f"targets[{i}]")) for i, t in enumerate(doc.value.get("targets", ())))
     mutants: list[DeclaredMutant] = []
-    errors: list[InputError] = []
     for i, raw in enumerate(doc.value["mutants"]):
         try:
             mutants.append(_mutant(doc, i, raw, project_root))
@@ -120,15 +127,29 @@ def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
     return Ledger(file=display, targets=targets, mutants=tuple(mutants))
 
 
+def _verdict_errors(doc: Document) -> list[InputError]:
+    """Each mutant must say either which pins kill it or why none can, not both and not neither.
+    Checked here, not by the schema, whose oneOf/not error would name neither key."""
+    mutants = doc.value.get("mutants") if isinstance(doc.value, dict) else None
+    errors: list[InputError] = []
+    for i, raw in enumerate(mutants if isinstance(mutants, list) else ()):
+        if not isinstance(raw, dict):
+            continue
+        given = [k for k in ("killed_by", "equivalent") if k in raw]
+        if len(given) != 1:
+            found = "both (they are mutually exclusive)" if given else "neither"
+            errors.append(InputError(doc.place(f"mutants[{i}]"),
+                                     "either killed_by (the pins that kill it) or equivalent (why no pin can)",
+                                     found))
+    return errors
+
+
 def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredMutant:
     at = f"mutants[{i}]"
     mid = raw["id"]
     site = raw["site"]
-    file = (root / site["file"]).resolve()
-    if not file.is_file():
-        raise InputError(doc.place(f"{at}.site.file"), f"a file under {root} for mutant {mid}",
-                         f"no file {site['file']!r}")
-    source = file.read_text(encoding="utf-8")
+    root = root.resolve()
+    file, source = _site_source(doc.place(f"{at}.site.file"), mid, root, site["file"])
     function = site.get("function")
     span = _site_span(doc, at, mid, source, function)
     change = raw["change"]
@@ -161,6 +182,24 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
         why=raw.get("why", ""), place=doc.place(at),
         claim_places=tuple(doc.place(f"{at}.killed_by[{j}]") for j in range(len(raw.get("killed_by", ())))),
     )
+
+
+def _site_source(place: Place, mid: str, root: Path, name: str) -> tuple[Path, str]:
+    """The site file (resolved, under ``root``) and its text. A site outside the project root is
+    refused: its mutated copy would land outside the sandboxed tree, and it has no module name."""
+    file = (root / name).resolve()
+    if not file.is_relative_to(root):
+        raise InputError(place, f"a file under the project root {root} for mutant {mid}",
+                         f"{name!r}, which resolves outside it")
+    if not file.is_file():
+        raise InputError(place, f"a file under {root} for mutant {mid}", f"no file {name!r}")
+    try:
+        return file, file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(place, f"a UTF-8 text file for mutant {mid}",
+                         f"{name!r}, byte 0x{exc.object[exc.start]:02x} at offset {exc.start} not UTF-8") from None
+    except OSError as exc:
+        raise InputError(place, f"a readable file for mutant {mid}", f"{name!r}: {exc.strerror}") from None
 
 
 def _site_span(doc: Document, at: str, mid: str, source: str, function: str | None) -> tuple[int, int] | None:

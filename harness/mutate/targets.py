@@ -154,12 +154,17 @@ def _parse_target(text: str, root: Path, place: Place, suite: Path | None) -> tu
     head, _, func = text.partition(":")
     if head.endswith(".py"):
         file = (root / head).resolve()
+        if not file.is_relative_to(root.resolve()):  # its mutants would be written outside the tree
+            raise InputError(place, f"a Python file under the project root {root}",
+                             f"{head!r}, which resolves outside it")
         if not file.is_file():
             raise InputError(place, f"a Python file under the project root {root}", f"no file {head!r}")
         return file, func or None
     found = _module_file(root, head, suite)
     if found is None:
         raise InputError(place, f"an importable module under the project root {root}", f"no module {head!r}")
+    if not found.resolve().is_relative_to(root.resolve()):  # a suite folder outside the root
+        raise InputError(place, f"a module under the project root {root}", f"{head!r} at {found.resolve()}")
     return found.resolve(), func or None
 
 
@@ -179,7 +184,7 @@ def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path, suite: Pat
         else:
             by_file[file] = {*current, func}
     return [
-        Target(file=f, rel=f.relative_to(root).as_posix(), module=module_name(root, f, suite),
+        Target(file=f, rel=f.relative_to(root.resolve()).as_posix(), module=module_name(root, f, suite),
                functions=None if funcs is None else frozenset(funcs))
         for f, funcs in sorted(by_file.items())
     ]
@@ -190,6 +195,9 @@ def _spans_or_error(file: Path, place: Place) -> dict[str, tuple[int, int]]:
         return function_spans(file.read_text(encoding="utf-8"))
     except SyntaxError as exc:
         raise InputError(place, "a target file that parses", f"{file}:{exc.lineno}: {exc.msg}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(place, "a UTF-8 target file",
+                         f"{file}: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} not UTF-8") from None
 
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")

@@ -24,7 +24,7 @@ def other():
 
 
 def _suite(tmp_path: Path, mutants: str) -> Path:
-    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg").mkdir(exist_ok=True)
     (tmp_path / "pkg" / "site.py").write_text(SITE)
     (tmp_path / "x.ledger.yaml").write_text("version: 1\nmutants:\n" + mutants)
     return tmp_path
@@ -80,7 +80,8 @@ def test_a_change_outside_its_site_function_is_refused(tmp_path: Path) -> None:
     change: {find: "    return False\\n", replace: "    return 0\\n"}
     killed_by: [case::pin]
 ''')
-    assert "M11-elsewhere" in error
+    assert error.startswith("x.ledger.yaml:7 at mutants[0].change.find: expected find text occurring exactly "
+                            "once in the site function for mutant M11-elsewhere, found no occurrence")
 
 
 def test_an_unknown_site_function_lists_the_known_ones(tmp_path: Path) -> None:
@@ -103,7 +104,51 @@ def test_claims_and_equivalent_are_mutually_exclusive(tmp_path: Path) -> None:
     killed_by: [case::pin]
     equivalent: both given
 ''')
-    assert errors and "mutants[0]" in errors[0]
+    assert errors == ["x.ledger.yaml:4 at mutants[0]: expected either killed_by (the pins that kill it) "
+                      "or equivalent (why no pin can), found both (they are mutually exclusive)"]
+
+
+def test_a_mutant_with_neither_claims_nor_equivalent_says_which_keys_it_needs(tmp_path: Path) -> None:
+    errors = _errors(tmp_path, '''
+  - id: M13b
+    title: t
+    site: {file: pkg/site.py}
+    change: {find: "def other", replace: "def other2"}
+''')
+    assert errors == ["x.ledger.yaml:4 at mutants[0]: expected either killed_by (the pins that kill it) "
+                      "or equivalent (why no pin can), found neither"]
+
+
+@pytest.mark.parametrize("where", ["../outside.py", "absolute"])
+def test_a_site_file_outside_the_project_root_is_an_input_error(tmp_path: Path, where: str) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    outside = tmp_path / "outside.py"
+    outside.write_text(SITE)
+    name = str(outside) if where == "absolute" else where
+    (error,) = _errors(project, f'''
+  - id: M20-outside
+    title: t
+    site: {{file: "{name}", function: gate}}
+    change: {{find: "        return True\\n", replace: "        return False\\n"}}
+    killed_by: [case::pin]
+''')
+    assert error.startswith("x.ledger.yaml:6 at mutants[0].site.file: expected a file under the project root")
+    assert f"{name!r}, which resolves outside it" in error and "M20-outside" in error
+
+
+def test_a_site_file_that_is_not_utf8_is_an_input_error(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "latin1.py").write_bytes("NAME = 'caf\xe9'\n".encode("latin-1"))
+    (error,) = _errors(tmp_path, '''
+  - id: M21-latin1
+    title: t
+    site: {file: pkg/latin1.py}
+    change: {find: "NAME", replace: "NOM"}
+    killed_by: [case::pin]
+''')
+    assert error == ("x.ledger.yaml:6 at mutants[0].site.file: expected a UTF-8 text file for mutant M21-latin1, "
+                     "found 'pkg/latin1.py', byte 0xe9 at offset 11 not UTF-8")
 
 
 def test_a_unified_diff_applies_and_a_stale_one_names_the_mutant(tmp_path: Path) -> None:
@@ -165,3 +210,21 @@ def test_the_ledger_check_finds_every_broken_ledger_and_target_at_once(tmp_path:
     assert errors[0].startswith("t.ledger.yaml:2 at targets[0]") and "'nope'" in errors[0]
     assert "x.ledger.yaml:7 at mutants[0].change.find" in errors[1] and "2 occurrences" in errors[1]
     assert "x.ledger.yaml:11 at mutants[1].site.file" in errors[2] and "pkg/nowhere.py" in errors[2]
+
+
+def test_the_ledger_check_of_harness_run_refuses_a_site_and_a_target_outside_the_project(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (tmp_path / "outside.py").write_text(SITE)
+    _suite(project, '''
+  - id: M22-outside
+    title: t
+    site: {file: ../outside.py}
+    change: {find: "def other", replace: "def other2"}
+    killed_by: [case::pin]
+''')
+    (project / "t.ledger.yaml").write_text("version: 1\ntargets: [../outside.py:gate]\nmutants: []\n")
+    errors = _checked(project)
+    assert [e.split(": expected")[0] for e in errors] == ["t.ledger.yaml:2 at targets[0]",
+                                                          "x.ledger.yaml:6 at mutants[0].site.file"]
+    assert all("which resolves outside it" in e for e in errors)

@@ -105,11 +105,12 @@ def test_each_trampolined_mutant_behaves_like_its_edit_applied_to_the_source(
         sys.modules.pop("canary_plain", None)
 
 
-def test_the_environment_variable_wins_over_the_process_local_mutant(generated: adapter.GeneratedFile) -> None:
+def test_the_environment_variable_wins_over_the_process_local_mutant(
+        generated: adapter.GeneratedFile, monkeypatch: pytest.MonkeyPatch) -> None:
     module = _load(generated.code, "canary_env")
     try:
         adapter.activate(adapter.mutant_switch_id("canary_env", "x_add", 1))
-        os.environ["MUTANT_UNDER_TEST"] = ""
+        monkeypatch.setenv("MUTANT_UNDER_TEST", "")  # undone after the test: later tests see no mutant
         assert module.add(2, 3) == 5
     finally:
         adapter.activate(None)

@@ -119,3 +119,12 @@ def test_a_module_in_the_suite_folder_is_named_as_its_subjects_import_it(tmp_pat
     assert target.module == "pipes" and target.rel == "suite/pipes.py"
     (root / "suite" / "__init__.py").write_text("")  # a package suite keeps its dotted name
     assert module_name(root, root / "suite" / "pipes.py", root / "suite") == "suite.pipes"
+
+
+def test_a_target_file_that_is_not_utf8_is_an_input_error_at_its_place(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    (root / "pkg" / "latin1.py").write_bytes("NAME = 'caf\xe9'\n".encode("latin-1"))
+    with pytest.raises(InputError) as info:
+        resolve_targets([("pkg/latin1.py", Place("x.ledger.yaml", 2, "targets[0]"))], root)
+    assert str(info.value).startswith("x.ledger.yaml:2 at targets[0]: expected a UTF-8 target file, found ")
+    assert str(info.value).endswith("latin1.py: byte 0xe9 at offset 11 not UTF-8")
