@@ -29,6 +29,7 @@ from harness.errors import HarnessError
 from harness.model import Case, Observation, PinSpec, Side, Suite
 from harness.pins import cache
 from harness.pins.declarative import PinFailure, evaluate
+from harness.report.redact import redactor
 
 __all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem"]
 
@@ -70,8 +71,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         message = report.longreprtext.strip().splitlines()[-1] if report.longreprtext else "failed"
     elif report.skipped and isinstance(report.longrepr, tuple):
         message = str(report.longrepr[2])
+    message = redactor().text(message[:2000])  # a pin's message can quote pipeline output
     handle.write(json.dumps({"nodeid": report.nodeid, "when": report.when, "outcome": report.outcome,
-                             "message": message[:2000], "duration_s": round(report.duration, 6)}) + "\n")
+                             "message": message, "duration_s": round(report.duration, 6)}) + "\n")
     handle.flush()
 
 

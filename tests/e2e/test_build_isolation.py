@@ -51,13 +51,30 @@ def test_a_subject_with_an_input_schema_builds(tmp_path: Path, scenarios: Path) 
     assert [r.verdict.kind for r in results] == ["identical", "intended"]  # type: ignore[union-attr]
 
 
-def test_processes_a_pipeline_leaves_running_end_with_the_build(tmp_path: Path, scenarios: Path) -> None:
-    import subprocess
-
+def test_processes_a_pipeline_leaves_running_end_with_the_build(tmp_path: Path, scenarios: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "toy"
     shutil.copytree(scenarios / "suites" / "toy", root)
     text = "version: 1\nsubject: toy\ncases:\n  - id: spawns\n    tools: [{name: a}]\n    input: {behaviour: spawn}\n"
     (root / "toy.cases.yaml").write_text(text)
-    build(load_suite(root), workers=1)
-    left = subprocess.run(["pgrep", "-f", "sleep 37.25"], capture_output=True, text=True, check=False)
-    assert left.stdout.strip() == ""
+    pid_file = tmp_path / "child.pid"
+    monkeypatch.setenv("TOY_PID_FILE", str(pid_file))
+    build(load_suite(root), cases=["spawns"], lanes=["plain"], workers=1)
+    pid = int(pid_file.read_text())  # the pipeline did start a process
+    assert gone_within(pid, seconds=3.0)
+
+
+def gone_within(pid: int, seconds: float) -> bool:
+    """SIGKILL is delivered asynchronously: give the process a moment to die (or turn zombie)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        stat = Path(f"/proc/{pid}/stat")
+        try:
+            if stat.read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                return True
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        time.sleep(0.02)
+    return False

@@ -21,7 +21,11 @@ def _misbehave(behaviour):
     if behaviour == "spawn":
         import subprocess
 
-        subprocess.Popen(["sleep", "37.25"])  # left running on purpose
+        child = subprocess.Popen(["sleep", "37.25"])  # left running on purpose
+        pid_file = os.environ.get("TOY_PID_FILE")
+        if pid_file:
+            with open(pid_file, "w") as out:
+                out.write(str(child.pid))
         return None
     if behaviour == "not-json":
         return {"tools": {1, 2}}
