@@ -15,10 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+from referencing import Registry, Resource
+from referencing.exceptions import Unresolvable
+from referencing.jsonschema import DRAFT202012
 
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import Document, load_document
+from harness.reject.walk import subschemas
 from harness.selectors import compile_selector
 
 __all__ = ["Rule", "RuleSet", "load_rules", "rules_of_suite"]
@@ -97,6 +101,29 @@ def _check_parts(doc: Document, at: str, raw: Mapping[str, Any]) -> None:
                 jsonschema.Draft202012Validator.check_schema(raw[key])
             except jsonschema.SchemaError as exc:
                 raise InputError(doc.place(f"{at}.{key}"), "a JSON Schema", exc.message) from None
+            _check_refs(doc, f"{at}.{key}", raw[key])
+
+
+def _check_refs(doc: Document, at: str, schema: Mapping[str, Any]) -> None:
+    """Every ``$ref`` resolves inside the rule's own schema, now rather than mid-run.
+
+    check_schema accepts ``{$ref: "#/nope"}``; jsonschema only fails (PointerToNowhere) when a
+    body reaches it, and would fetch a remote ``$ref`` over the network. The registry here has
+    the schema alone and no retrieval, so a dangling or remote reference is bad input at load.
+    """
+    resource = Resource.from_contents(schema, default_specification=DRAFT202012)
+    base = resource.id() or ""
+    resolver = Registry().with_resource(base, resource).resolver(base_uri=base)
+    for parts, node in subschemas(schema):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not isinstance(ref, str):
+            continue
+        try:
+            resolver.lookup(ref)
+        except (Unresolvable, ValueError) as exc:
+            where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in [*parts, "$ref"])
+            raise InputError(doc.place(at), "a $ref that points into the rule's own schema",
+                             f"{ref!r} at {where.lstrip('.')} ({type(exc).__name__})") from None
 
 
 def _rule(doc: Document, i: int, default_validator: str | None) -> Rule:

@@ -117,15 +117,17 @@ def test_the_bundled_catalog_passes_the_check() -> None:
     assert "cassettes check: ok" in result.output
 
 
-@pytest.mark.parametrize("broken", ["message: '(unclosed'", "select: 'tools[[x'"])
-def test_a_broken_rule_is_one_clear_input_error(tmp_path: Path, broken: str) -> None:
-    suite = write_scenario(tmp_path)
-    path = suite / "rules" / "demo.rules.yaml"
-    key = broken.split(":")[0]
-    lines = [broken if line.lstrip().startswith(f"{key}:") else line for line in path.read_text().splitlines()]
-    path.write_text("\n".join(lines) + "\n")
+@pytest.mark.parametrize(("key", "value"), [("message", "(unclosed"), ("select", "tools[[x"),
+                                          ("rejects", {"$ref": "#/nope"})])
+def test_a_broken_rule_is_one_clear_input_error(tmp_path: Path, key: str, value: Any) -> None:
+    suite = write_scenario(tmp_path, rule={**RULE, key: value})
+    lines = (suite / "rules" / "demo.rules.yaml").read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if text.lstrip("- ").startswith(f"{key}:"))
     result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(suite)], standalone_mode=False)
-    assert "demo.rules.yaml" in str(result.exception) or "demo.rules.yaml" in result.output
+    assert result.return_value == 2, result.output
+    assert "internal error" not in result.output
+    assert "1 input error(s)" in result.output
+    assert f"demo.rules.yaml:{line} at rules[0].{key}: expected " in result.output
 
 
 def _break_response(suite: Path, change: Callable[[dict[str, Any]], None]) -> None:

@@ -50,6 +50,32 @@ def test_a_bad_rule_is_one_error_naming_file_line_and_place(tmp_path: Path, chan
     assert expected in text
 
 
+@pytest.mark.parametrize(("key", "schema", "ref"), [
+    ("rejects", '{$ref: "#/nope"}', "'#/nope' at $ref"),
+    ("rejects", '{type: object, properties: {a: {$ref: "#/$defs/missing"}}}', "at properties.a.$ref"),
+    ("when", '{anyOf: [{$ref: "https://schemas.invalid/x.json"}]}', "at anyOf[0].$ref"),
+])
+def test_a_ref_pointing_nowhere_is_bad_input_at_load_naming_the_rule_key(tmp_path: Path, key: str, schema: str,
+                                                                          ref: str) -> None:
+    text = GOOD.replace('    message: "does not support"', f'    {key}: {schema}\n    message: "does not support"')
+    if key == "rejects":
+        text = text.replace("    rejects: {type: object, required: [oneOf]}\n", "")
+    with pytest.raises(InputErrors) as caught:
+        load_rules([_write(tmp_path, text)], tmp_path)
+    [error] = caught.value.errors
+    assert error.place.file == "x.rules.yaml" and error.place.path == f"rules[0].{key}"
+    assert error.expected == "a $ref that points into the rule's own schema"
+    assert ref in error.found
+
+
+def test_a_ref_into_the_rules_own_defs_loads_and_fires(tmp_path: Path) -> None:
+    schema = '{$defs: {bad: {required: [oneOf]}}, $ref: "#/$defs/bad"}'
+    text = GOOD.replace("rejects: {type: object, required: [oneOf]}", f"rejects: {schema}")
+    [rule] = load_rules([_write(tmp_path, text)], tmp_path).rules
+    assert fire(rule, {"tools": [{"input_schema": {"oneOf": []}}]})
+    assert not fire(rule, {"tools": [{"input_schema": {"type": "object"}}]})
+
+
 def test_two_rules_with_one_id_are_refused(tmp_path: Path) -> None:
     twice = GOOD + GOOD.split("rules:\n", 1)[1]
     with pytest.raises(InputErrors, match="a rule id unique in the suite"):
