@@ -63,22 +63,50 @@ def auth_headers(provider: str, key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
 
-def _url(lane: Lane, recorded_uri: str) -> str:
+def _origin(lane: Lane) -> tuple[str, str, int | None]:
+    """The lane's (scheme, host, port): all a probe ever sends to or names.
+
+    A ``user:password@`` in base_url is refused outright: it would ride along in every request
+    URL and land in the cassette, the manifest and any error message. The refusal itself names
+    the lane, never the URL.
+    """
     if not lane.base_url:
         raise ConfigError("lane.base_url", lane.id, "a lane with a base_url to probe")
     base = urlsplit(lane.base_url)
+    try:
+        port = base.port
+    except ValueError:
+        port = -1
+    if base.username is not None or base.password is not None or "@" in base.netloc:
+        raise ConfigError(f"lanes[{lane.id}].base_url", "(a URL with credentials in it, not shown)",
+                          "a base_url without user:password@; the key comes from the environment")
+    if base.scheme not in ("http", "https") or not base.hostname or port == -1:
+        raise ConfigError(f"lanes[{lane.id}].base_url", lane.id, "an http(s) URL with a host and a numeric port")
+    return base.scheme, base.hostname.lower(), port
+
+
+def _netloc(host: str, port: int | None) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return shown if port is None else f"{shown}:{port}"
+
+
+def _url(lane: Lane, recorded_uri: str) -> str:
+    scheme, host, port = _origin(lane)
+    prefix = urlsplit(lane.base_url or "").path.rstrip("/")
     path = urlsplit(recorded_uri).path
-    prefix = base.path.rstrip("/")
     joined = path if prefix and path.startswith(prefix) else prefix + path
-    return f"{base.scheme}://{base.netloc}{joined}"
+    return f"{scheme}://{_netloc(host, port)}{joined}"
 
 
 def _host_guard(lane: Lane) -> Any:
-    allowed = urlsplit(lane.base_url or "").netloc.lower()
+    scheme, host, port = _origin(lane)
+    allowed = (host, port or (443 if scheme == "https" else 80))
 
     def guard(request: httpx.Request) -> None:
-        if request.url.netloc.decode().lower() != allowed:
-            raise ConfigError("probe target", str(request.url), f"the lane's host {allowed}")
+        url = request.url
+        if (url.host.lower(), url.port or (443 if url.scheme == "https" else 80)) != allowed:
+            # name the host only: the URL may carry userinfo or a key in its query
+            raise ConfigError("probe target", url.host, f"the lane's host {_netloc(host, port)}")
 
     return guard
 
@@ -147,6 +175,7 @@ def probe(catalog: Catalog, lane: Lane, out: Path, key: str, *, bodies: Iterable
     """Probe ``lane`` live; record into ``out``; return one item per request sent."""
     if not key:
         raise ConfigError("provider key", "(empty)", "the provider's key in the environment")
+    _origin(lane)  # refuse a base_url with credentials before anything is recorded or sent
     secrets = [key, *env_secrets()]
     recorder = vcr.VCR(record_mode="all", filter_headers=list(SECRET_HEADERS),
                        filter_query_parameters=["key", "api_key", "access_token"],
@@ -194,7 +223,7 @@ def _write_manifest(out: Path, lane: Lane, items: list[ProbeItem], today: str, s
             "outcome": "rejected" if item.status >= 400 else "accepted",
             "provenance": {"kind": "recorded", "date": today, "model": lane.model,
                            "sdk": f"httpx {httpx.__version__} (harness probe)",
-                           "host": urlsplit(lane.base_url or "").netloc, "lane": lane.id},
+                           "host": _netloc(*_origin(lane)[1:]), "lane": lane.id},
         }
         if item.rule and item.status >= 400:
             entry["rule"] = item.rule

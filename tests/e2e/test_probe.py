@@ -10,6 +10,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -25,9 +26,11 @@ class Provider(BaseHTTPRequestHandler):
     """A stand-in provider: ``mode`` says whether it still refuses, accepts, or echoes the key."""
 
     mode = "holds"
+    seen: ClassVar[list[str]] = []  # the paths of the requests that arrived, and their Authorization
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("content-length", 0)))
+        Provider.seen.append(f"{self.path} {self.headers.get('authorization', '')}")
         key = self.headers.get("x-api-key", "")
         status, message = {"holds": (400, MESSAGE), "passes": (200, ""),
                            "echo": (401, f"invalid x-api-key: {key}")}[self.mode]
@@ -53,10 +56,12 @@ def server() -> Iterator[ThreadingHTTPServer]:
     httpd.server_close()
 
 
-def probe(tmp_path: Path, server: ThreadingHTTPServer, mode: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+def probe(tmp_path: Path, server: ThreadingHTTPServer, mode: str,
+          userinfo: str = "") -> tuple[subprocess.CompletedProcess[str], Path]:
     Provider.mode = mode
+    Provider.seen = []
     lane = {"id": "loop", "title": "loopback claude", "wire": "anthropic-messages", "provider": "anthropic",
-            "base_url": f"http://127.0.0.1:{server.server_address[1]}", "model": "claude-x",
+            "base_url": f"http://{userinfo}127.0.0.1:{server.server_address[1]}/v1", "model": "claude-x",
             "fronts": ["anthropic"]}
     suite = write_suite(tmp_path, None, lanes=[lane])
     out = tmp_path / "probe-out"
@@ -94,3 +99,23 @@ def test_a_provider_echoing_the_key_makes_the_probe_refuse_to_write_anything(
     assert FAKE_KEY not in got.stderr + got.stdout and "LOOPBACKxFAKE" not in got.stderr
     written = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
     assert written == []
+
+
+def test_a_lane_url_with_credentials_is_refused_before_anything_is_sent_and_never_echoed(
+        tmp_path: Path, server: ThreadingHTTPServer) -> None:
+    got, out = probe(tmp_path, server, "holds", userinfo="bob:pw-LOOPBACKxPASS@")
+    assert got.returncode == 2, (got.stdout, got.stderr)
+    assert "lanes[loop].base_url" in got.stderr and "user:password@" in got.stderr
+    assert "pw-LOOPBACKxPASS" not in got.stdout + got.stderr and "bob:" not in got.stdout + got.stderr
+    assert Provider.seen == []
+    written = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
+    assert written == []
+
+
+def test_the_probe_sends_to_the_lane_host_at_its_path_and_names_only_host_and_port(
+        tmp_path: Path, server: ThreadingHTTPServer) -> None:
+    got, out = probe(tmp_path, server, "holds")
+    assert got.returncode == 0, got.stderr
+    assert [seen.split()[0] for seen in Provider.seen] == ["/v1/messages"]
+    manifest = (out / "manifest.yaml").read_text()
+    assert f"host: 127.0.0.1:{server.server_address[1]}\n" in manifest

@@ -7,7 +7,7 @@ import pytest
 
 from harness.errors import ConfigError
 from harness.model import Lane
-from harness.reject.probe import _host_guard, _url, auth_headers
+from harness.reject.probe import _host_guard, _scrub_response, _url, auth_headers
 
 LANE = Lane(id="l", wire="w", provider="anthropic", base_url="https://api.anthropic.com/v1", fronts=("anthropic",))
 
@@ -30,7 +30,41 @@ def test_a_lane_without_a_base_url_cannot_be_probed() -> None:
         _url(Lane(id="n", wire="w", provider="x"), "https://a.invalid/x")
 
 
-@pytest.mark.parametrize(("provider", "header"), [("anthropic", "x-api-key"), ("google", "x-goog-api-key"),
-                                                  ("openai", "Authorization")])
-def test_each_provider_gets_its_own_auth_header(provider: str, header: str) -> None:
-    assert header in auth_headers(provider, "k")
+@pytest.mark.parametrize(("provider", "expected"), [
+    ("anthropic", {"x-api-key": "k-123", "anthropic-version": "2023-06-01"}),
+    ("google", {"x-goog-api-key": "k-123"}),
+    ("openai", {"Authorization": "Bearer k-123"}),
+])
+def test_each_provider_gets_its_own_auth_header(provider: str, expected: dict[str, str]) -> None:
+    assert auth_headers(provider, "k-123") == expected
+
+
+def test_credential_headers_are_scrubbed_from_a_recorded_response_and_the_rest_kept() -> None:
+    response = {"status": {"code": 401}, "headers": {
+        "Set-Cookie": ["session=abc123"], "x-api-key": ["sk-echoed"], "Content-Type": ["application/json"],
+        "request-id": ["req_1"]}}
+    assert _scrub_response(response)["headers"] == {"Content-Type": ["application/json"], "request-id": ["req_1"]}
+
+
+CREDENTIALED = Lane(id="cred", wire="w", provider="openai", base_url="https://bob:pw-s3cret@gw.invalid/v1")
+
+
+def test_a_lane_url_with_credentials_is_refused_without_echoing_them() -> None:
+    for attempt in (lambda: _url(CREDENTIALED, "https://gw.invalid/v1/chat/completions"),
+                    lambda: _host_guard(CREDENTIALED)):
+        with pytest.raises(ConfigError) as caught:
+            attempt()
+        assert "lanes[cred].base_url" in str(caught.value)
+        assert "pw-s3cret" not in str(caught.value) and "bob" not in str(caught.value)
+
+
+def test_the_url_is_built_from_host_and_port_and_the_guard_compares_them() -> None:
+    lane = Lane(id="p", wire="w", provider="x", base_url="http://LOCALHOST:8080/v1/")
+    assert _url(lane, "https://api.openai.com/v1/chat/completions") == "http://localhost:8080/v1/chat/completions"
+    guard = _host_guard(lane)
+    guard(httpx.Request("POST", "http://localhost:8080/v1/chat/completions"))
+    with pytest.raises(ConfigError, match="localhost:8080"):
+        guard(httpx.Request("POST", "http://localhost:9090/v1/chat/completions"))
+    with pytest.raises(ConfigError) as caught:
+        guard(httpx.Request("POST", "http://eve:pw-leak@evil.invalid/v1/chat/completions"))
+    assert "pw-leak" not in str(caught.value) and "evil.invalid" in str(caught.value)
