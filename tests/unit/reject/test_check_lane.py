@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli.main import cli
+from harness.exitcodes import ExitCode
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -21,9 +22,10 @@ def _run(*args: str) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def gateway() -> dict[str, object]:
     code, out = _run("custom-gateway-claude", "--json")
-    if code == 2:
-        pytest.skip("the seed 001 lanes are not in the bundled suite")
-    return json.loads(out[out.index("{"):])  # type: ignore[no-any-return]
+    assert code == ExitCode.OK, out  # the bundled suite declares every rejection this lane meets
+    found: dict[str, object] = json.loads(out[out.index("{"):])
+    assert found["lane"] == "custom-gateway-claude"
+    return found
 
 
 def test_the_gateway_lane_lists_the_root_composition_rejection_with_location_and_source(
@@ -38,15 +40,20 @@ def test_the_gateway_lane_lists_the_root_composition_rejection_with_location_and
 
 
 def test_the_first_party_lane_has_no_root_composition_finding_for_the_new_pipeline() -> None:
-    _, out = _run("anthropic-first-party", "--json")
+    code, out = _run("anthropic-first-party", "--json")
+    assert code == ExitCode.OK, out
     findings = json.loads(out[out.index("{"):])["findings"]
-    assert all(r["rule"] != "anthropic.root-composition" for f in findings for r in f["rejections"])
+    rules = {r["rule"] for f in findings for r in f["rejections"]}
+    assert rules, "the first-party lane meets other anthropic rules, so the check below sees findings"
+    assert "anthropic.root-composition" not in rules
 
 
 def test_the_old_pipeline_meets_no_root_composition_rejection_on_the_gateway_lane() -> None:
-    _, out = _run("custom-gateway-claude", "--side", "old", "--json")
+    code, out = _run("custom-gateway-claude", "--side", "both", "--json")
+    assert code == ExitCode.OK, out
     findings = json.loads(out[out.index("{"):])["findings"]
-    assert all(r["rule"] != "anthropic.root-composition" for f in findings for r in f["rejections"])
+    sides = {f["side"] for f in findings for r in f["rejections"] if r["rule"] == "anthropic.root-composition"}
+    assert sides == {"new"}, "the new pipeline meets it on this lane; the old one never does"
 
 
 def test_an_unknown_lane_is_a_bad_argument() -> None:
