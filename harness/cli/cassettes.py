@@ -8,25 +8,11 @@ import click
 
 from harness.exitcodes import ExitCode
 from harness.reject.build import build_catalog
-from harness.reject.cassettes import load_catalog
+from harness.reject.cassettes import load_catalog, suite_settings
 from harness.reject.check import check_catalog
 from harness.reject.rules import load_rules
 
 __all__ = ["command"]
-
-
-def _suite_settings(suite: Path) -> dict[str, object]:
-    """suite.yaml's settings without loading cases (a catalog check needs no pipelines)."""
-    from harness.load.suite import DEFAULT_SETTINGS
-    from harness.load.validate import check
-    from harness.load.yamlsafe import load_document
-
-    path = suite / "suite.yaml"
-    if not path.is_file():
-        return dict(DEFAULT_SETTINGS)
-    doc = load_document(path, display=str(path))
-    check(doc, "suite")
-    return {**DEFAULT_SETTINGS, **doc.value}
 
 
 @click.group("cassettes")
@@ -55,7 +41,7 @@ def build(receipts: Path, rules_dir: Path, out: Path) -> int:
               help="cassettes folder (default: the suite's `cassettes:` setting)")
 def check_cmd(suite: Path, folder: Path | None) -> int:
     """Every rejection explained by a rule at the place its message names; no secrets."""
-    catalog = load_catalog(suite, _suite_settings(suite), folder)
+    catalog = load_catalog(suite, suite_settings(suite), folder)
     result = check_catalog(catalog)
     for problem in result.problems:
         click.echo(str(problem))

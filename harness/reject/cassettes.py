@@ -32,6 +32,7 @@ __all__ = [
     "load_catalog",
     "read_cassette",
     "response_texts",
+    "suite_settings",
 ]
 
 
@@ -215,3 +216,17 @@ def load_catalog(root: Path | str, settings: Mapping[str, Any] | None = None,
     files = sorted(p.relative_to(where).as_posix() for p in where.rglob("*.yaml")
                    if p.name != "manifest.yaml") if where.is_dir() else []
     return Catalog(str(where), rules, manifest, tuple(interactions), tuple(files))
+
+
+def suite_settings(suite: Path) -> dict[str, object]:
+    """suite.yaml's settings without loading cases: a catalog check or replay needs no pipelines."""
+    from harness.load.suite import DEFAULT_SETTINGS
+    from harness.load.validate import check
+    from harness.load.yamlsafe import load_document
+
+    path = suite / "suite.yaml"
+    if not path.is_file():
+        return dict(DEFAULT_SETTINGS)
+    doc = load_document(path, display=str(path))
+    check(doc, "suite")
+    return {**DEFAULT_SETTINGS, **doc.value}

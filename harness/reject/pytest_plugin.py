@@ -25,8 +25,9 @@ from typing import Any
 import pytest
 
 from harness.model import Lane
+from harness.reject.cassettes import suite_settings
 from harness.reject.replay import Replayed, replay
-from harness.reject.verdicts import _catalog
+from harness.reject.verdicts import cached_catalog
 
 __all__ = ["pytest_addoption", "pytest_configure", "rejection_replay"]
 
@@ -43,9 +44,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _settings(suite: Path) -> tuple[str, str | None, tuple[str, ...]]:
-    from harness.cli.cassettes import _suite_settings
-
-    settings = _suite_settings(suite)
+    settings = suite_settings(suite)
     cassettes = settings.get("cassettes")
     found = settings.get("rules")
     rules = [str(r) for r in found] if isinstance(found, list) else ["**/*.rules.yaml"]
@@ -60,7 +59,7 @@ def rejection_replay(request: pytest.FixtureRequest) -> Callable[..., Replayed]:
         pytest.fail(f"--record-mode={mode}: recorded rejections replay only; re-record with `harness probe`")
     marker = request.node.get_closest_marker("rejections")
     defaults: dict[str, Any] = dict(marker.kwargs) if marker else {}
-    catalog = _catalog(*_settings(Path(request.config.getoption("rejections_suite"))))
+    catalog = cached_catalog(*_settings(Path(request.config.getoption("rejections_suite"))))
 
     def send(body: Any, fronts: Sequence[str] | None = None, lane: str | None = None,
              url: str | None = None) -> Replayed:

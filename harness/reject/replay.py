@@ -9,6 +9,7 @@ The network is never reached: record mode is ``none`` and sockets are refused me
 
 from __future__ import annotations
 
+import errno
 import socket
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -45,17 +46,26 @@ class Replayed:
 
 @contextmanager
 def block_network() -> Iterator[None]:
-    """Refuse every socket connection: a replay that would reach the network fails loudly."""
-    original = socket.socket.connect
+    """Refuse every socket connection: a replay that would reach the network fails loudly.
+
+    Both doors are shut: ``connect`` raises, and ``connect_ex`` (which reports failure by its
+    return value instead of raising) answers ECONNREFUSED without touching the network.
+    """
+    original, original_ex = socket.socket.connect, socket.socket.connect_ex
 
     def refuse(self: socket.socket, address: Any) -> None:
         raise ConnectionRefusedError(f"network blocked during replay (tried {address!r})")
 
+    def refuse_ex(self: socket.socket, address: Any) -> int:
+        return errno.ECONNREFUSED
+
     socket.socket.connect = refuse  # type: ignore[method-assign,assignment]
+    socket.socket.connect_ex = refuse_ex  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:
         socket.socket.connect = original  # type: ignore[method-assign]
+        socket.socket.connect_ex = original_ex  # type: ignore[method-assign]
 
 
 def _body_of(request: Request) -> Any:

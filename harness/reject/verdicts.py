@@ -23,15 +23,16 @@ from harness.reject.preload import preload
 from harness.reject.report import render_markdown
 from harness.reject.rules import Rule
 
-__all__ = ["SECTION_VERSION", "catalog_of", "evaluate", "exit_code", "exit_reason", "findings_for_body", "preload",
-           "render_markdown", "undeclared_new"]
+__all__ = ["SECTION_VERSION", "cached_catalog", "catalog_of", "evaluate", "exit_code", "exit_reason",
+           "findings_for_body", "preload", "render_markdown", "undeclared_new"]
 
 SECTION_VERSION = 1
 Key = tuple[str, str, str]
 
 
 @cache
-def _catalog(root: str, cassettes: str | None, rules: tuple[str, ...]) -> Catalog:
+def cached_catalog(root: str, cassettes: str | None, rules: tuple[str, ...]) -> Catalog:
+    """A suite's catalog by folder, ``cassettes:`` setting and rule globs, loaded once per process."""
     settings: dict[str, Any] = {"rules": list(rules)}
     if cassettes:
         settings["cassettes"] = cassettes
@@ -41,7 +42,7 @@ def _catalog(root: str, cassettes: str | None, rules: tuple[str, ...]) -> Catalo
 def catalog_of(suite: Suite) -> Catalog:
     """The suite's rules and cassettes, loaded once per process."""
     rules = suite.settings.get("rules") or ["**/*.rules.yaml"]
-    return _catalog(suite.root, suite.settings.get("cassettes"), tuple(rules))
+    return cached_catalog(suite.root, suite.settings.get("cassettes"), tuple(rules))
 
 
 def _receipt(catalog: Catalog, rule: Rule) -> dict[str, Any] | None:
