@@ -13,7 +13,7 @@ the same place differently, so a path renders in one of a closed set of styles:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from harness.selectors import location
@@ -111,18 +111,22 @@ def _tuple(parts: Parts) -> str:
     return ", ".join(repr(str(p)) for p in parts)
 
 
-PATH_STYLES = ("selector", "tuple", "proto", "keyed", "names")
+def _selector(parts: Parts) -> str:
+    rendered = location(parts)
+    return "" if rendered == "$" else f".{rendered}" if not rendered.startswith("[") else rendered
+
+
+# the one list of styles: the rules schema's path_style enum is checked against it by a test
+_RENDERERS: dict[str, Callable[[Any, Parts], str]] = {
+    "selector": lambda root, parts: _selector(parts),
+    "tuple": lambda root, parts: _tuple(parts),
+    "proto": _proto,
+    "keyed": lambda root, parts: _keyed(parts),
+    "names": lambda root, parts: _names(parts),
+}
+PATH_STYLES = tuple(_RENDERERS)
 
 
 def render_path(style: str, root: Any, parts: Parts) -> str:
     """The walked path ``parts`` (below ``root``) as a provider of ``style`` writes it."""
-    if style == "tuple":
-        return _tuple(parts)
-    if style == "proto":
-        return _proto(root, parts)
-    if style == "keyed":
-        return _keyed(parts)
-    if style == "names":
-        return _names(parts)
-    rendered = location(parts)
-    return "" if rendered == "$" else f".{rendered}" if not rendered.startswith("[") else rendered
+    return _RENDERERS.get(style, _RENDERERS["selector"])(root, parts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from harness.errors import InputErrors
 from harness.reject.match import fire
 from harness.reject.rules import Rule, load_rules
 from harness.reject.template import extract, render
-from harness.reject.walk import render_path, subschemas
+from harness.reject.walk import PATH_STYLES, render_path, subschemas
 
 GOOD = """version: 1
 validator: anthropic
@@ -119,3 +120,13 @@ def test_the_duplicates_predicate_names_the_second_tool() -> None:
                 predicate={"name": "duplicates", "key": "name"})
     hits = fire(rule, {"tools": [{"name": "a"}, {"name": "b"}, {"name": "a"}]})
     assert [h.location for h in hits] == ["tools[2]"]
+
+
+def test_the_rules_schema_offers_exactly_the_path_styles_the_walker_renders() -> None:
+    schema = json.loads((Path(__file__).resolve().parents[3] / "harness/load/schemas/rules.schema.json").read_text())
+    enums = [node["enum"] for _, node in subschemas(schema) if isinstance(node, dict)
+             and "enum" in node and "selector" in node["enum"]]
+    assert enums == [list(PATH_STYLES)]
+    root = {"properties": {"a": {}, "b": {"items": {"anyOf": [{}, {}]}}}}
+    rendered = {render_path(style, root, ["properties", "b", "items", "anyOf", 1]) for style in PATH_STYLES}
+    assert len(rendered) == len(PATH_STYLES), "each style renders the path its own way"
