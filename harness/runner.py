@@ -8,6 +8,7 @@ through ``SECTIONS``; a stage whose package is absent is skipped and the report 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -53,6 +54,7 @@ class RunResult:
     report: dict[str, Any]
     folder: Path
     code: ExitCode
+    warning: str | None = None
 
 
 def _run_id(suite: Suite) -> str:
@@ -117,13 +119,23 @@ def _write(folder: Path, name: str, data: bytes | str) -> None:
     tmp.replace(folder / name)
 
 
-def _point_latest(out: Path, folder: Path) -> None:
+def _point_latest(out: Path, folder: Path) -> str | None:
+    """Point ``out/latest`` at the run; a problem here must not hide a finished run's verdict,
+    so it comes back as a sentence for the caller to print."""
     link = out / "latest"
+    if link.exists() and not link.is_symlink():
+        return f"{link} is not a symlink, so it was left alone; this run is in {folder}"
     tmp = out / f".latest.{os.getpid()}"
-    if tmp.is_symlink() or tmp.exists():
-        tmp.unlink()
-    tmp.symlink_to(folder.name)
-    tmp.replace(link)
+    try:
+        if tmp.is_symlink() or tmp.exists():
+            tmp.unlink()
+        tmp.symlink_to(folder.name)
+        tmp.replace(link)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return f"could not point {link} at this run ({exc.strerror}); this run is in {folder}"
+    return None
 
 
 # Checks that stages other packages own run before anything is built: a broken rules file,
@@ -187,5 +199,5 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     _write(folder, "report.json", json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     _write(folder, "report.md", markdown.render(report, _renderers()))
     _write(folder, "junit.xml", junit.render(report))
-    _point_latest(options.out, folder)
-    return RunResult(report, folder, code)
+    warning = _point_latest(options.out, folder)
+    return RunResult(report, folder, code, warning)

@@ -16,7 +16,7 @@ from rich.table import Table
 from harness.build import UnitResult
 from harness.report.redact import redactor
 
-__all__ = ["interactive", "progress", "render_text"]
+__all__ = ["interactive", "progress", "render_text", "unmarked_failures"]
 
 _STYLE = {"identical": "green", "reordered": "yellow", "intended": "cyan", "unexpected": "bold red",
           "error": "bold magenta"}
@@ -120,12 +120,15 @@ def render_text(report: Mapping[str, Any], console: Console) -> None:
     pins = report.get("pins")
     if pins:
         p = pins["summary"]
+        expect = sum(1 for r in pins["results"] if r["id"].endswith("::expect"))
         console.print(f"pins (against {pins['against']}): {p['passed']} passed, {p['failed']} failed, "
-                      f"{p['skipped']} skipped, {p['error']} errors", highlight=False)
+                      f"{p['skipped']} skipped, {p['error']} errors ({len(pins['results']) - expect} pins and "
+                      f"{expect} expect items)", highlight=False)
         _pin_lines(pins, console)
         if pins.get("problem"):
             console.print(f"  pytest could not run the pins:\n{pins['problem']}", markup=False, highlight=False)
     _rejections(report.get("rejections"), console)
+    _mutation(report.get("mutation"), console)
     console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", highlight=False)
 
 
@@ -134,19 +137,41 @@ def _pin_lines(pins: Mapping[str, Any], console: Console) -> None:
     the catches_old claims, and the marked pins that passed (they cannot catch the old code)."""
     if pins["against"] == "old" and pins.get("catches_old") is not None:
         claims = pins["catches_old"]
+        passed = claims["passed"]
         console.print(f"  {claims['failed']} pin(s) marked catches_old failed against old, as they should; "
-                      f"{len(claims['passed'])} passed (a pin that cannot catch the old behaviour):", highlight=False)
-        for node in claims["passed"]:
+                      f"{len(passed)} passed" + (" (pins that cannot catch the old behaviour):" if passed else "."),
+                      highlight=False)
+        for node in passed:
             console.print(f"  PASSED-AGAINST-OLD {node}", markup=False, highlight=False)
+        for r in unmarked_failures(pins):
+            console.print(f"  also fails against old (not marked catches_old): {r['id']}", markup=False,
+                          highlight=False)
         return
     for r in pins["results"]:
         if r["outcome"] in ("failed", "error"):
             console.print(f"  {r['outcome'].upper()} {r['id']}: {r['message'][:200]}", markup=False, highlight=False)
 
 
+def unmarked_failures(pins: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Against old: failing pins that are not marked catches_old (worth knowing, not a defect)."""
+    marked = set(pins["catches_old"]["marked"]) if pins.get("catches_old") else set()
+    return [r for r in pins["results"] if r["outcome"] == "failed" and r["id"] not in marked]
+
+
+def _mutation(section: Mapping[str, Any] | None, console: Console) -> None:
+    if not section:
+        return
+    t = section["totals"]
+    console.print(f"mutation: {t['total']} mutants, {t['killed']} killed, {t['survived']} survived, "
+                  f"{t['timeout']} timeout, {t['unviable']} unviable, {t['no_coverage']} no coverage; "
+                  f"score {t['score']}%; claims {'FAILED' if section['verdict']['claims_failed'] else 'hold'}"
+                  f" (ledger table and escapes in report.md)", highlight=False)
+
+
 def _rejections(section: Mapping[str, Any] | None, console: Console) -> None:
     """One line of counts, then each undeclared known rejection on the new pipeline."""
     if not section:
+        console.print("rejections: not checked", highlight=False)
         return
     s = section["summary"]
     console.print(f"rejections: {s['bodies']} bodies checked; new pipeline: {s['new_undeclared']} undeclared, "

@@ -43,8 +43,8 @@ def default_suite() -> Path:
               show_default=True, help="What to print on stdout.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
               help="Folder for reports/<run-id>/ and reports/latest.")
-@click.option("--workers", type=click.IntRange(0, 256), default=None,
-              help="Worker processes (default: one per core; 0 runs in this process, no isolation).")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Worker processes (default: one per core). Pipelines always run isolated from the harness.")
 @click.option("--timeout", type=click.FloatRange(0.01, 3600), default=None,
               help="Seconds a pipeline call may take (default: the suite's timeout_s).")
 @click.option("--pins/--no-pins", default=True, show_default=True, help="Run the pins (pytest items).")
@@ -68,11 +68,13 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
     total = len(units(loaded, cases or None, lanes or None, timeout))
     with progress(total, quiet) as tick:
         result = run(loaded, options, tick)
+    if result.warning:
+        click.echo(f"harness: warning: {result.warning}", err=True)
     if fmt == "json":
         click.echo(json.dumps(result.report, indent=1, ensure_ascii=False))
     elif fmt == "markdown":
         click.echo((result.folder / "report.md").read_text(), nl=False)
     else:
         render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()))
-        click.echo(f"reports: {result.folder}", err=True)
+    click.echo(f"reports: {result.folder}", err=True)  # stderr: never in the way of --format json
     return int(ExitCode(result.code))

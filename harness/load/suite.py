@@ -261,7 +261,7 @@ def load_suite(root: Path | str) -> Suite:
     """Load the suite folder ``root``; raises InputErrors with every problem found."""
     root = Path(root)
     if not root.is_dir():
-        raise InputError(Place(str(root)), "a suite folder", "no such folder")
+        raise InputError(Place(str(root)), "a suite folder", "a file" if root.exists() else "no such folder")
     errors = _Errors()
     # A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder.
     if str(root.resolve()) in sys.path:

@@ -37,16 +37,17 @@ def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | 
 def _claims(suite: Suite, results: list[dict[str, Any]]) -> dict[str, Any]:
     """Against old: which pins marked ``catches_old`` failed (good) or passed (a defect)."""
     marked = {f"{c.id}::{p.name}" for c in suite.cases for p in c.pins if p.catches_old}
-    passed, failed = [], 0
+    passed, failed, ids = [], 0, []
     for r in results:
         file_case_lane, _, pin = r["id"].rpartition("::")
         case = file_case_lane.rpartition("::")[2].partition("[")[0]
         if f"{case}::{pin}" in marked:
+            ids.append(r["id"])
             if r["outcome"] == "passed":
                 passed.append(r["id"])
             elif r["outcome"] == "failed":
                 failed += 1
-    return {"failed": failed, "passed": sorted(passed)}
+    return {"failed": failed, "passed": sorted(passed), "marked": sorted(ids)}
 
 
 def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = None,

@@ -105,3 +105,15 @@ def test_a_broken_ledger_is_bad_input_for_the_main_job_too(toy: Path, tmp_path: 
     (toy / "bad.ledger.yaml").write_text("version: 1\nmutants:\n  - {id: x, colour: 1}\n")
     got = harness("run", str(toy), "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 2 and "bad.ledger.yaml:3 at mutants[0].colour" in got.stderr
+
+
+def test_a_latest_that_is_a_real_folder_does_not_hide_the_verdict(toy: Path, tmp_path: Path) -> None:
+    (tmp_path / "out" / "latest").mkdir(parents=True)
+    got = harness("run", str(toy), "--case", "plain-tool", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 0, got.stderr
+    assert "latest is not a symlink" in got.stderr and not list((tmp_path / "out").glob(".latest.*"))
+
+
+def test_workers_zero_is_refused_because_pipelines_must_run_isolated(toy: Path, tmp_path: Path) -> None:
+    got = harness("run", str(toy), "--workers", "0", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 2 and "--workers" in got.stderr
