@@ -200,7 +200,9 @@ def generate(filename: str, source: str, functions: frozenset[str] | None = None
     counters: dict[str, int] = {}
     for mutation in mutations:
         func = mutation.contained_by_top_level_function
-        if func is None:  # module-level code: mutmut generates but never runs these
+        # module-level code, and class-level statements (a dataclass field's default, a class
+        # constant), which mutmut marks with the statement itself: generated, never trampolined
+        if not isinstance(func, cst.FunctionDef):
             continue
         qualified, mangled = _qualified(func, module)
         if functions is not None and qualified not in functions:

@@ -117,6 +117,14 @@ def test_the_environment_variable_wins_over_the_process_local_mutant(
         del sys.modules["canary_env"]
 
 
+def test_class_level_statements_are_skipped_like_module_level_code() -> None:
+    """A dataclass field's default or a class constant is marked by mutmut with the statement
+    itself, not a function; mutmut never trampolines it, so neither may the adapter."""
+    source = "class Entry:\n    where_empty: str | None = None\n    LIMIT = 3\n\n    def m(self):\n        return 1\n"
+    edits = adapter.generate("entry.py", source).edits
+    assert [(e.function, e.original, e.replacement) for e in edits] == [("Entry.m", "1", "2")]
+
+
 def test_original_names_are_recovered_from_mangled_attributes() -> None:
     assert adapter.original_function_name("x_add__mutmut_orig") == "add"
     assert adapter.original_function_name("Box.xǁBoxǁbig__mutmut_orig") == "Box.big"
