@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.reject.build import build_catalog
 from harness.reject.cassettes import load_catalog, suite_settings
@@ -28,11 +29,28 @@ def command() -> None:
 @click.option("--out", type=click.Path(path_type=Path), default=Path("cassettes"), show_default=True)
 def build(receipts: Path, rules_dir: Path, out: Path) -> int:
     """Rebuild cassettes and manifest from receipts, deterministically."""
-    rules = load_rules(sorted(rules_dir.glob("**/*.rules.yaml")), rules_dir)
+    rules = load_rules(_rules_files(rules_dir), rules_dir)
     counts = build_catalog(receipts, rules, out)
     click.echo(f"built {counts['cassettes']} cassettes, {counts['interactions']} interactions "
                f"({counts['receipts']} receipts) for {counts['rules']} rules in {out}")
     return ExitCode.OK
+
+
+def _rules_files(rules_dir: Path) -> list[Path]:
+    """The rules files under ``--rules``; a missing folder, a file or an empty folder is bad input.
+
+    A build deletes the cassettes a previous build wrote for rules it no longer has, so reading
+    "no rules" from a typo would wipe the catalog: refuse before anything is read or deleted.
+    """
+    if not rules_dir.is_dir():
+        found = "a file" if rules_dir.exists() else "nothing there"
+        raise ConfigError("--rules", str(rules_dir), f"a folder of *.rules.yaml files, found {found} "
+                          "(nothing was built or deleted)")
+    paths = sorted(p for p in rules_dir.glob("**/*.rules.yaml") if p.is_file())
+    if not paths:
+        raise ConfigError("--rules", str(rules_dir), "a folder holding at least one *.rules.yaml file, "
+                          "found none (nothing was built or deleted)")
+    return paths
 
 
 @command.command("check")

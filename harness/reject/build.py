@@ -282,6 +282,9 @@ def build_catalog(receipts_path: Path, rules: RuleSet, out: Path) -> dict[str, i
     """Write every cassette and the manifest under ``out``; returns counts. Stale builds are removed."""
     if not receipts_path.is_file():
         raise ConfigError("--receipts", str(receipts_path), "an existing receipts.jsonl")
+    if not rules.rules:
+        # stale built cassettes are deleted below: with no rules that would be the whole catalog
+        raise ConfigError("--rules", "(no rules)", "at least one rule (nothing was built or deleted)")
     receipts = load_receipts(receipts_path)
     secrets = tuple(env_secrets())
     manifest: list[dict[str, Any]] = []

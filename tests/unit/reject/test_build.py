@@ -127,3 +127,46 @@ def test_a_receipt_without_an_id_is_an_input_error_naming_its_line(tmp_path: Pat
     path.write_text('{"id": "A"}\n\n{"status": 400}\n')
     with pytest.raises(InputError, match=r"receipts.jsonl:3"):
         load_receipts(path)
+
+
+def _catalog_copy(tmp_path: Path) -> tuple[Path, dict[Path, bytes]]:
+    """A copy of the bundled catalog to build over, and its bytes before the build."""
+    import shutil
+
+    out = tmp_path / "cassettes"
+    shutil.copytree(REPO / "cassettes", out)
+    return out, {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("where", ["missing", "a-file", "empty-folder", "folder-of-other-files"])
+def test_a_rules_argument_that_holds_no_rules_is_bad_input_and_deletes_nothing(tmp_path: Path, where: str) -> None:
+    from click.testing import CliRunner
+
+    from harness.cli.main import cli
+
+    _, receipts = _tiny_build_inputs(tmp_path, "tools.1.custom.input_schema: input_schema is bad")
+    rules = tmp_path / "given"
+    if where == "a-file":
+        rules.write_text("# a README, not a folder of rules\n")
+    elif where != "missing":
+        rules.mkdir()
+        if where == "folder-of-other-files":
+            (rules / "README.md").write_text("no rules here\n")
+    out, before = _catalog_copy(tmp_path)
+    result = CliRunner().invoke(cli, ["cassettes", "build", "--receipts", str(receipts), "--rules", str(rules),
+                                      "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "--rules" in result.output and "nothing was built or deleted" in result.output
+    assert not result.output.startswith("built")
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_building_from_an_empty_rule_set_is_refused_before_anything_is_deleted(tmp_path: Path) -> None:
+    from harness.errors import ConfigError
+    from harness.reject.rules import RuleSet
+
+    _, receipts = _tiny_build_inputs(tmp_path, "tools.1.custom.input_schema: input_schema is bad")
+    out, before = _catalog_copy(tmp_path)
+    with pytest.raises(ConfigError, match="at least one rule"):
+        build_catalog(receipts, RuleSet(()), out)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
