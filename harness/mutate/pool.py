@@ -108,67 +108,93 @@ def _describe_status(status: int) -> str:
 def run_jobs(jobs: Sequence[Job], run_pin: PinRunner, deadlines: Sequence[float], workers: int,
              on_row: Callable[[Row], None]) -> None:
     """Run every job to completion with at most ``workers`` children at once."""
-    queue: deque[tuple[Job, list[int]]] = deque((j, list(j.pins)) for j in jobs)
+    pool = _Pool(jobs, run_pin, deadlines, on_row)
     gc.collect()
     gc.freeze()  # children share the parent's objects without the collector dirtying their pages
-    rows: dict[str, Row] = {}
-    running: dict[int, _Running] = {}
-    sel = selectors.DefaultSelector()
+    try:
+        pool.run(max(1, workers))
+    finally:
+        pool.close()
+        gc.unfreeze()
 
-    def start(job: Job, todo: list[int]) -> None:
+
+class _Pool:
+    """The parent's side of ``run_jobs``: the queue of rows still to run, the running children
+    keyed by their pipe's read end, and the rows built from what the children report."""
+
+    def __init__(self, jobs: Sequence[Job], run_pin: PinRunner, deadlines: Sequence[float],
+                 on_row: Callable[[Row], None]) -> None:
+        self.queue: deque[tuple[Job, list[int]]] = deque((j, list(j.pins)) for j in jobs)
+        self.run_pin = run_pin
+        self.deadlines = deadlines
+        self.on_row = on_row
+        self.rows: dict[str, Row] = {}
+        self.running: dict[int, _Running] = {}
+        self.sel = selectors.DefaultSelector()
+
+    def run(self, workers: int) -> None:
+        while self.queue or self.running:
+            while self.queue and len(self.running) < workers:
+                self._start(*self.queue.popleft())
+            wait = max(0.0, min(s.deadline for s in self.running.values()) - time.monotonic())
+            for key, _mask in self.sel.select(timeout=wait):
+                state = self.running.get(int(key.fd))
+                if state is not None:
+                    self._read(state)
+            self._expire()
+
+    def close(self) -> None:
+        """Kill whatever still runs (an exception, ^C): no child outlives the run."""
+        for state in list(self.running.values()):
+            try:
+                os.kill(state.pid, signal.SIGKILL)
+                os.waitpid(state.pid, 0)
+            except OSError:
+                pass
+        self.sel.close()
+
+    def _start(self, job: Job, todo: list[int]) -> None:
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(r)
-            _child(w, job, todo, run_pin)
+            _child(w, job, todo, self.run_pin)
         os.close(w)
-        row = rows.setdefault(job.key, Row(job.key, started=time.monotonic()))
+        row = self.rows.setdefault(job.key, Row(job.key, started=time.monotonic()))
         row.forks += 1
-        state = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + START_DEADLINE_S)
-        running[r] = state
-        sel.register(r, selectors.EVENT_READ)
+        self.running[r] = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + START_DEADLINE_S)
+        self.sel.register(r, selectors.EVENT_READ)
 
-    def finish(state: _Running, reason: str | None, status: int) -> None:
-        sel.unregister(state.fd)
-        os.close(state.fd)
-        del running[state.fd]
-        row = rows[state.job.key]
-        if state.current is not None:
-            i = state.current
-            if reason == "timeout":
-                row.outcomes[i] = "timeout"
-                # the deadline itself depends on measured durations: kept out of the report text
-                row.details[i] = "no result before its deadline (floor + factor x baseline duration)"
-            else:
-                row.outcomes[i] = "crash"
-                row.details[i] = _describe_status(status)
-            if state.todo and state.todo[0] == i:
-                state.todo.popleft()
-        elif state.todo and state.started:
-            # died between two pins: charge the next pin so every retry makes progress
-            i = state.todo.popleft()
-            row.outcomes[i] = "crash"
-            row.details[i] = reason or f"the child {_describe_status(status)} before this pin finished"
-        elif state.todo and row.unviable is None:
-            if not row.outcomes:
-                row.unviable = reason or f"the child {_describe_status(status)} before running a pin"
-            else:
-                for i in state.todo:
-                    row.outcomes[i] = "crash"
-                    row.details[i] = reason or f"the child {_describe_status(status)} before this pin"
-                state.todo.clear()
-        if row.unviable is None and state.todo:
-            queue.appendleft((state.job, list(state.todo)))
-        else:
-            on_row(row)
+    def _read(self, state: _Running) -> None:
+        data = os.read(state.fd, 65536)
+        if not data:  # the child closed its pipe: it has ended, one way or another
+            _pid, status = os.waitpid(state.pid, 0)
+            self._finish(state, None, status)
+            return
+        state.buffer += data
+        *lines, state.buffer = state.buffer.split(b"\n")
+        for line in lines:
+            if line.strip():
+                self._handle(state, json.loads(line))
 
-    def handle(state: _Running, msg: dict[str, Any]) -> None:
-        row = rows[state.job.key]
+    def _expire(self) -> None:
+        """SIGKILL every child past its deadline; the parent is the only clock."""
+        now = time.monotonic()
+        for state in [s for s in self.running.values() if s.deadline <= now]:
+            os.kill(state.pid, signal.SIGKILL)
+            os.waitpid(state.pid, 0)
+            if state.current is None:
+                self._finish(state, "did not start its pins before the deadline", 0)
+            else:
+                self._finish(state, "timeout", 0)
+
+    def _handle(self, state: _Running, msg: dict[str, Any]) -> None:
+        row = self.rows[state.job.key]
         kind = msg.get("t")
         if kind == "S":
             state.started = True
             state.current = int(msg["i"])
-            state.deadline = time.monotonic() + deadlines[state.current]
+            state.deadline = time.monotonic() + self.deadlines[state.current]
         elif kind == "R":
             i = int(msg["i"])
             row.outcomes[i] = str(msg["o"])
@@ -184,42 +210,43 @@ def run_jobs(jobs: Sequence[Job], run_pin: PinRunner, deadlines: Sequence[float]
             row.unviable = f"engine error in the child: {msg.get('e')}"
             state.todo.clear()
 
-    try:
-        while queue or running:
-            while queue and len(running) < max(1, workers):
-                job, todo = queue.popleft()
-                start(job, todo)
-            now = time.monotonic()
-            wait = max(0.0, min(s.deadline for s in running.values()) - now)
-            events = sel.select(timeout=wait)
-            for key, _mask in events:
-                state = running.get(int(key.fd))
-                if state is None:
-                    continue
-                data = os.read(state.fd, 65536)
-                if not data:
-                    _pid, status = os.waitpid(state.pid, 0)
-                    finish(state, None, status)
-                    continue
-                state.buffer += data
-                *lines, state.buffer = state.buffer.split(b"\n")
-                for line in lines:
-                    if line.strip():
-                        handle(state, json.loads(line))
-            now = time.monotonic()
-            for state in [s for s in running.values() if s.deadline <= now]:
-                os.kill(state.pid, signal.SIGKILL)
-                os.waitpid(state.pid, 0)
-                if state.current is None:
-                    finish(state, "did not start its pins before the deadline", 0)
-                else:
-                    finish(state, "timeout", 0)
-    finally:
-        for state in list(running.values()):
-            try:
-                os.kill(state.pid, signal.SIGKILL)
-                os.waitpid(state.pid, 0)
-            except OSError:
-                pass
-        sel.close()
-        gc.unfreeze()
+    def _finish(self, state: _Running, reason: str | None, status: int) -> None:
+        """The child is gone: charge the pin it was on, then requeue the rest of its row or
+        hand the finished row on."""
+        self.sel.unregister(state.fd)
+        os.close(state.fd)
+        del self.running[state.fd]
+        row = self.rows[state.job.key]
+        _charge(row, state, reason, status)
+        if row.unviable is None and state.todo:
+            self.queue.appendleft((state.job, list(state.todo)))
+        else:
+            self.on_row(row)
+
+
+def _charge(row: Row, state: _Running, reason: str | None, status: int) -> None:
+    """Record on ``row`` what the ended child leaves unfinished (nothing when it ran them all)."""
+    if state.current is not None:
+        i = state.current
+        if reason == "timeout":
+            row.outcomes[i] = "timeout"
+            # the deadline itself depends on measured durations: kept out of the report text
+            row.details[i] = "no result before its deadline (floor + factor x baseline duration)"
+        else:
+            row.outcomes[i] = "crash"
+            row.details[i] = _describe_status(status)
+        if state.todo and state.todo[0] == i:
+            state.todo.popleft()
+    elif state.todo and state.started:
+        # died between two pins: charge the next pin so every retry makes progress
+        i = state.todo.popleft()
+        row.outcomes[i] = "crash"
+        row.details[i] = reason or f"the child {_describe_status(status)} before this pin finished"
+    elif state.todo and row.unviable is None:
+        if not row.outcomes:
+            row.unviable = reason or f"the child {_describe_status(status)} before running a pin"
+        else:
+            for i in state.todo:
+                row.outcomes[i] = "crash"
+                row.details[i] = reason or f"the child {_describe_status(status)} before this pin"
+            state.todo.clear()
