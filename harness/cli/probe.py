@@ -1,8 +1,9 @@
-"""``harness probe``: re-send recorded bodies to the live endpoint; exit 5 on drift."""
+"""``harness probe``: re-send recorded bodies to the live endpoint; exit 5 on drift or when it could not check."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load.suite import load_suite
 from harness.model import Suite
-from harness.reject.probe import DRIFT, KEY_ENV, probe, summarize
+from harness.reject.probe import DRIFT, KEY_ENV, ProbeItem, probe, summarize, unchecked
 from harness.reject.verdicts import catalog_of
 
 __all__ = ["command"]
@@ -46,6 +47,13 @@ def _run_bodies(suite: Suite, lane_id: str) -> list[Any]:
     return out
 
 
+def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """FloatRange lets ``nan`` through (every comparison with it is false): refuse it too."""
+    if math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds", ctx, param)
+    return value
+
+
 @click.command("probe")
 @click.option("--lane", "lane_id", required=True, help="the lane whose endpoint is probed")
 @click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
@@ -55,8 +63,9 @@ def _run_bodies(suite: Suite, lane_id: str) -> list[Any]:
               help="JSON lines of bodies seen in a run; those no rule covers are probed too")
 @click.option("--from-run", is_flag=True,
               help="also build the lane's new bodies over the suite and probe those no rule covers")
-@click.option("--limit", type=int, default=None, help="send at most this many requests")
-@click.option("--timeout", type=float, default=30.0, show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="send at most this many requests")
+@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=30.0, show_default=True,
+              callback=_a_number, help="seconds to wait for each answer")
 def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodies: Path | None,
             from_run: bool, limit: int | None, timeout: float) -> int:
     """Re-probe a lane live: needs its key in the environment; records to --out; exit 5 on drift."""
@@ -70,9 +79,26 @@ def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodie
         raise ConfigError("--key-env", name, "an environment variable holding the provider's key")
     seen = _bodies(bodies) + (_run_bodies(suite, lane_id) if from_run else [])
     items = probe(catalog_of(suite), lane, out, key, bodies=seen, limit=limit, timeout=timeout)
+    return _report(lane_id, out, items)
+
+
+def _report(lane_id: str, out: Path, items: list[ProbeItem]) -> int:
+    """List drift and what could not be checked apart; exit 5 on either (never green unchecked)."""
+    missed = unchecked(items)
     for item in items:
-        if item.outcome in DRIFT or item.outcome == "error":
+        if item.outcome in DRIFT:
             click.echo(f"{item.outcome}: {item.id} ({item.rule or 'no rule'}) status {item.status}: {item.detail}")
+        elif item in missed:
+            click.echo(f"could not check: {item.id} ({item.rule or 'no rule'}): {item.detail}")
     counts = ", ".join(f"{v} {k}" for k, v in sorted(summarize(items).items()))
     click.echo(f"probe {lane_id}: {len(items)} request(s): {counts or 'none'}; recorded in {out}")
-    return ExitCode.DRIFT if any(i.outcome in DRIFT for i in items) else ExitCode.OK
+    drift = sum(1 for i in items if i.outcome in DRIFT)
+    if drift:
+        click.echo(f"drift: {drift} of {len(items)} request(s) answered differently from the record")
+    if not items:
+        click.echo(f"could not check: nothing to probe on {lane_id} (no recorded rejection of its "
+                   "validators and no uncovered body); exit 5, not a pass")
+    elif missed:
+        click.echo(f"could not check: {len(missed)} of {len(items)} request(s) got no answer to compare "
+                   "(not drift, but not a pass either); exit 5")
+    return ExitCode.DRIFT if drift or missed or not items else ExitCode.OK

@@ -8,7 +8,8 @@ replacing the recorded one) to the lane's own host, and the answer is compared w
     message-changed  still refused, but the message no longer matches        (drift)
     new-rejection    a body no rule covers was refused                       (drift)
     accepted         a body no rule covers was accepted
-    error            no answer to compare (a redirect, a refused connection, a 5xx)
+    error            no answer to compare (a redirect, a refused connection, a timeout, a 5xx):
+                     the probe could not check this one, which is never a green result
 
 Everything is recorded through vcrpy into a scratch folder by the secret-refusing persister;
 credential headers are filtered before recording; redirects are never followed; a request to
@@ -38,9 +39,11 @@ from harness.reject.persist import atomic_write, safe_persister
 from harness.reject.secrets import SECRET_HEADERS, env_secrets
 from harness.reject.verdicts import findings_for_body
 
-__all__ = ["DRIFT", "KEY_ENV", "ProbeItem", "auth_headers", "probe", "summarize"]
+__all__ = ["DRIFT", "KEY_ENV", "UNCHECKED", "ProbeItem", "auth_headers", "probe", "summarize", "unchecked"]
 
 DRIFT = ("passes-now", "message-changed", "new-rejection")
+# outcomes that compared nothing: a drift check that could not check must not pass as "no drift"
+UNCHECKED = ("error",)
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "google": "GEMINI_API_KEY",
            "gemini": "GEMINI_API_KEY", "deepseek": "DEEPSEEK_API_KEY", "mistral": "MISTRAL_API_KEY",
            "groq": "GROQ_API_KEY", "openrouter": "OPENROUTER_API_KEY", "fireworks": "FIREWORKS_API_KEY"}
@@ -131,13 +134,13 @@ def _judge(interaction: Interaction | None, response: httpx.Response | None, err
         return "error", error
     if 300 <= response.status_code < 400:
         return "error", f"redirect {response.status_code} not followed"
+    if response.status_code >= 500:  # a server failing says nothing about the body, even a new one
+        return "error", f"server error {response.status_code}"
     ok = 200 <= response.status_code < 300
     if interaction is None:
         return ("accepted", "") if ok else ("new-rejection", " ".join(response.text.split())[:300])
     if ok:
         return "passes-now", f"recorded {interaction.status}, now {response.status_code}"
-    if response.status_code >= 500:
-        return "error", f"server error {response.status_code}"
     return "", ""
 
 
@@ -233,8 +236,13 @@ def _write_manifest(out: Path, lane: Lane, items: list[ProbeItem], today: str, s
     manifest = yaml.safe_dump({"version": 1, "interactions": entries}, sort_keys=False, allow_unicode=True)
     atomic_write(out / "manifest.yaml", manifest.encode(), secrets)
     report = {"lane": lane.id, "date": today, "drift": sum(1 for i in items if i.outcome in DRIFT),
-              "items": [asdict(i) for i in items]}
+              "could_not_check": len(unchecked(items)), "items": [asdict(i) for i in items]}
     atomic_write(out / "probe-report.json", json.dumps(report, indent=2).encode(), secrets)
+
+
+def unchecked(items: Iterable[ProbeItem]) -> list[ProbeItem]:
+    """The requests that got no answer to compare with the record (see UNCHECKED)."""
+    return [i for i in items if i.outcome in UNCHECKED]
 
 
 def summarize(items: Iterable[ProbeItem]) -> Mapping[str, int]:

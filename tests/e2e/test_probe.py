@@ -32,8 +32,15 @@ class Provider(BaseHTTPRequestHandler):
         self.rfile.read(int(self.headers.get("content-length", 0)))
         Provider.seen.append(f"{self.path} {self.headers.get('authorization', '')}")
         key = self.headers.get("x-api-key", "")
+        if self.mode == "redirect":  # a 307 to a path on the same host: the probe must not follow it
+            self.send_response(307)
+            self.send_header("location", "/elsewhere")
+            self.send_header("content-length", "0")
+            self.end_headers()
+            return
         status, message = {"holds": (400, MESSAGE), "passes": (200, ""),
-                           "echo": (401, f"invalid x-api-key: {key}")}[self.mode]
+                           "echo": (401, f"invalid x-api-key: {key}"),
+                           "fails": (500, "internal server error")}[self.mode]
         body = json.dumps({"type": "error", "error": {"type": "invalid_request_error", "message": message}}
                           if status >= 400 else {"id": "msg_1", "content": []}).encode()
         self.send_response(status)
@@ -56,13 +63,14 @@ def server() -> Iterator[ThreadingHTTPServer]:
     httpd.server_close()
 
 
-def probe(tmp_path: Path, server: ThreadingHTTPServer, mode: str,
-          userinfo: str = "") -> tuple[subprocess.CompletedProcess[str], Path]:
+def probe(tmp_path: Path, server: ThreadingHTTPServer, mode: str, userinfo: str = "",
+          port: int | None = None, fronts: tuple[str, ...] = ("anthropic",),
+          ) -> tuple[subprocess.CompletedProcess[str], Path]:
     Provider.mode = mode
     Provider.seen = []
     lane = {"id": "loop", "title": "loopback claude", "wire": "anthropic-messages", "provider": "anthropic",
-            "base_url": f"http://{userinfo}127.0.0.1:{server.server_address[1]}/v1", "model": "claude-x",
-            "fronts": ["anthropic"]}
+            "base_url": f"http://{userinfo}127.0.0.1:{port or server.server_address[1]}/v1", "model": "claude-x",
+            "fronts": list(fronts)}
     suite = write_suite(tmp_path, None, lanes=[lane])
     out = tmp_path / "probe-out"
     env = {**os.environ, "HARNESS_TEST_PROBE_KEY": FAKE_KEY}
@@ -119,3 +127,35 @@ def test_the_probe_sends_to_the_lane_host_at_its_path_and_names_only_host_and_po
     assert [seen.split()[0] for seen in Provider.seen] == ["/v1/messages"]
     manifest = (out / "manifest.yaml").read_text()
     assert f"host: 127.0.0.1:{server.server_address[1]}\n" in manifest
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on: bound, then released."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize(("mode", "why"), [("down", "ConnectError"), ("fails", "server error 500"),
+                                           ("redirect", "redirect 307 not followed")])
+def test_a_probe_that_got_no_answer_to_compare_could_not_check_and_exits_5_not_0(
+        tmp_path: Path, server: ThreadingHTTPServer, mode: str, why: str) -> None:
+    got, out = probe(tmp_path, server, mode, port=_closed_port() if mode == "down" else None)
+    assert got.returncode == 5, (got.stdout, got.stderr)
+    assert f"could not check: D1 (demo.root-composition): {why}" in got.stdout
+    assert "could not check: 1 of 1 request(s)" in got.stdout
+    assert "drift:" not in got.stdout and "passes-now" not in got.stdout
+    report = json.loads((out / "probe-report.json").read_text())
+    assert report["drift"] == 0 and report["could_not_check"] == 1
+    if mode == "redirect":
+        assert [seen.split()[0] for seen in Provider.seen] == ["/v1/messages"]
+
+
+def test_a_lane_with_nothing_to_probe_says_so_and_exits_5(tmp_path: Path, server: ThreadingHTTPServer) -> None:
+    got, _ = probe(tmp_path, server, "holds", fronts=("gemini",))
+    assert got.returncode == 5, (got.stdout, got.stderr)
+    assert "could not check: nothing to probe on loop" in got.stdout
+    assert Provider.seen == []

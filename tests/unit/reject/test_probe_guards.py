@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import pytest
 
@@ -68,3 +70,25 @@ def test_the_url_is_built_from_host_and_port_and_the_guard_compares_them() -> No
     with pytest.raises(ConfigError) as caught:
         guard(httpx.Request("POST", "http://eve:pw-leak@evil.invalid/v1/chat/completions"))
     assert "pw-leak" not in str(caught.value) and "evil.invalid" in str(caught.value)
+
+
+@pytest.mark.parametrize(("option", "value"), [("--timeout", "-5"), ("--timeout", "0"), ("--timeout", "nan"),
+                                               ("--limit", "-1"), ("--limit", "0")])
+def test_a_timeout_or_limit_out_of_range_is_a_usage_error_before_anything_runs(
+        tmp_path: Path, option: str, value: str) -> None:
+    from click.testing import CliRunner
+
+    from harness.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["probe", "--lane", "x", "--suite", str(tmp_path / "nowhere"),
+                                      "--out", str(tmp_path / "out"), option, value])
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{option}'" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_server_error_to_an_uncovered_body_could_not_check_it_rather_than_being_a_new_rejection() -> None:
+    from harness.reject.probe import _judge
+
+    answer = httpx.Response(502, text="bad gateway", request=httpx.Request("POST", "http://127.0.0.1/v1"))
+    assert _judge(None, answer, "") == ("error", "server error 502")
