@@ -9,7 +9,7 @@ import click
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.reject.build import build_catalog
-from harness.reject.cassettes import load_catalog, suite_settings
+from harness.reject.cassettes import ensure_suite_folder, load_catalog, suite_settings
 from harness.reject.check import check_catalog
 from harness.reject.rules import load_rules
 
@@ -59,6 +59,7 @@ def _rules_files(rules_dir: Path) -> list[Path]:
               help="cassettes folder (default: the suite's `cassettes:` setting)")
 def check_cmd(suite: Path, folder: Path | None) -> int:
     """Every rejection explained by a rule at the place its message names; no secrets."""
+    ensure_suite_folder(suite)
     catalog = load_catalog(suite, suite_settings(suite), folder)
     result = check_catalog(catalog)
     for problem in result.problems:

@@ -20,7 +20,7 @@ from vcr.request import Request
 from vcr.serialize import deserialize, serialize
 from vcr.serializers import yamlserializer
 
-from harness.errors import InputError, Place
+from harness.errors import ConfigError, InputError, Place
 from harness.reject.manifest import Entry, Manifest, load_manifest
 from harness.reject.rules import RuleSet, rules_of_suite
 
@@ -29,6 +29,7 @@ __all__ = [
     "Interaction",
     "cassette_text",
     "cassettes_folder",
+    "ensure_suite_folder",
     "load_catalog",
     "read_cassette",
     "response_texts",
@@ -191,12 +192,41 @@ def cassettes_folder(root: Path, settings: Mapping[str, Any]) -> Path:
     return (root / "cassettes").resolve()
 
 
+def _setting_line(suite_yaml: Path, key: str) -> int | None:
+    """The line of a top-level ``key:`` in suite.yaml, to name it in an error (None if not found)."""
+    if not suite_yaml.is_file():
+        return None
+    for n, line in enumerate(suite_yaml.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        if line.startswith(f"{key}:") or line.startswith(f'"{key}":'):
+            return n
+    return None
+
+
+def _named_folder(base: Path, settings: Mapping[str, Any], folder: Path | None) -> Path:
+    """The cassettes folder; one error when the one named explicitly is not there.
+
+    Read as an empty catalog, a mistyped ``cassettes:`` made every receipt of every rule a
+    separate "rule-without-receipt" problem (a hundred lines hiding the one real mistake).
+    """
+    if folder is not None:
+        if not folder.is_dir():
+            raise ConfigError("--cassettes", str(folder), "an existing cassettes folder")
+        return folder
+    where = cassettes_folder(base, settings)
+    if settings.get("cassettes") and not where.is_dir():
+        suite_yaml = base / "suite.yaml"
+        raise InputError(Place(str(suite_yaml), _setting_line(suite_yaml, "cassettes"), "cassettes"),
+                         "a cassettes folder that exists (relative to the suite folder)",
+                         f"{settings['cassettes']!r} -> {where} (missing)")
+    return where
+
+
 def load_catalog(root: Path | str, settings: Mapping[str, Any] | None = None,
                  folder: Path | None = None) -> Catalog:
     """Load rules, manifest and every interaction the manifest names."""
     base = Path(root)
     settings = settings or {}
-    where = folder or cassettes_folder(base, settings)
+    where = _named_folder(base, settings, folder)
     rules = rules_of_suite(base, settings)
     manifest = load_manifest(where)
     cache: dict[str, list[tuple[Request, dict[str, Any]]]] = {}
@@ -230,3 +260,20 @@ def suite_settings(suite: Path) -> dict[str, object]:
     doc = load_document(path, display=str(path))
     check(doc, "suite")
     return {**DEFAULT_SETTINGS, **doc.value}
+
+
+def ensure_suite_folder(suite: Path, option: str = "--suite") -> None:
+    """``suite`` is a folder holding a suite.yaml, rules files or a cassettes folder.
+
+    A typo read as an empty suite checks nothing and passes ("ok: 0 rules"): refuse it instead.
+    """
+    from harness.load.suite import DEFAULT_SETTINGS
+
+    expected = "a suite folder (with suite.yaml, *.rules.yaml files or a cassettes folder)"
+    if not suite.is_dir():
+        raise ConfigError(option, str(suite), f"{expected}, found {'a file' if suite.exists() else 'nothing'}")
+    if (suite / "suite.yaml").is_file() or (suite / "cassettes").is_dir():
+        return
+    if any(p.is_file() for pat in DEFAULT_SETTINGS["rules"] for p in suite.glob(str(pat))):
+        return
+    raise ConfigError(option, str(suite), f"{expected}, found a folder with none of them")

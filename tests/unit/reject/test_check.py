@@ -167,3 +167,34 @@ def test_harness_run_refuses_a_suite_whose_cassette_is_malformed_as_bad_input(tm
     assert result.return_value == 2, result.output
     assert "internal error" not in result.output
     assert "demo.yaml at interactions[0].response.body: expected a mapping" in result.output
+
+
+@pytest.mark.parametrize("given", ["missing", "empty-folder", "a-file"])
+def test_a_suite_argument_that_is_no_suite_folder_is_bad_input_not_ok_0_rules(tmp_path: Path, given: str) -> None:
+    suite = tmp_path / "given"
+    if given == "empty-folder":
+        suite.mkdir()
+    elif given == "a-file":
+        suite.write_text("not a folder\n")
+    result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(suite)], standalone_mode=False)
+    assert result.return_value == 2, result.output
+    assert "expected a suite folder" in result.output and "--suite" in result.output
+    assert "ok" not in result.output.split("expected")[0]
+
+
+def test_a_cassettes_setting_naming_a_missing_folder_is_one_error_at_that_setting(tmp_path: Path) -> None:
+    suite = write_scenario(tmp_path)
+    (suite / "suite.yaml").write_text("version: 1\nrules: ['rules/*.rules.yaml']\ncassettes: cassetes\n")
+    result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(suite)], standalone_mode=False)
+    assert result.return_value == 2, result.output
+    assert result.output.count("expected") == 1 and "rule-without-receipt" not in result.output
+    assert "suite.yaml:3 at cassettes: expected a cassettes folder that exists" in result.output
+    assert "'cassetes'" in result.output
+
+
+def test_a_cassettes_option_naming_a_missing_folder_is_a_bad_argument(tmp_path: Path) -> None:
+    suite = write_scenario(tmp_path)
+    result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(suite), "--cassettes",
+                                      str(tmp_path / "nope")], standalone_mode=False)
+    assert result.return_value == 2, result.output
+    assert "--cassettes" in result.output and "an existing cassettes folder" in result.output
