@@ -17,7 +17,7 @@ import click
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load.suite import load_suite
-from harness.reject.replay import replay
+from harness.reject.replay import MAX_BODY_DEPTH, body_depth, replay
 from harness.reject.verdicts import catalog_of
 
 __all__ = ["command"]
@@ -31,10 +31,17 @@ def _read_body(body_file: Path) -> dict[str, Any]:
         raise ConfigError("BODY", str(body_file), f"a readable JSON file ({exc.strerror or exc})") from None
     try:
         body = json.loads(data.decode("utf-8"))
+    except RecursionError:  # the JSON decoder recurses per level: thousands of levels end here
+        raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
+                          "found one nested too deep to parse") from None
     except UnicodeDecodeError as exc:
         raise ConfigError("BODY", str(body_file), f"UTF-8 text (byte {exc.start} is not)") from None
     except ValueError as exc:
         raise ConfigError("BODY", str(body_file), f"a JSON request body ({exc})") from None
+    depth = body_depth(body)
+    if depth > MAX_BODY_DEPTH:
+        raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
+                          f"found {depth} or more")
     if not isinstance(body, dict):
         # a request body is an object; replaying a list or a scalar would only ever say "unknown"
         raise ConfigError("BODY", str(body_file), f"a JSON object (a request body), found {type(body).__name__}")

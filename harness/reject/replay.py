@@ -29,7 +29,11 @@ from harness.reject.match import signature
 from harness.reject.rules import Rule
 from harness.reject.verdicts import findings_for_body
 
-__all__ = ["Replayed", "block_network", "replay"]
+__all__ = ["MAX_BODY_DEPTH", "Replayed", "block_network", "body_depth", "replay"]
+
+# as deep as a suite file may nest (harness.load.yamlsafe.MAX_DEPTH): far beyond any real request
+# body, and shallow enough that matching, canonical bytes and vcrpy never hit the recursion limit
+MAX_BODY_DEPTH = 200
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,21 @@ def block_network() -> Iterator[None]:
     finally:
         socket.socket.connect = original  # type: ignore[method-assign]
         socket.socket.connect_ex = original_ex  # type: ignore[method-assign]
+
+
+def body_depth(value: Any, stop: int = MAX_BODY_DEPTH + 1) -> int:
+    """How deep ``value`` nests (a scalar is 0), counted without recursion; stops at ``stop``."""
+    deepest = 0
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if isinstance(node, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest >= stop:
+                return deepest
+            todo.extend((child, depth) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
 
 
 def _body_of(request: Request) -> Any:
@@ -117,6 +136,8 @@ def _matcher(rules: Sequence[Rule]) -> Any:
 
 def replay(catalog: Catalog, lane: Lane, body: Any, url: str | None = None) -> Replayed:
     """Replay ``body`` as sent on ``lane``; ``unknown`` when no recorded rejection explains it."""
+    if body_depth(body) > MAX_BODY_DEPTH:
+        raise ConfigError("body", "(a request body)", f"nesting at most {MAX_BODY_DEPTH} levels deep, found deeper")
     hits = findings_for_body(catalog, lane, body)
     if not hits:
         return Replayed("unknown")

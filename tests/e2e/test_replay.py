@@ -60,3 +60,31 @@ def test_a_missing_body_file_is_bad_input_naming_the_file(tmp_path: Path) -> Non
     assert got.returncode == 2, (got.stdout, got.stderr)
     assert "nowhere.json" in got.stderr and "readable JSON file" in got.stderr
     assert "internal error" not in got.stderr
+
+
+def _nested_schema(levels: int) -> str:
+    """A request body whose tool schema nests ``levels`` objects deep, written without recursion."""
+    inner = '{"type": "object"}'
+    for _ in range(levels):
+        inner = '{"type": "object", "properties": {"x": ' + inner + "}}"
+    return '{"model": "m", "tools": [{"name": "t", "input_schema": ' + inner + "}]}"
+
+
+@pytest.mark.parametrize(("levels", "found"), [(5000, "nested too deep to parse"), (400, "found 201 or more")])
+def test_a_body_nested_thousands_of_levels_is_bad_input_naming_the_file_and_the_nesting(
+        tmp_path: Path, levels: int, found: str) -> None:
+    body = tmp_path / "deep.json"
+    body.write_text(_nested_schema(levels))
+    got = replay(body)
+    assert got.returncode == 2, (got.stdout, got.stderr)
+    assert "internal error" not in got.stderr and "RecursionError" not in got.stderr
+    assert f"BODY='{body}'" in got.stderr and "nesting at most 200 levels deep" in got.stderr
+    assert found in got.stderr
+
+
+def test_a_body_nested_just_within_the_limit_is_matched_as_usual(tmp_path: Path) -> None:
+    body = tmp_path / "deep-but-fine.json"
+    body.write_text(_nested_schema(96))  # two levels a step (schema, properties): 196 deep in all
+    got = replay(body)
+    assert got.returncode == 0, (got.stdout, got.stderr)
+    assert got.stdout.startswith("unknown:")
