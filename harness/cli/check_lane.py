@@ -16,10 +16,26 @@ from harness.build import build
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load.suite import load_suite
-from harness.model import Observation
-from harness.reject.verdicts import evaluate, preload
+from harness.model import Observation, Suite
+from harness.reject.verdicts import catalog_of, evaluate, preload
 
-__all__ = ["command", "lane_section"]
+__all__ = ["command", "lane_section", "nothing_to_check"]
+
+
+def nothing_to_check(suite: Suite, lane_id: str) -> str:
+    """Why no body of this lane can meet a known rejection, or "" when some can.
+
+    "0 of 0 bodies" alone reads like a pass; a lane fronting no validator with rules (or one no
+    case runs on) was not checked at all, and the operator should be told which it is.
+    """
+    lane = suite.lanes[lane_id]
+    if not catalog_of(suite).rules.for_validators(lane.fronts):
+        detail = (f"it fronts {', '.join(lane.fronts)}, which no rule names" if lane.fronts
+                  else "its fronts list is empty")
+        return f"{lane_id} fronts no validator with rules ({detail}), so there is nothing to check"
+    if not any(lane_id in case.lanes for case in suite.cases):
+        return f"no case of the suite runs on {lane_id}, so there is no body to check"
+    return ""
 
 
 def lane_section(suite_dir: Path, lane_id: str) -> dict[str, Any]:
@@ -29,12 +45,16 @@ def lane_section(suite_dir: Path, lane_id: str) -> dict[str, Any]:
         raise ConfigError("LANE", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
     preload(suite)  # a broken rules file or declaration is bad input before anything is built
     observations: dict[tuple[str, str, str], Observation] = {}
-    if any(lane_id in case.lanes for case in suite.cases):
+    note = nothing_to_check(suite, lane_id)
+    if not note:
         for result in build(suite, lanes=[lane_id]):
             for obs in (result.old, result.new):
                 if obs is not None:
                     observations[(obs.case_id, obs.lane_id, obs.side)] = obs
-    return evaluate(suite, observations)
+    section = evaluate(suite, observations)
+    if note:
+        section = {**section, "nothing_to_check": note}
+    return section
 
 
 def _line(finding: dict[str, Any], rej: dict[str, Any]) -> str:
@@ -56,8 +76,14 @@ def command(lane: str, suite_dir: Path, side: str, as_json: bool) -> int:
     section = lane_section(suite_dir, lane)
     sides = ("old", "new") if side == "both" else (side,)
     findings = [f for f in section["findings"] if f["side"] in sides and f["rejections"]]
+    note = str(section.get("nothing_to_check", ""))
     if as_json:
-        click.echo(json.dumps({"lane": lane, "findings": findings}, indent=2, ensure_ascii=False))
+        shown: dict[str, Any] = {"lane": lane, "findings": findings}
+        if note:
+            shown["nothing_to_check"] = note
+        click.echo(json.dumps(shown, indent=2, ensure_ascii=False))
+    elif note:
+        click.echo(f"{lane}: 0 bodies checked: {note} (exit 0: nothing failed, nothing was checked)", err=True)
     else:
         for finding in findings:
             for rej in finding["rejections"]:

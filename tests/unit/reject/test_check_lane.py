@@ -59,3 +59,22 @@ def test_the_old_pipeline_meets_no_root_composition_rejection_on_the_gateway_lan
 def test_an_unknown_lane_is_a_bad_argument() -> None:
     code, _ = _run("no-such-lane")
     assert code == 2
+
+
+def test_a_lane_fronting_no_validator_with_rules_says_so_instead_of_a_bare_zero_of_zero() -> None:
+    code, out = _run("tool-result")
+    assert code == ExitCode.OK, out
+    assert "tool-result fronts no validator with rules (its fronts list is empty)" in out
+    assert "nothing was checked" in out and "0 of 0 bodies" not in out
+    code, out = _run("tool-result", "--json")
+    assert json.loads(out[out.index("{"):])["nothing_to_check"].startswith("tool-result fronts no validator with rules")
+
+
+def test_a_lane_fronting_validators_no_rule_names_is_told_which(tmp_path: Path) -> None:
+    from tests.unit.reject.scenario import LANES, write_suite
+
+    lanes = [{**lane, "fronts": ["mistral"]} for lane in LANES]
+    suite = write_suite(tmp_path, None, lanes=lanes)
+    result = CliRunner().invoke(cli, ["check-lane", lanes[0]["id"], "--suite", str(suite)], standalone_mode=False)
+    assert result.return_value == ExitCode.OK, result.output
+    assert f"{lanes[0]['id']} fronts no validator with rules (it fronts mistral, which no rule names)" in result.output
