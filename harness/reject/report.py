@@ -3,7 +3,8 @@
 A PR comment holds 65,536 characters for the whole report, so this section stays compact:
 every undeclared rejection is a row (those are findings), up to ``MAX_ROWS``; declared ones are
 documented trade-offs, summarized one line per (rule, reason) with the lanes and cases they
-cover. report.json keeps every finding in full, and the Markdown says so where it cuts.
+cover and the evidence (receipt id, recorded status and message, source link) a reviewer can paste
+into a discussion. report.json keeps every finding in full, and the Markdown says so where it cuts.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["MAX_NAMES", "MAX_ROWS", "render_markdown"]
+__all__ = ["MAX_NAMES", "MAX_RECEIPTS", "MAX_ROWS", "render_markdown"]
 
 _MAX_MESSAGE = 140
+_MAX_EVIDENCE = 100  # a declared line quotes the message shorter: it already carries lanes and cases
+MAX_RECEIPTS = 3
 MAX_ROWS = 60
 MAX_NAMES = 8
 
@@ -25,9 +28,37 @@ def _cell(text: Any) -> str:
     return value.replace("|", "\\|")
 
 
-def _message(text: str) -> str:
+def _message(text: str, limit: int = _MAX_MESSAGE) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _link(receipt: Mapping[str, Any]) -> str:
+    source = str(receipt.get("source_url", ""))
+    rid = str(receipt.get("id", "receipt"))
+    return f"[{rid}]({source})" if source.startswith("http") else f"{rid} ({source or 'no source'})"
+
+
+def _evidence(rejections: Iterable[Mapping[str, Any]]) -> str:
+    """The receipts behind a declared line: id and source link, provenance, status, short message."""
+    receipts: dict[str, Mapping[str, Any]] = {}
+    for rej in rejections:
+        receipt = rej.get("receipt") or {}
+        if receipt:
+            receipts.setdefault(str(receipt.get("id", "")), receipt)
+    if not receipts:
+        return "Evidence: no recorded receipt."
+    shown = []
+    for _, receipt in sorted(receipts.items())[:MAX_RECEIPTS]:
+        facts = ", ".join(str(x) for x in (receipt.get("provenance"), receipt.get("status")) if x)
+        message = _cell(_message(str(receipt.get("message", "")), _MAX_EVIDENCE)).replace('"', "'")
+        shown.append(f'{_link(receipt)}{f" {facts}" if facts else ""}: "{message}"')
+    more = len(receipts) - MAX_RECEIPTS
+    backing = max(int(r.get("receipts", 1) or 1) for r in receipts.values())
+    tail = f" (+{more} more receipt(s))" if more > 0 else (
+        f" (1 of {backing} receipts backing this rule; the cassettes manifest lists all)"
+        if backing > 1 and len(receipts) == 1 else "")
+    return f"Evidence: {'; '.join(shown)}{tail}."
 
 
 def _names(items: Iterable[str]) -> str:
@@ -73,8 +104,10 @@ def _declared(rows: list[Row]) -> list[str]:
         sides = sorted({f["side"] for f, _ in members})
         lanes = [f["lane"] for f, _ in members]
         cases = [f["case"] for f, _ in members]
+        reason = _cell(why).rstrip(".") or "(no reason)"
         out.append(f"- `{rule}`: {len(members)} on the {'/'.join(sides)} pipeline, {len(set(lanes))} lane(s) "
-                   f"({_names(lanes)}), {len(set(cases))} case(s) ({_names(cases)}): {_cell(why) or '(no reason)'}")
+                   f"({_names(lanes)}), {len(set(cases))} case(s) ({_names(cases)}): {reason}. "
+                   f"{_evidence(r for _, r in members)}")
     return out
 
 

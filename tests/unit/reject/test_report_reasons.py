@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from harness.reject.report import MAX_ROWS, render_markdown
 
 PR_COMMENT_LIMIT = 65_536
@@ -30,7 +32,7 @@ def test_declared_reasons_are_one_line_each_with_their_lanes_and_cases_and_undec
 def test_declared_rejections_with_another_reason_get_their_own_line() -> None:
     section = {"findings": [finding("a", True, "reason one"), finding("b", True, "reason two")]}
     lines = [line for line in render_markdown(section).splitlines() if line.startswith("- `")]
-    assert len(lines) == 2 and lines[0].endswith("reason one") and lines[1].endswith("reason two")
+    assert len(lines) == 2 and "): reason one. Evidence: " in lines[0] and "): reason two. Evidence: " in lines[1]
 
 
 def test_a_large_run_fits_a_pull_request_comment_with_room_for_the_rest_of_the_report() -> None:
@@ -46,3 +48,47 @@ def test_a_large_run_fits_a_pull_request_comment_with_room_for_the_rest_of_the_r
 
 def test_no_rejection_at_all_is_said_plainly() -> None:
     assert "No known rejection on any lane." in render_markdown({"findings": []})
+
+
+def test_each_declared_line_carries_the_receipt_its_status_a_short_message_and_the_source_link() -> None:
+    section = {"findings": [finding("a", True, "a trade-off."), finding("b", True, "a trade-off.")]}
+    line = next(x for x in render_markdown(section).splitlines() if x.startswith("- `"))
+    assert line.endswith('a trade-off. Evidence: [R001](https://x.invalid/1) transcribed: "' + "m " * 49 + 'm…".')
+    assert line.count("R001") == 1, "the receipt both findings share is named once"
+
+
+def test_a_declared_line_names_up_to_three_receipts_and_counts_the_rest() -> None:
+    found = []
+    for n in range(5):
+        one = finding(f"c{n}", True, "why")
+        hit = one["rejections"][0]  # type: ignore[index]
+        hit["receipt"] = {"id": f"R00{n}", "message": f"message {n}", "source_url": f"https://x.invalid/{n}",
+                          "provenance": "transcribed", "status": 400, "receipts": 5}
+        found.append(one)
+    line = next(x for x in render_markdown({"findings": found}).splitlines() if x.startswith("- `"))
+    assert '[R000](https://x.invalid/0) transcribed, 400: "message 0"; [R001]' in line
+    assert "[R002]" in line and "[R003]" not in line and line.endswith("(+2 more receipt(s)).")
+
+
+def test_a_lone_receipt_of_several_says_how_many_back_the_rule_and_a_rule_without_one_says_so() -> None:
+    one = finding("a", True, "why")
+    one["rejections"][0]["receipt"]["receipts"] = 4  # type: ignore[index]
+    text = render_markdown({"findings": [one]})
+    assert "(1 of 4 receipts backing this rule; the cassettes manifest lists all)." in text
+    bare = finding("b", True, "why")
+    bare["rejections"][0]["receipt"] = None  # type: ignore[index]
+    assert "why. Evidence: no recorded receipt." in render_markdown({"findings": [bare]})
+
+
+def test_every_bundled_rules_evidence_fits_on_one_short_line() -> None:
+    from harness.reject.cassettes import load_catalog, suite_settings
+    from harness.reject.verdicts import _receipt
+
+    repo = Path(__file__).resolve().parents[3]
+    catalog = load_catalog(repo / "cases", suite_settings(repo / "cases"))
+    for rule in catalog.rules.rules:
+        hit = {"rule": rule.id, "location": "x", "expected": True, "why": "w", "receipt": _receipt(catalog, rule)}
+        line = render_markdown({"findings": [{"case": "c", "lane": "l", "side": "new", "rejections": [hit]}]})
+        evidence = line[line.index("Evidence: "):].strip()
+        receipt = hit["receipt"] or {}
+        assert len(evidence) < 400 and f"[{receipt['id']}](http" in evidence, evidence
