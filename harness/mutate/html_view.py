@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from harness.mutate.render import counts_line
 from harness.mutate.results import expand
 
 __all__ = ["render_html"]
@@ -47,12 +48,9 @@ def _outcomes(m: dict[str, Any]) -> dict[str, str]:
 def render_html(section: dict[str, Any]) -> str:
     section = expand(section)
     pins = [r["pin"] for r in section.get("pin_kills", [])]
-    t = section["totals"]
     head = "".join(f'<th class="pin" title="{escape(p)}">{escape(p)}</th>' for p in pins)
     rows = "\n".join(_row(m, pins, _outcomes(m)) for m in section["mutants"])
-    summary = (f"{t['total']} mutants: {t['killed']} killed, {t['timeout']} timeout, {t['survived']} survived, "
-               f"{t['no_coverage']} no coverage, {t['unviable']} unviable, {t['equivalent']} equivalent. "
-               f"Score {t['score']}%.")
+    summary = counts_line(section)
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<title>Mutation matrix: {escape(section.get("suite", ""))}</title><style>{_CSS}</style></head>'
             f'<body><h1>Mutation matrix: {escape(section.get("suite", ""))}</h1><p>{escape(summary)}</p>'

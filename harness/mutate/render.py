@@ -8,7 +8,7 @@ from typing import Any
 
 from harness.mutate.results import expand
 
-__all__ = ["render_markdown", "render_summary"]
+__all__ = ["counts_line", "render_markdown", "render_summary"]
 
 _RESULT = {"exact": "exact", "collateral": "claimed + collateral", "failed": "**CLAIM FAILED**",
            "equivalent": "equivalent (held)", "pending": "pending"}
@@ -58,7 +58,7 @@ def _ledger_table(mutants: list[dict[str, Any]]) -> list[str]:
     declared = [m for m in mutants if m["kind"] == "declared"]
     if not declared:
         return []
-    out = ["## Ledger", "", "| mutant | site | claimed pins | pins that turned red | result |",
+    out = ["### Ledger", "", "| mutant | site | claimed pins | pins that turned red | result |",
            "|---|---|---|---|---|"]
     for m in declared:
         claim = m["claim"]
@@ -74,12 +74,12 @@ def _ledger_table(mutants: list[dict[str, Any]]) -> list[str]:
 def _escapes(mutants: list[dict[str, Any]]) -> list[str]:
     escaped = [m for m in mutants if m["status"] in ("survived", "no_coverage")]
     if not escaped:
-        return ["## Escapes", "", "None: every mutant that ran turned at least one pin red.", ""]
-    out = ["## Escapes", "", f"{len(escaped)} mutant(s) no pin caught:", ""]
+        return ["### Escapes", "", "None: every mutant that ran turned at least one pin red.", ""]
+    out = ["### Escapes", "", f"{len(escaped)} mutant(s) no pin caught:", ""]
     for m in escaped:
         covering = len(m["covered_by"])
         why = "no pin reaches it" if m["status"] == "no_coverage" else f"{covering} covering pin(s) stayed green"
-        out += [f"### {m['id']} — {m['title']}", "", f"{_site(m)}; {why}.", "",
+        out += [f"#### {m['id']} — {m['title']}", "", f"{_site(m)}; {why}.", "",
                 "```diff", m["diff"].rstrip(), "```", ""]
     return out
 
@@ -92,7 +92,7 @@ def _pin_lines(section: dict[str, Any]) -> list[str]:
         return []
     unique = [r for r in rows if r["unique_kills"]]
     idle = [r["pin"] for r in rows if not r["kills"]]
-    out = ["## Pins", "", f"{len(rows)} pins: {len(rows) - len(idle)} kill at least one mutant, "
+    out = ["### Pins", "", f"{len(rows)} pins: {len(rows) - len(idle)} kill at least one mutant, "
            f"{len(unique)} kill one that no other pin kills, {len(idle)} kill none.", ""]
     if unique:
         out += ["Unique killers:", ""]
@@ -110,15 +110,35 @@ def _pin_lines(section: dict[str, Any]) -> list[str]:
     return out
 
 
-def _counts(section: dict[str, Any]) -> str:
+def counts_line(section: dict[str, Any]) -> str:
+    """The one-line tally. No mutant at all says so instead of claiming a score; pending mutants
+    are counted with the missing shards named, and the score then covers only the mutants run."""
     t = section["totals"]
+    if not t["total"]:
+        why = ("the diff touches no target function" if section.get("in_diff")
+               else "no target function and no declared mutant")
+        return f"no mutants: {why}."
+    pending = ""
+    if t["pending"]:
+        missing = section.get("shards_missing") or []
+        pending = f", {t['pending']} pending" + (f" (shards missing: {', '.join(missing)})" if missing else "")
+    if t["score"] is None:
+        score = "No score: no mutant was judged"
+    else:
+        ran = t["total"] - t["pending"]
+        score = f"Score {t['score']}%" + (f" of the {ran} run, INCOMPLETE" if t["pending"] else "")
     return (f"{t['total']} mutants: {t['killed']} killed, {t['timeout']} timeout, {t['survived']} survived, "
             f"{t['no_coverage']} no coverage, {t['unviable']} unviable, {t['equivalent']} equivalent"
-            + (f", {t['pending']} pending" if t["pending"] else "") + f". Score {t['score']}%.")
+            f"{pending}. {score}.")
 
 
 def _verdict_lines(section: dict[str, Any]) -> list[str]:
     verdict, out = section["verdict"], []
+    if not verdict["complete"]:
+        missing = section.get("shards_missing") or []
+        where = f"shards missing: {', '.join(missing)}" if missing else "interrupted or missing shards"
+        out += [f"Incomplete: {section['totals']['pending']} mutant(s) pending, never run ({where}); "
+                "this is no pass.", ""]
     if verdict["claims_failed"]:
         out += [f"Claims failed: {', '.join(section['claims_failed'])}.", ""]
     if verdict["escaped_over_threshold"]:
@@ -131,7 +151,7 @@ def render_summary(section: dict[str, Any], out: Path | str | None = None) -> st
     """What a terminal wants: the counts, the claims, one line per escape, where the reports are.
     The diffs stay in mutation.md (``--format markdown``); a suite's escapes can run to hundreds."""
     section = expand(section)
-    lines = [f"Mutation: {section.get('suite', '')}".rstrip(), _counts(section), "", *_verdict_lines(section),
+    lines = [f"Mutation: {section.get('suite', '')}".rstrip(), counts_line(section), "", *_verdict_lines(section),
              *_ledger_table(section["mutants"])]
     for m in section["mutants"]:
         if m["status"] in ("survived", "no_coverage"):
@@ -147,7 +167,7 @@ def render_summary(section: dict[str, Any], out: Path | str | None = None) -> st
 def render_markdown(section: dict[str, Any]) -> str:
     section = expand(section)
     t = section["totals"]
-    head = [f"# Mutation: {section.get('suite', '')}".rstrip(), "", _counts(section), ""]
+    head = [f"## Mutation: {section.get('suite', '')}".rstrip(), "", counts_line(section), ""]
     if not t["total"]:
         head += ["Nothing to mutate: no targets (suite.yaml `mutation.targets`, a ledger's `targets`) "
                  "and no declared mutants" + (f" touched by the diff against {section['in_diff']}"

@@ -144,9 +144,12 @@ def _pin_table(mutants: list[dict[str, Any]], pins: list[str]) -> list[dict[str,
 
 
 def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
-                  shards: list[str] | None = None) -> dict[str, Any]:
-    """The compact section (pins by index); ``expand`` of it names them."""
-    return _compact(_full_section(plan, baseline, rows, shards))
+                  shards: list[str] | None = None, shards_missing: list[str] | None = None) -> dict[str, Any]:
+    """The compact section (pins by index); ``expand`` of it names them. ``shards_missing`` names
+    the slices (``k/n``) a merge was not given: their mutants are ``pending``."""
+    section = _full_section(plan, baseline, rows, shards)
+    section["shards_missing"] = list(shards_missing or [])
+    return _compact(section)
 
 
 _INDEXED = ("killed_by", "timed_out", "crashed")
@@ -206,12 +209,13 @@ def _full_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Ma
     counts = {s: sum(1 for m in mutants if m["status"] == s) for s in STATUSES}
     detected = counts["killed"] + counts["timeout"]
     judged = detected + counts["survived"] + counts["no_coverage"]
-    score = round(100.0 * detected / judged, 2) if judged else 100.0
+    # no mutant judged (none planned, or none run yet): there is no score, not a perfect one
+    score = round(100.0 * detected / judged, 2) if judged else None
     escaped = [m["id"] for m in mutants if m["status"] in ("survived", "no_coverage")]
     failed_claims = [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
     threshold = dict(plan.get("threshold", {}))
     over = (threshold.get("max_escaped") is not None and len(escaped) > threshold["max_escaped"]) or (
-        threshold.get("min_score") is not None and score < threshold["min_score"])
+        threshold.get("min_score") is not None and score is not None and score < threshold["min_score"])
     live = [p for p in nodeids if p not in excluded_ids]
     return {
         "version": SECTION_VERSION,

@@ -128,8 +128,9 @@ def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> N
 
 
 def exit_code(section: dict[str, Any]) -> ExitCode:
-    """MUTANTS_ESCAPED when escapes exceed the suite's threshold or a claimed kill did not happen."""
+    """MUTANTS_ESCAPED when escapes exceed the suite's threshold, a claimed kill did not happen, or
+    the section is incomplete (pending mutants, e.g. a merge missing a shard): that is no pass."""
     verdict = section.get("verdict", {})
-    if verdict.get("escaped_over_threshold") or verdict.get("claims_failed"):
+    if verdict.get("escaped_over_threshold") or verdict.get("claims_failed") or not verdict.get("complete", True):
         return ExitCode.MUTANTS_ESCAPED
     return ExitCode.OK

@@ -21,8 +21,24 @@ def _load(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     return plan, baseline
 
 
+def _missing(plans: list[dict[str, Any]], folders: list[Path]) -> tuple[list[str], list[str]]:
+    """The slices given (``k/n``) and the slices of the same split that were not."""
+    given = sorted({tuple(p["shard"]) for p in plans if p.get("shard")})
+    splits = {n for _k, n in given}
+    if len(splits) > 1:
+        raise ConfigError("shard folder", ", ".join(str(f) for f in folders),
+                          f"shards of one split (k/N with one N), not of {sorted(splits)}")
+    names = [f"{k}/{n}" for k, n in given]
+    if not splits:
+        return names, []
+    (n,) = splits
+    have = {k for k, _n in given}
+    return names, [f"{k}/{n}" for k in range(1, n + 1) if k not in have]
+
+
 def merge(folders: list[Path], out: Path) -> dict[str, Any]:
-    """One section from several shards of the same plan; mutants no shard ran stay ``pending``."""
+    """One section of every planned mutant from several shards of the same plan; mutants no shard
+    ran stay ``pending``, the missing slices are named and the verdict is incomplete."""
     from harness.mutate.results import build_section, read_rows
     from harness.mutate.runner import write_reports
 
@@ -34,7 +50,7 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
     for (plan, _base), folder in zip(loaded, folders, strict=True):
         if sorted(m["key"] for m in plan["mutants"]) != keys:
             raise ConfigError("shard folder", str(folder), "a shard of the same mutants as the others")
-    selected = sorted({k for plan, _ in loaded for k in plan["selected"]})
+    shards, missing = _missing([p for p, _ in loaded], folders)
     outcomes: dict[str, str] = {}
     for _plan, base in loaded:  # a pin left out by any shard is left out of the merged report
         for pin, outcome in base["outcomes"].items():
@@ -42,10 +58,11 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
                 outcomes[pin] = outcome
     baseline = {**first_base, "outcomes": outcomes,
                 "duration_s": sum(float(b.get("duration_s", 0.0)) for _, b in loaded)}
-    plan = {**first_plan, "selected": selected, "shard": None}
+    # every planned mutant, not only those the given shards selected: a missing shard's mutants
+    # must show as pending, never vanish from the totals
+    plan = {**first_plan, "selected": keys, "shard": None}
     rows = read_rows([f / "results.jsonl" for f in folders])
-    shards = sorted(f"{p['shard'][0]}/{p['shard'][1]}" for p, _ in loaded if p.get("shard"))
-    section = build_section(plan, baseline, rows, shards or None)
+    section = build_section(plan, baseline, rows, shards or None, missing)
     out.mkdir(parents=True, exist_ok=True)
     (out / "plan.json").write_text(json.dumps(plan, indent=1, sort_keys=True), encoding="utf-8")
     (out / "baseline.json").write_text(json.dumps(baseline, indent=1, sort_keys=True), encoding="utf-8")

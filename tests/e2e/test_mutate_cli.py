@@ -93,6 +93,46 @@ def test_merge_prints_the_summary_or_the_asked_form(tmp_path: Path) -> None:
     assert json.loads(as_json.stdout)["shard"] == ["1/2", "2/2"]
 
 
+_SECOND = ("  - id: model-upper\n    title: the model is not a string\n    site: {file: echo.py, function: new_body}\n"
+           "    change: {find: \"str(model)\", replace: \"[model]\"}\n    killed_by: [plain::model_is_string]\n")
+
+
+def test_a_merge_missing_a_shard_lists_its_mutants_as_pending_and_is_no_pass(tmp_path: Path) -> None:
+    suite = shutil.copytree(SCENARIO, tmp_path / "cased")
+    ledger = suite / "echo.ledger.yaml"
+    ledger.write_text(ledger.read_text() + _SECOND)  # two mutants: one a shard
+    assert _mutate(suite, tmp_path / "s1", "-q", "--shard", "1/2").returncode == ExitCode.OK
+    merge = [*HARNESS, "merge", "--out", str(tmp_path / "m"), str(tmp_path / "s1")]
+    proc = subprocess.run(merge, capture_output=True, text=True, check=False)
+    assert proc.returncode == ExitCode.MUTANTS_ESCAPED, proc.stdout + proc.stderr
+    assert "2 mutants: 1 killed" in proc.stdout and "1 pending (shards missing: 2/2)" in proc.stdout
+    section = json.loads((tmp_path / "m" / "mutation.json").read_text())
+    assert sorted(m["status"] for m in section["mutants"]) == ["killed", "pending"]
+    assert section["verdict"]["complete"] is False and section["shards_missing"] == ["2/2"]
+    assert "1 pending (shards missing: 2/2)" in (tmp_path / "m" / "mutation.md").read_text()
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True,
+                   capture_output=True)
+
+
+def test_a_diff_touching_no_target_function_says_so_and_claims_no_score(tmp_path: Path) -> None:
+    suite = shutil.copytree(SCENARIO, tmp_path / "cased")
+    _git(suite, "init", "-q")
+    _git(suite, "add", ".")
+    _git(suite, "commit", "-q", "-m", "base")
+    body = suite / "echo.py"  # old_body changes; the one mutant is in new_body
+    body.write_text(body.read_text().replace('{"model": lane.get("model")', '{"model": lane.get("model", None)'))
+    _git(suite, "commit", "-q", "-am", "touch old_body only")
+    proc = _mutate(suite, tmp_path / "out", "--in-diff", "HEAD~1")
+    assert proc.returncode == ExitCode.OK, proc.stderr
+    assert "no mutants: the diff touches no target function" in proc.stdout
+    assert "Score" not in proc.stdout and "100.0" not in proc.stdout
+    section = json.loads((tmp_path / "out" / "mutation.json").read_text())
+    assert section["totals"]["total"] == 0 and section["totals"]["score"] is None
+
+
 def test_a_suite_inside_a_project_mutates_its_own_modules_under_the_names_its_subjects_import(
         tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("")  # the project root is tmp_path, not the suite
