@@ -5,7 +5,8 @@
     2   bad input or configuration (a suite file, an argument); nothing ran
     3   a known rejection on a lane that the case does not declare as expected
     4   escaped mutants above the suite's threshold, or a claimed kill that did not happen
-    5   drift found by a live probe (a recorded rejection that changed or went away)
+    5   drift found by a live probe (a recorded rejection that changed or went away), or a probe
+        that could not check (no answer to compare, or nothing to probe)
     70  an internal error in the harness itself (a bug: please report it)
 
 When several apply, the lowest non-zero code wins except 2 and 70, which stop the run.

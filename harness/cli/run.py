@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -17,6 +18,13 @@ from harness.load import load_suite
 from harness.runner import RunOptions, run
 
 __all__ = ["command", "default_suite"]
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """click's FloatRange lets nan through (every comparison with nan is false)."""
+    if value is not None and math.isnan(value):
+        raise click.BadParameter("expected a number of seconds from 0.01 to 3600, found nan")
+    return value
 
 
 def _width() -> int:
@@ -45,7 +53,7 @@ def default_suite() -> Path:
               help="Folder for reports/<run-id>/ and reports/latest.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Worker processes (default: one per core). Pipelines always run isolated from the harness.")
-@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=None,
+@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=None, callback=_finite,
               help="Seconds a pipeline call may take (default: the suite's timeout_s).")
 @click.option("--pins/--no-pins", default=True, show_default=True, help="Run the pins (pytest items).")
 @click.option("--pins-against", type=click.Choice(["new", "old"]), default="new", show_default=True,

@@ -118,3 +118,8 @@ def test_a_latest_that_is_a_real_folder_does_not_hide_the_verdict(toy: Path, tmp
 def test_workers_zero_is_refused_because_pipelines_must_run_isolated(toy: Path, tmp_path: Path) -> None:
     got = harness("run", str(toy), "--workers", "0", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 2 and "--workers" in got.stderr
+
+
+def test_a_timeout_of_nan_is_a_bad_argument(toy: Path, tmp_path: Path) -> None:
+    got = harness("run", str(toy), "--timeout", "nan", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 2 and "nan" in got.stderr and not (tmp_path / "out").exists()
