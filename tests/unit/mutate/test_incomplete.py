@@ -103,3 +103,13 @@ def test_shards_of_different_splits_are_refused_not_merged(tmp_path: Path) -> No
     with pytest.raises(ConfigError, match="shards of one split"):
         merge(folders, tmp_path / "m")
     assert not (tmp_path / "m").exists()
+
+
+def test_a_declared_equivalent_no_shard_ran_is_pending_not_held() -> None:
+    meta = {**_meta("same"), "kind": "declared", "equivalent": "a rename", "ledger": "x:1"}
+    plan = {"selected": ["k-same"], "mutants": [meta], "suite_prefix": "", "suite_name": "s",
+            "threshold": {}, "shard": None}
+    section = build_section(plan, {"pins": [PIN], "outcomes": {PIN: "passed"}}, {}, None, ["2/2"])
+    _valid(section)
+    assert section["mutants"][0]["claim"]["result"] == "pending"
+    assert "equivalent (held)" not in render_markdown(section)
