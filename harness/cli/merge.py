@@ -20,7 +20,8 @@ __all__ = ["command"]
               help="stdout: summary (default), markdown (mutation.md) or json (mutation.json).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary unless --format asks.")
 def command(out: Path, shards: tuple[Path, ...], form: str | None, quiet: bool) -> int:
-    """Merge shard folders (each from `harness mutate --shard K/N --out DIR`) into one report."""
+    """Merge shard folders (each from `harness mutate --shard K/N --out DIR`) into one report of every
+    planned mutant. A shard not given leaves its mutants pending: the run is incomplete, exit 4."""
     section = merge(list(shards), out)
     emit(section, out, form, quiet)
     return int(exit_code(section))
