@@ -164,8 +164,10 @@ def _mutation(section: Mapping[str, Any] | None, console: Console) -> None:
     t = section["totals"]
     console.print(f"mutation: {t['total']} mutants, {t['killed']} killed, {t['survived']} survived, "
                   f"{t['timeout']} timeout, {t['unviable']} unviable, {t['no_coverage']} no coverage; "
-                  f"score {t['score']}%; claims {'FAILED' if section['verdict']['claims_failed'] else 'hold'}"
-                  f" (ledger table and escapes in report.md)", highlight=False)
+                  f"score {'n/a' if t['score'] is None else str(t['score']) + '%'}; "
+                  f"claims {'FAILED' if section['verdict']['claims_failed'] else 'hold'}"
+                  + (f"; INCOMPLETE ({t['pending']} pending)" if t.get("pending") else "")
+                  + " (ledger table and escapes in report.md)", highlight=False)
 
 
 def _rejections(section: Mapping[str, Any] | None, console: Console) -> None:

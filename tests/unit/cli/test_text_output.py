@@ -34,3 +34,12 @@ def test_too_many_lanes_for_the_width_group_lanes_by_verdict_on_one_line() -> No
     assert "┃" not in text
     line = next(x for x in text.splitlines() if x.strip().startswith("c1"))
     assert "intended: a-rather-long-lane-name-0" in line and "same: a-rather-long-lane-name-1" in line
+
+
+def test_the_mutation_line_says_n_a_for_no_score_and_flags_an_incomplete_run() -> None:
+    rep = report(["one"])
+    rep["mutation"] = {"totals": {"total": 4, "killed": 0, "survived": 0, "timeout": 0, "unviable": 0,
+                                  "no_coverage": 0, "pending": 4, "score": None},
+                       "verdict": {"claims_failed": False}}
+    line = next(x for x in printed(rep, 200).splitlines() if x.startswith("mutation:"))
+    assert "score n/a" in line and "INCOMPLETE (4 pending)" in line
