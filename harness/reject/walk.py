@@ -78,32 +78,27 @@ def _snake(step: str | int) -> str:
     return f".{snake}"
 
 
-def _keyed(parts: Parts) -> str:
+def _property_steps(parts: Parts, spell: Callable[[Any], str]) -> str:
+    """Snake-case steps, with ``properties.<name>`` spelled by ``spell`` (the providers differ)."""
     out = ""
     i = 0
     while i < len(parts):
         step = parts[i]
         if step == "properties" and i + 1 < len(parts):
-            out += f".properties[{parts[i + 1]}]"
+            out += spell(parts[i + 1])
             i += 2
             continue
         out += _snake(step)
         i += 1
     return out
+
+
+def _keyed(parts: Parts) -> str:
+    return _property_steps(parts, lambda name: f".properties[{name}]")
 
 
 def _names(parts: Parts) -> str:
-    out = ""
-    i = 0
-    while i < len(parts):
-        step = parts[i]
-        if step == "properties" and i + 1 < len(parts):
-            out += f".{parts[i + 1]}"
-            i += 2
-            continue
-        out += _snake(step)
-        i += 1
-    return out
+    return _property_steps(parts, lambda name: f".{name}")
 
 
 def _tuple(parts: Parts) -> str:
