@@ -2,8 +2,9 @@
 
 Writes ``<out>/<run-id>/`` as it goes (``differential.jsonl`` grows one line per finished case x
 lane, so an interrupted run leaves evidence), then report.json, report.md and junit.xml, and
-points ``<out>/latest`` at it. Stages that other packages own (rejections, mutation) plug in
-through ``SECTIONS``; a stage whose package is absent is skipped and the report says so.
+points ``<out>/latest`` at it. The stages other packages own (rejections, mutation) are named in
+``STAGES`` and imported on first use: the mutation engine pulls in mutmut, which a run without
+``--mutate`` should not pay for.
 """
 
 from __future__ import annotations
@@ -62,11 +63,13 @@ def _run_id(suite: Suite) -> str:
     return f"{stamp}-{suite.name}-{os.getpid() % 10000:04d}"
 
 
-def _stage(module: str) -> Any | None:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        return None
+STAGES: dict[str, str] = {"rejections": "harness.reject.verdicts", "mutation": "harness.mutate"}
+
+
+def _stage(key: str) -> Any:
+    # No ImportError is caught here: a stage that cannot import is a harness bug, never a
+    # stage to skip quietly.
+    return importlib.import_module(STAGES[key])
 
 
 def _observations(results: Sequence[UnitResult]) -> dict[tuple[str, str, str], Observation]:
@@ -79,13 +82,8 @@ def _observations(results: Sequence[UnitResult]) -> dict[tuple[str, str, str], O
     return out
 
 
-def _renderers() -> dict[str, Callable[[Any], str]]:
-    out = {}
-    for key, module in (("rejections", "harness.reject.verdicts"), ("mutation", "harness.mutate")):
-        mod = _stage(module)
-        if mod is not None and hasattr(mod, "render_markdown"):
-            out[key] = mod.render_markdown
-    return out
+def _renderers(sections: Mapping[str, Any]) -> dict[str, Callable[[Any], str]]:
+    return {key: _stage(key).render_markdown for key in STAGES if sections.get(key) is not None}
 
 
 def _exit(report: Mapping[str, Any], sections: Mapping[str, Any]) -> tuple[ExitCode, str]:
@@ -100,9 +98,9 @@ def _exit(report: Mapping[str, Any], sections: Mapping[str, Any]) -> tuple[ExitC
             codes.append((ExitCode.DIVERGENCE, f"{bad} failing pin(s)"))
         if pins["against"] == "old" and pins["catches_old"] and pins["catches_old"]["passed"]:
             codes.append((ExitCode.DIVERGENCE, f"{len(pins['catches_old']['passed'])} catches_old pin(s) passed"))
-    for key, module in (("rejections", "harness.reject.verdicts"), ("mutation", "harness.mutate")):
-        mod = _stage(module)
-        if sections.get(key) is not None and mod is not None:
+    for key in STAGES:
+        if sections.get(key) is not None:
+            mod = _stage(key)
             code = ExitCode(mod.exit_code(sections[key]))
             if code:
                 reason = getattr(mod, "exit_reason", None)
@@ -138,22 +136,12 @@ def _point_latest(out: Path, folder: Path) -> str | None:
     return None
 
 
-# Checks that stages other packages own run before anything is built: a broken rules file,
-# declaration or ledger is bad input (exit 2), found before a run folder exists.
-PRELOADS: tuple[tuple[str, str, str], ...] = (
-    ("rejections", "harness.reject.verdicts", "preload"),
-    ("mutation", "harness.mutate", "check_ledgers"),
-)
-
-
 def preload(suite: Suite, options: RunOptions) -> None:
-    """Run every stage's input checks; raises InputErrors with every problem found."""
-    wanted = {"rejections": options.rejections, "mutation": True}
-    for key, module, name in PRELOADS:
-        mod = _stage(module)
-        check = getattr(mod, name, None) if mod is not None else None
-        if wanted[key] and check is not None:
-            check(suite)
+    """The stages' input checks, before anything is built: a broken rules file, declaration or
+    ledger is bad input (exit 2), found before a run folder exists. Raises InputErrors."""
+    if options.rejections:
+        _stage("rejections").preload(suite)
+    _stage("mutation").check_ledgers(suite)  # ledgers are suite files: checked on every run
 
 
 def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
@@ -178,14 +166,13 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
         stream.close()
     built = time.time()
     sections: dict[str, Any] = {}
-    reject = _stage("harness.reject.verdicts") if options.rejections else None
-    if reject is not None:
-        sections["rejections"] = reject.evaluate(suite, _observations(results))
+    if options.rejections:
+        sections["rejections"] = _stage("rejections").evaluate(suite, _observations(results))
     pins = run_pins(suite, options.against, options.cases, options.lanes) if options.pins else None
     pinned = time.time()
-    mutate = _stage("harness.mutate") if options.mutate else None
-    if mutate is not None:
-        sections["mutation"] = mutate.run(suite, {**options.mutation_options, "out": str(folder / "mutation")})
+    if options.mutate:
+        out = str(folder / "mutation")
+        sections["mutation"] = _stage("mutation").run(suite, {**options.mutation_options, "out": out})
     timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
                "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3),
                "total_s": round(time.time() - started, 3),
@@ -197,7 +184,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     report = redactor().value(report)  # before anything is written or printed: no secret leaves the run
     validate_report(report)
     _write(folder, "report.json", json.dumps(report, indent=1, ensure_ascii=False) + "\n")
-    _write(folder, "report.md", markdown.render(report, _renderers()))
+    _write(folder, "report.md", markdown.render(report, _renderers(sections)))
     _write(folder, "junit.xml", junit.render(report))
     warning = _point_latest(options.out, folder)
     return RunResult(report, folder, code, warning)
