@@ -14,6 +14,6 @@ idempotent) does not hold.
 """
 
 from harness.compare.paths import diff_paths, path_allowed
-from harness.compare.verdict import Outcome, compare
+from harness.compare.verdict import Judgement, compare
 
-__all__ = ["Outcome", "compare", "diff_paths", "path_allowed"]
+__all__ = ["Judgement", "compare", "diff_paths", "path_allowed"]

@@ -9,11 +9,11 @@ from harness.canonical import sorted_bytes
 from harness.compare.paths import diff_paths, path_allowed
 from harness.model import Expectation, Observation, VerdictKind
 
-__all__ = ["Outcome", "compare"]
+__all__ = ["Judgement", "compare"]
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Judgement:
     """The verdict, whether it fails the run, and why (``detail`` is for people)."""
 
     kind: VerdictKind
@@ -38,35 +38,35 @@ def _describe(obs: Observation) -> str:
     return f"{obs.side} {obs.outcome}: {obs.error.type}: {obs.error.message[:200]}"
 
 
-def _errors(old: Observation, new: Observation, exp: Expectation) -> Outcome:
+def _errors(old: Observation, new: Observation, exp: Expectation) -> Judgement:
     old_ok = old.ok or _raises_matches(exp.old_raises, old)
     new_ok = new.ok or _raises_matches(exp.new_raises, new)
     if exp.kind == "diverges" and old_ok and new_ok:
-        return Outcome("intended", False, exp.why)
+        return Judgement("intended", False, exp.why)
     details = [_describe(o) for o in (old, new) if not o.ok]
-    return Outcome("error", True, "; ".join(details))
+    return Judgement("error", True, "; ".join(details))
 
 
-def compare(old: Observation, new: Observation, exp: Expectation) -> Outcome:
+def compare(old: Observation, new: Observation, exp: Expectation) -> Judgement:
     """The verdict on one case x lane."""
     if not (old.ok and new.ok):
         return _errors(old, new, exp)
     if exp.old_raises or exp.new_raises:
-        return Outcome("unexpected", True, "declared an error that did not happen: both sides answered")
+        return Judgement("unexpected", True, "declared an error that did not happen: both sides answered")
     if old.wire == new.wire:
         if exp.kind == "diverges":
-            return Outcome("identical", True, "declared to diverge, but old and new are identical")
-        return Outcome("identical", False)
+            return Judgement("identical", True, "declared to diverge, but old and new are identical")
+        return Judgement("identical", False)
     # Reordering keys keeps the byte length, so only equal lengths can be "reordered".
     assert old.wire is not None and new.wire is not None
     if len(old.wire) == len(new.wire) and sorted_bytes(old.value) == sorted_bytes(new.value):
         if exp.kind == "same":
-            return Outcome("reordered", True, "same value, but the key order on the wire changed")
-        return Outcome("reordered", False, exp.why)
+            return Judgement("reordered", True, "same value, but the key order on the wire changed")
+        return Judgement("reordered", False, exp.why)
     paths = tuple(diff_paths(old.value, new.value))
     if exp.kind != "diverges":
-        return Outcome("unexpected", True, f"{len(paths)} differing path(s)", paths, paths)
+        return Judgement("unexpected", True, f"{len(paths)} differing path(s)", paths, paths)
     stray = tuple(p for p in paths if exp.paths and not path_allowed(p, exp.paths))
     if stray:
-        return Outcome("unexpected", True, "differs outside the declared paths", paths, stray)
-    return Outcome("intended", False, exp.why, paths)
+        return Judgement("unexpected", True, "differs outside the declared paths", paths, stray)
+    return Judgement("intended", False, exp.why, paths)
