@@ -17,26 +17,32 @@ from dataclasses import dataclass
 
 from harness.errors import SecretError
 
-__all__ = ["SECRET_HEADERS", "Finding", "ensure_clean", "env_secrets", "scan"]
+__all__ = ["KEY_SHAPES", "SECRET_HEADERS", "Finding", "ensure_clean", "env_secrets", "scan"]
 
 SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "set-cookie",
                   "proxy-authorization", "anthropic-organization-id", "openai-organization",
                   "openai-project", "x-amz-security-token")
 
-_PATTERNS: tuple[tuple[str, re.Pattern[bytes]], ...] = tuple((name, re.compile(rx)) for name, rx in (
-    ("anthropic-key", rb"sk-ant-[A-Za-z0-9_-]{16,}"),
-    ("openai-style-key", rb"\bsk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}"),
-    ("google-api-key", rb"AIza[0-9A-Za-z_-]{35}"),
-    ("aws-access-key", rb"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("groq-key", rb"\bgsk_[A-Za-z0-9]{20,}"),
-    ("xai-key", rb"\bxai-[A-Za-z0-9]{20,}"),
-    ("github-token", rb"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
-    ("slack-token", rb"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
-    ("huggingface-token", rb"\bhf_[A-Za-z0-9]{30,}"),
+# Credentials recognisable by shape alone; report redaction uses these too (harness.report.redact).
+KEY_SHAPES: tuple[tuple[str, str], ...] = (
+    ("anthropic-key", r"sk-ant-[A-Za-z0-9_-]{16,}"),
+    ("openai-style-key", r"\bsk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}"),
+    ("google-api-key", r"AIza[0-9A-Za-z_-]{35}"),
+    ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    ("groq-key", r"\bgsk_[A-Za-z0-9]{20,}"),
+    ("xai-key", r"\bxai-[A-Za-z0-9]{20,}"),
+    ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
+    ("slack-token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
+    ("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}"),
+    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+)
+
+_PATTERNS: tuple[tuple[str, re.Pattern[bytes]], ...] = tuple(
+    (name, re.compile(rx.encode())) for name, rx in KEY_SHAPES
+) + tuple((name, re.compile(rx)) for name, rx in (
     ("bearer-token", rb"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{12,}"),
     ("basic-auth", rb"(?i)\bbasic\s+[A-Za-z0-9+/=]{12,}"),
     ("private-key", rb"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
-    ("jwt", rb"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ("credential-query", rb"[?&](?:key|api_key|apikey|access_token|token)=[^&\s'\"]{6,}"),
     ("credential-header", rb"(?im)^[ \t-]*['\"]?(?:" + b"|".join(
         h.encode() for h in SECRET_HEADERS) + rb")['\"]?[ \t]*:"),

@@ -16,21 +16,14 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from harness.reject.secrets import SECRET_HEADERS, env_secrets
+from harness.reject.secrets import KEY_SHAPES, SECRET_HEADERS, env_secrets
 
 __all__ = ["Redactor", "redactor"]
 
+# The key shapes the cassette scanner knows, plus a private key's whole body (the scanner only
+# needs its header to refuse a file; a report must lose the key itself).
 _TEXT_PATTERNS: tuple[tuple[str, str], ...] = (
-    ("anthropic-key", r"sk-ant-[A-Za-z0-9_-]{16,}"),
-    ("openai-style-key", r"\bsk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}"),
-    ("google-api-key", r"AIza[0-9A-Za-z_-]{35}"),
-    ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("groq-key", r"\bgsk_[A-Za-z0-9]{20,}"),
-    ("xai-key", r"\bxai-[A-Za-z0-9]{20,}"),
-    ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
-    ("slack-token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
-    ("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}"),
-    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    *KEY_SHAPES,
     ("private-key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"),
 )
 # Keep the label, drop the value: "Bearer abc..." -> "Bearer [REDACTED:bearer-token]".
