@@ -7,7 +7,7 @@ schema expected there and what was found, so a user never has to read a jsonsche
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -115,32 +115,27 @@ def _describe(error: ValidationError) -> tuple[str, str, str]:
 
 
 def _prefixed(prefix: str, path: str) -> str:
-    if not path:
-        return prefix
+    if not path or not prefix:
+        return path or prefix
     return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
+
+
+def _raise_all(doc: Document, errors: Iterable[ValidationError], at: str = "") -> None:
+    """Every schema error as an InputError at its place (under key path ``at``), or nothing."""
+    found = []
+    for error in sorted(errors, key=lambda e: list(map(str, e.path))):
+        path, expected, what = _describe(error)
+        found.append(InputError(doc.place(_prefixed(at, path)), expected, what))
+    if found:
+        raise InputErrors(found)
 
 
 def check_value(doc: Document, value: Any, schema_: Mapping[str, Any], at: str) -> None:
     """Check a value found at key path ``at`` of ``doc`` against a schema a subject ships."""
     cls = jsonschema.validators.validator_for(dict(schema_))
-    errors = sorted(cls(dict(schema_)).iter_errors(value), key=lambda e: list(map(str, e.path)))
-    if errors:
-        found = []
-        for error in errors:
-            path, expected, what = _describe(error)
-            found.append(InputError(doc.place(_prefixed(at, path)), expected, what))
-        raise InputErrors(found)
+    _raise_all(doc, cls(dict(schema_)).iter_errors(value), at)
 
 
 def check(doc: Document, schema_name: str) -> None:
     """Raise InputErrors listing every place ``doc`` breaks the schema ``schema_name``."""
-    errors = sorted(
-        validator(schema_name).iter_errors(doc.value), key=lambda e: list(map(str, e.path))
-    )
-    if not errors:
-        return
-    found: list[InputError] = []
-    for error in errors:
-        path, expected, what = _describe(error)
-        found.append(InputError(doc.place(path), expected, what))
-    raise InputErrors(found)
+    _raise_all(doc, validator(schema_name).iter_errors(doc.value))
