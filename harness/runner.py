@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.build import UnitResult, build
-from harness.evidence import ObservationStore
+from harness.evidence import Limits, ObservationStore, body_relpath
 from harness.exitcodes import ExitCode, combine
 from harness.model import Observation, Side, Suite
 from harness.pins.run import run_pins
@@ -46,6 +46,7 @@ class RunOptions:
     timeout: float | None = None
     out: Path = Path("reports")
     mutation_options: Mapping[str, Any] = field(default_factory=dict)
+    evidence_limits: Limits = field(default_factory=Limits)
 
     def as_json(self) -> dict[str, Any]:
         return {"cases": list(self.cases), "lanes": list(self.lanes), "pins_against": self.against,
@@ -156,7 +157,8 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after.
     private = tempfile.TemporaryDirectory(prefix="harness-observations-")
     store = ObservationStore(Path(private.name))
-    evidence = ObservationStore(folder / "observations", scrub=redactor().text)
+    evidence = ObservationStore(folder / "observations", scrub=redactor().text, limits=options.evidence_limits)
+    links: dict[tuple[str, str, str], str | None] = {}  # (case, lane, side) -> its saved body, for report.json
 
     def on_result(res: UnitResult) -> None:
         v = res.verdict
@@ -164,7 +166,8 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
         for obs in (res.old, res.new):
             if obs is not None:
                 store.put(obs)
-                evidence.put(obs)
+                digest = evidence.put(obs)
+                links[(obs.case_id, obs.lane_id, obs.side)] = body_relpath(digest) if digest else None
         stream.write(json.dumps({"case": v.case_id, "lane": v.lane_id, "verdict": v.kind, "failed": v.failed}) + "\n")
         stream.flush()
         if progress:
@@ -193,7 +196,8 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
                "total_s": round(time.time() - started, 3),
                "observations": {f"{r.unit.case.id}|{r.unit.lane.id}|{s}": round(getattr(r, s).duration_s, 6)
                                 for r in results for s in ("old", "new") if getattr(r, s) is not None}}
-    report = report_document(suite, options.as_json(), results, pins, sections, timings)
+    saved = {"summary": evidence.summary(), "folder": evidence.folder.name, "links": links, "notes": evidence.notes}
+    report = report_document(suite, options.as_json(), results, pins, sections, timings, saved)
     code, reason = _exit(report, sections)
     report["exit"] = {"code": int(code), "reason": reason}
     report = redactor().value(report)  # before anything is written or printed: no secret leaves the run

@@ -9,6 +9,11 @@ instead of calling every pipeline again, and a reviewer opens it (``harness show
 A store given a ``scrub`` function passes every body and error message through it before
 writing (the run folder's evidence store scrubs with the report redactor: no secret reaches
 disk); the pin stage's private store, in a temporary folder, keeps the exact bytes.
+
+A store given ``limits`` keeps a run folder bounded: a body over ``Limits.body_bytes`` is not
+saved, nor any new body once ``Limits.run_bytes`` are stored; the index line then says so under
+``omitted`` (with the body's size and digest, so a reader knows what is missing, not only that
+something is). The private store has no limits: a pin must see every body.
 """
 
 from __future__ import annotations
@@ -16,42 +21,91 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from harness.model import ErrorInfo, Observation
 
-__all__ = ["INDEX", "ObservationStore", "load_observations"]
+__all__ = ["INDEX", "Limits", "ObservationStore", "body_relpath", "load_observations"]
 
 INDEX = "observations.jsonl"
 
 
+@dataclass(frozen=True)
+class Limits:
+    """Size caps of a run folder's evidence (bytes). Defaults fit a CI artifact."""
+
+    body_bytes: int = 4 << 20
+    run_bytes: int = 512 << 20
+
+
+def body_relpath(digest: str) -> str:
+    """Where a body lives, relative to the store folder (report.json links use it)."""
+    return f"bodies/{digest[:2]}/{digest}.json"
+
+
 class ObservationStore:
-    def __init__(self, folder: Path, scrub: Callable[[str], str] | None = None) -> None:
+    def __init__(self, folder: Path, scrub: Callable[[str], str] | None = None,
+                 limits: Limits | None = None) -> None:
         self.folder = folder
         self.scrub = scrub
+        self.limits = limits
+        self.stored_bytes = 0
+        self.bodies = 0
+        self.omitted = 0
+        self.notes: dict[tuple[str, str, str], str] = {}  # (case, lane, side) -> why its body is not saved
         (folder / "bodies").mkdir(parents=True, exist_ok=True)
         self._index: IO[str] = (folder / INDEX).open("a", encoding="utf-8")
 
     def body_path(self, digest: str) -> Path:
-        return self.folder / "bodies" / digest[:2] / f"{digest}.json"
+        return self.folder / body_relpath(digest)
+
+    def _over(self, size: int) -> str | None:
+        """Why a body of ``size`` bytes is not saved, or None when it fits."""
+        if self.limits is None:
+            return None
+        if size > self.limits.body_bytes:
+            return f"body of {size:,} bytes over the per-body cap of {self.limits.body_bytes:,}"
+        if self.stored_bytes + size > self.limits.run_bytes:
+            return f"the run's evidence reached its cap of {self.limits.run_bytes:,} bytes"
+        return None
+
+    def _save(self, wire: bytes, digest: str) -> str | None:
+        """Write the body unless it is there already; why it was not saved, else None."""
+        path = self.body_path(digest)
+        if path.exists():
+            return None
+        why = self._over(len(wire))
+        if why is not None:
+            self.omitted += 1
+            return why
+        path.parent.mkdir(exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(wire)
+        tmp.replace(path)
+        self.stored_bytes += len(wire)
+        self.bodies += 1
+        return None
 
     def put(self, obs: Observation) -> str | None:
-        """Record ``obs``; the digest of its body, or None when it had none."""
+        """Record ``obs``; the digest of its saved body, or None when it had none or it was not saved."""
         digest = None
+        omitted = None
         if obs.wire is not None:
             wire = obs.wire
             if self.scrub is not None:
                 wire = self.scrub(wire.decode("utf-8", "replace")).encode()
             digest = hashlib.sha256(wire).hexdigest()
-            path = self.body_path(digest)
-            if not path.exists():
-                path.parent.mkdir(exist_ok=True)
-                tmp = path.with_suffix(".tmp")
-                tmp.write_bytes(wire)
-                tmp.replace(path)
+            why = self._save(wire, digest)
+            if why is not None:
+                omitted = {"why": why, "bytes": len(wire), "sha256": digest}
+                self.notes[(obs.case_id, obs.lane_id, obs.side)] = why
+                digest = None
         line: dict[str, Any] = {"case": obs.case_id, "lane": obs.lane_id, "side": obs.side,
                                 "outcome": obs.outcome, "body": digest, "duration_s": round(obs.duration_s, 6)}
+        if omitted is not None:
+            line["omitted"] = omitted
         if obs.error is not None:
             scrub = self.scrub or (lambda text: text)
             line["error"] = {"type": scrub(obs.error.type), "message": scrub(obs.error.message),
@@ -62,6 +116,13 @@ class ObservationStore:
 
     def close(self) -> None:
         self._index.close()
+
+    def summary(self) -> dict[str, Any]:
+        """What report.json says about the evidence: where, how much, what the caps left out."""
+        limits = None if self.limits is None else {"body_bytes": self.limits.body_bytes,
+                                                   "run_bytes": self.limits.run_bytes}
+        return {"folder": self.folder.name, "index": INDEX, "bodies": self.bodies, "bytes": self.stored_bytes,
+                "omitted": self.omitted, "limits": limits}
 
 
 def load_observations(folder: Path) -> dict[tuple[str, str, str], Observation]:

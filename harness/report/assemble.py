@@ -17,12 +17,13 @@ from harness import __version__
 from harness.build import UnitResult
 from harness.model import Observation, Suite
 
-__all__ = ["DETAIL_LIMIT", "REPORT_VERSION", "differential_rows", "report_document"]
+__all__ = ["DETAIL_LIMIT", "DIVERGED", "REPORT_VERSION", "differential_rows", "evidence_links", "report_document"]
 
 logging.getLogger("deepdiff").setLevel(logging.ERROR)  # its "max diffs reached" note is ours to report
 
 REPORT_VERSION = 1
-DETAIL_LIMIT = 50  # failing units whose deepdiff detail the report carries
+DETAIL_LIMIT = 50  # kept for callers; every divergence with two ok sides now carries its diff
+DIVERGED = ("intended", "unexpected", "reordered")  # verdicts whose rows carry a diff when both sides are ok
 
 
 def _side(obs: Observation | None) -> dict[str, Any]:
@@ -61,9 +62,29 @@ def _detail(res: UnitResult) -> dict[str, Any] | None:
     return loaded
 
 
-def differential_rows(results: Sequence[UnitResult]) -> list[dict[str, Any]]:
+Links = Mapping[tuple[str, str, str], str | None]
+
+
+def evidence_links(folder: str, links: Links, notes: Mapping[tuple[str, str, str], str],
+                   case: str, lane: str) -> dict[str, Any]:
+    """A row's saved bodies, as paths relative to the run folder, and why a body is missing."""
+    out: dict[str, Any] = {}
+    omitted = {}
+    for side in ("old", "new"):
+        rel = links.get((case, lane, side))
+        out[side] = f"{folder}/{rel}" if rel else None
+        if (case, lane, side) in notes:
+            omitted[side] = notes[(case, lane, side)]
+    if omitted:
+        out["omitted"] = omitted
+    return out
+
+
+def differential_rows(results: Sequence[UnitResult], evidence: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """One row per case x lane; ``evidence`` (the run's store: folder, links, notes) links each row
+    to its saved bodies. A diverging row whose sides are both ok carries its deepdiff."""
     rows = []
-    detailed = 0
+    ev = evidence or {}
     for res in results:
         v = res.verdict
         assert v is not None
@@ -72,10 +93,11 @@ def differential_rows(results: Sequence[UnitResult]) -> list[dict[str, Any]]:
             "verdict": v.kind, "failed": v.failed, "detail": v.detail, "why": v.why,
             "paths": list(v.paths), "unexpected_paths": list(v.unexpected_paths),
             "checks": dict(v.checks), "old": _side(res.old), "new": _side(res.new), "diff": None,
+            "evidence": evidence_links(ev.get("folder", "observations"), ev.get("links", {}), ev.get("notes", {}),
+                                       v.case_id, v.lane_id),
         }
-        if v.failed and v.kind in ("unexpected", "reordered") and detailed < DETAIL_LIMIT:
+        if v.kind in DIVERGED:
             row["diff"] = _detail(res)
-            detailed += 1
         rows.append(row)
     return rows
 
@@ -94,8 +116,11 @@ def _summary(rows: list[dict[str, Any]], pins: Mapping[str, Any] | None) -> dict
 
 def report_document(suite: Suite, options: Mapping[str, Any], results: Sequence[UnitResult],
                     pins: Mapping[str, Any] | None, sections: Mapping[str, Any],
-                    timings: Mapping[str, Any]) -> dict[str, Any]:
-    rows = differential_rows(results)
+                    timings: Mapping[str, Any], evidence: Mapping[str, Any] | None = None,
+                    baseline: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """report.json. ``evidence``: the run's observation store (``summary``, ``links``, ``notes``);
+    ``baseline``: the comparison with an earlier run (harness.baseline), or None."""
+    rows = differential_rows(results, evidence)
     subjects = sorted({r.unit.subject.name for r in results})
     return {
         "report": "wire-harness",
@@ -114,5 +139,7 @@ def report_document(suite: Suite, options: Mapping[str, Any], results: Sequence[
         "rejections": sections.get("rejections"),
         "mutation": sections.get("mutation"),
         "summary": _summary(rows, pins),
+        "evidence": (evidence or {}).get("summary"),
+        "baseline": dict(baseline) if baseline is not None else None,
         "timings": dict(timings),
     }
