@@ -21,7 +21,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from harness.baseline import compare, findings, judge, load_baseline
 from harness.build import UnitResult, build
+from harness.errors import ConfigError
 from harness.evidence import Limits, ObservationStore, body_relpath
 from harness.exitcodes import ExitCode, combine
 from harness.model import Observation, Side, Suite
@@ -47,6 +49,9 @@ class RunOptions:
     out: Path = Path("reports")
     mutation_options: Mapping[str, Any] = field(default_factory=dict)
     evidence_limits: Limits = field(default_factory=Limits)
+    # --baseline / --fail-on (harness.baseline): fail_on None is "new" with a baseline, else "any"
+    baseline: Path | None = None
+    fail_on: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"cases": list(self.cases), "lanes": list(self.lanes), "pins_against": self.against,
@@ -147,8 +152,28 @@ def preload(suite: Suite, options: RunOptions) -> None:
     _stage("mutation").check_ledgers(suite)  # ledgers are suite files: checked on every run
 
 
+def _baseline(options: RunOptions) -> tuple[str, dict[str, Any]] | None:
+    """The baseline run, read before anything is built: a wrong path is bad input, not a lost run."""
+    if options.fail_on == "new" and options.baseline is None:
+        raise ConfigError("--fail-on", "new", "--baseline PREVIOUS_RUN_DIR as well (new since what?)")
+    return load_baseline(options.baseline) if options.baseline is not None else None
+
+
+def _compared(report: dict[str, Any], options: RunOptions, base: tuple[str, dict[str, Any]] | None,
+              code: ExitCode, reason: str) -> tuple[ExitCode, str]:
+    """With a baseline, the comparison goes into the report and, with ``new``, only new findings
+    fail; a mutation run limited to the diff fails on any escape there, not the suite threshold."""
+    fail_on = options.fail_on or ("new" if base is not None else "any")
+    if base is not None:
+        report["baseline"] = compare(findings(report), findings(base[1]), base[0], fail_on)
+    if base is None and fail_on == "any" and not (report.get("mutation") or {}).get("in_diff"):
+        return code, reason
+    return judge(report, fail_on)
+
+
 def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
     preload(suite, options)
+    base = _baseline(options)
     started = time.time()
     folder = options.out / _run_id(suite)
     folder.mkdir(parents=True, exist_ok=False)
@@ -198,7 +223,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
                                 for r in results for s in ("old", "new") if getattr(r, s) is not None}}
     saved = {"summary": evidence.summary(), "folder": evidence.folder.name, "links": links, "notes": evidence.notes}
     report = report_document(suite, options.as_json(), results, pins, sections, timings, saved)
-    code, reason = _exit(report, sections)
+    code, reason = _compared(report, options, base, *_exit(report, sections))
     report["exit"] = {"code": int(code), "reason": reason}
     report = redactor().value(report)  # before anything is written or printed: no secret leaves the run
     validate_report(report)

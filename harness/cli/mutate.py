@@ -11,9 +11,9 @@ import click
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load import load_suite
-from harness.mutate import Options, exit_code, parse_shard, render_markdown, render_summary, run
+from harness.mutate import Options, parse_shard, render_markdown, render_summary, run
 
-__all__ = ["FORMATS", "command", "emit"]
+__all__ = ["FORMATS", "baseline_of", "command", "emit", "judged"]
 
 FORMATS = ("summary", "markdown", "json")
 
@@ -37,6 +37,35 @@ def emit(section: dict[str, Any], out: Path, form: str | None, quiet: bool) -> N
         click.echo(render_summary(section, out), nl=False)
 
 
+def baseline_of(path: Path | None, fail_on: str | None) -> tuple[str, dict[str, Any] | None] | None:
+    """The baseline's mutation section, read before any mutant runs (a wrong path is exit 2)."""
+    from harness.baseline import load_mutation_baseline
+
+    if fail_on == "new" and path is None:
+        raise ConfigError("--fail-on", "new", "--baseline PREVIOUS_MUTATION_DIR as well (new since what?)")
+    return load_mutation_baseline(path) if path is not None else None
+
+
+def judged(section: dict[str, Any], base: tuple[str, dict[str, Any] | None] | None, fail_on: str | None,
+           out: Path, quiet: bool) -> ExitCode:
+    """The exit code (harness.baseline.mutation_exit); with a baseline, the comparison is written to
+    OUT/baseline-delta.json and its new escapes printed."""
+    from harness.baseline import compare, mutation_exit, mutation_findings
+
+    rule = fail_on or ("new" if base is not None else "any")
+    delta = None
+    if base is not None:
+        delta = compare(mutation_findings(section), mutation_findings(base[1]), base[0], rule)
+        (out / "baseline-delta.json").write_text(json.dumps(delta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        if not quiet:
+            c = delta["counts"]["escapes"]
+            click.echo(f"baseline {base[0]}: {c['new']} new escape(s), {c['still']} escaping already, "
+                       f"{c['fixed']} fixed; {delta['counts']['claims']['new']} new failed claim(s)")
+            for name in delta["new"]["escapes"] + delta["new"]["claims"]:
+                click.echo(f"new: {name}")
+    return mutation_exit(section, delta, rule)
+
+
 @click.command("mutate")
 @click.argument("suite", required=False, type=click.Path(path_type=Path))
 @click.option("--in-diff", "in_diff", metavar="REV", default=None,
@@ -51,13 +80,17 @@ def emit(section: dict[str, Any], out: Path, form: str | None, quiet: bool) -> N
               help="stdout: summary (default: counts, ledger table, one line per escape), markdown "
                    "(mutation.md, with diffs) or json (mutation.json).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress output; no summary unless --format asks.")
+@click.option("--baseline", type=click.Path(path_type=Path), default=None,
+              help="An earlier mutation out folder (or run folder) to compare with; implies --fail-on new.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["new", "any"]), default=None,
+              help="Fail on every escape over the threshold (any: the default without --baseline) or on new ones.")
 def command(suite: Path | None, in_diff: str | None, shard: str | None, workers: int | None, out: Path,
-            resume: bool, form: str | None, quiet: bool) -> int:
+            resume: bool, form: str | None, quiet: bool, baseline: Path | None, fail_on: str | None) -> int:
     """Run every covering pin against every mutant of SUITE (default ./cases) and check the ledgers."""
+    base = baseline_of(baseline, fail_on)
     loaded = load_suite(suite or _default_suite())
     options = Options(in_diff=in_diff, shard=parse_shard(shard) if shard else None, workers=workers,
                       out=out, resume=resume, progress=not quiet)
     section = run(loaded, options)
     emit(section, out, form, quiet)
-    code: ExitCode = exit_code(section)
-    return int(code)
+    return int(judged(section, base, fail_on, out, quiet or form == "json"))

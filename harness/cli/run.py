@@ -61,18 +61,29 @@ def default_suite() -> Path:
 @click.option("--rejections/--no-rejections", default=True, show_default=True,
               help="Check bodies against the recorded rejection rules.")
 @click.option("--mutate/--no-mutate", default=False, show_default=True, help="Also run the mutation stage.")
+# -- baselines (harness/baseline): compare with an earlier run, fail on what is new --
+@click.option("--baseline", type=click.Path(path_type=Path), default=None,
+              help="An earlier run folder (or reports folder: its latest) to compare with; implies --fail-on new.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["new", "any"]), default=None,
+              help="Fail on every finding (any: the default without --baseline) or only on new ones.")
+@click.option("--in-diff", "in_diff", metavar="REV", default=None,
+              help="With --mutate: mutate only what `git diff REV` touches; any new escape there fails.")
+# -- end baselines --
 @click.option("-q", "--quiet", is_flag=True, help="No progress output.")
 def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
             workers: int | None, timeout: float | None, pins: bool, pins_against: str, rejections: bool,
-            mutate: bool, quiet: bool) -> int:
+            mutate: bool, baseline: Path | None, fail_on: str | None, in_diff: str | None, quiet: bool) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
     loaded = load_suite(suite or default_suite())
     if not loaded.cases:
         raise ConfigError("SUITE", str(suite or default_suite()), "a suite with at least one case (this one only "
                           "names mutation targets: run `harness mutate` on it)")
+    if in_diff and not mutate:
+        raise ConfigError("--in-diff", in_diff, "--mutate as well (it limits the mutation stage)")
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
                          pins=pins, rejections=rejections, mutate=mutate, workers=workers,
-                         timeout=timeout, out=out)
+                         timeout=timeout, out=out, baseline=baseline, fail_on=fail_on,
+                         mutation_options={"in_diff": in_diff} if in_diff else {})
     total = len(units(loaded, cases or None, lanes or None, timeout))
     with progress(total, quiet) as tick:
         result = run(loaded, options, tick)

@@ -1,5 +1,10 @@
 """The mutation section as Markdown (the ledger table in seed 001's shape, escapes with diffs), and
-the short summary ``harness mutate`` prints by default."""
+the short summary ``harness mutate`` prints by default.
+
+``render_markdown``'s ``form`` is what report.md's budget asks for (harness/report/markdown.py):
+``full``, ``short`` (counts, verdict, one line per escape and failed claim) or ``findings`` (the
+escapes with their diffs and the failed claims alone; empty when there are none).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,9 @@ from typing import Any
 
 from harness.mutate.results import expand
 
-__all__ = ["counts_line", "render_markdown", "render_summary"]
+__all__ = ["FORMS", "counts_line", "render_markdown", "render_summary"]
+
+FORMS = ("full", "short", "findings")
 
 _RESULT = {"exact": "exact", "collateral": "claimed + collateral", "failed": "**CLAIM FAILED**",
            "equivalent": "equivalent (held)", "pending": "pending"}
@@ -164,8 +171,38 @@ def render_summary(section: dict[str, Any], out: Path | str | None = None) -> st
     return "\n".join(lines).strip("\n") + "\n"
 
 
-def render_markdown(section: dict[str, Any]) -> str:
+def _failed_claims(mutants: list[dict[str, Any]]) -> list[str]:
+    return [f"- {m['id']}: {m['title']} ({_site(m)}): {m['claim']['note']}"
+            for m in mutants if m.get("claim", {}).get("result") == "failed"]
+
+
+def _findings(section: dict[str, Any]) -> str:
+    claims = _failed_claims(section["mutants"])
+    escaped = section["escaped"]
+    if not claims and not escaped:
+        return ""
+    out = [f"## Mutation findings: {len(escaped)} escape(s), {len(claims)} failed claim(s)", ""]
+    if claims:
+        out += ["Claims that did not hold:", "", *claims, ""]
+    if escaped:
+        out += _escapes(section["mutants"])
+    return "\n".join(out) + "\n"
+
+
+def _short(section: dict[str, Any]) -> str:
+    out = [f"## Mutation: {section.get('suite', '')}".rstrip(), "", counts_line(section), "",
+           *_verdict_lines(section), *_failed_claims(section["mutants"])]
+    out += [f"- escaped {m['id']} ({m['status']}) {m['file']}:{m['line']} {m.get('function') or ''}".rstrip()
+            for m in section["mutants"] if m["status"] in ("survived", "no_coverage")]
+    return "\n".join(out) + "\n"
+
+
+def render_markdown(section: dict[str, Any], form: str = "full") -> str:
     section = expand(section)
+    if form == "findings":
+        return _findings(section)
+    if form == "short":
+        return _short(section)
     t = section["totals"]
     head = [f"## Mutation: {section.get('suite', '')}".rstrip(), "", counts_line(section), ""]
     if not t["total"]:

@@ -5,6 +5,10 @@ every undeclared rejection is a row (those are findings), up to ``MAX_ROWS``; de
 documented trade-offs, summarized one line per (rule, reason) with the lanes and cases they
 cover and the evidence (receipt id, recorded status and message, source link) a reviewer can paste
 into a discussion. report.json keeps every finding in full, and the Markdown says so where it cuts.
+
+``form`` is what report.md's budget asks for (harness/report/markdown.py): ``full`` (the above),
+``short`` (the counts and the undeclared rows, declared ones only counted) or ``findings`` (the
+undeclared rejections of the new pipeline alone, the ones that fail the run; empty when none).
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["MAX_NAMES", "MAX_RECEIPTS", "MAX_ROWS", "render_markdown"]
+__all__ = ["FORMS", "MAX_NAMES", "MAX_RECEIPTS", "MAX_ROWS", "render_markdown"]
+
+FORMS = ("full", "short", "findings")
 
 _MAX_MESSAGE = 140
 _MAX_EVIDENCE = 100  # a declared line quotes the message shorter: it already carries lanes and cases
@@ -119,8 +125,12 @@ def _stale(stale: list[Mapping[str, Any]]) -> list[str]:
     return ["", f"Declared rejections that no body set off (out of date?): {shown}{more}"]
 
 
-def render_markdown(section: Mapping[str, Any]) -> str:
+def render_markdown(section: Mapping[str, Any], form: str = "full") -> str:
     """Undeclared rejections as table rows; declared ones one line per rule and reason."""
+    rows = [(f, r) for f in section.get("findings", []) for r in f.get("rejections", [])]
+    if form == "findings":
+        failing = [(f, r) for f, r in rows if not r["expected"] and f["side"] == "new"]
+        return "\n".join(["## Undeclared known rejections", *_undeclared(failing)]) + "\n" if failing else ""
     summary = section.get("summary", {})
     catalog = section.get("catalog", {})
     lines = ["## Known rejections", ""]
@@ -130,10 +140,11 @@ def render_markdown(section: Mapping[str, Any]) -> str:
         f"{summary.get('new_expected', 0)} declared rejection(s) on the new pipeline, "
         f"{summary.get('old', 0)} on the old."
     )
-    rows = [(f, r) for f in section.get("findings", []) for r in f.get("rejections", [])]
     if not rows:
         lines += ["", "No known rejection on any lane."]
     lines += _undeclared([(f, r) for f, r in rows if not r["expected"]])
+    if form == "short":
+        return "\n".join(lines) + "\n"
     lines += _declared([(f, r) for f, r in rows if r["expected"]])
     lines += _stale(list(section.get("stale_declarations", [])))
     return "\n".join(lines) + "\n"

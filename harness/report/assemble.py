@@ -116,10 +116,9 @@ def _summary(rows: list[dict[str, Any]], pins: Mapping[str, Any] | None) -> dict
 
 def report_document(suite: Suite, options: Mapping[str, Any], results: Sequence[UnitResult],
                     pins: Mapping[str, Any] | None, sections: Mapping[str, Any],
-                    timings: Mapping[str, Any], evidence: Mapping[str, Any] | None = None,
-                    baseline: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """report.json. ``evidence``: the run's observation store (``summary``, ``links``, ``notes``);
-    ``baseline``: the comparison with an earlier run (harness.baseline), or None."""
+                    timings: Mapping[str, Any], evidence: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """report.json. ``evidence``: the run's observation store (``summary``, ``links``, ``notes``).
+    ``baseline`` is None here; the runner fills it when the run has one (harness.baseline)."""
     rows = differential_rows(results, evidence)
     subjects = sorted({r.unit.subject.name for r in results})
     return {
@@ -140,6 +139,6 @@ def report_document(suite: Suite, options: Mapping[str, Any], results: Sequence[
         "mutation": sections.get("mutation"),
         "summary": _summary(rows, pins),
         "evidence": (evidence or {}).get("summary"),
-        "baseline": dict(baseline) if baseline is not None else None,
+        "baseline": None,
         "timings": dict(timings),
     }

@@ -1,13 +1,27 @@
-"""report.md: fits a pull-request comment. A differential table per subject (case rows x lane
-columns), then every failure with its diff, then the pins, then the sections other stages add."""
+"""report.md: fits a pull-request comment, and never loses what a reviewer must read.
+
+Built by priority, as blocks: the headline; what is new since the baseline (with ``--baseline``);
+failures; the findings the stages name as failing the run (undeclared rejections, mutation escapes
+and failed claims); then the tables; then the details (failure diffs, a sample of intended
+divergences, the stages' full sections). Each block offers forms from long to short; the budget
+takes the longest form that fits, and a block with no form that fits is left out whole and named
+at the end with its counts and the file that holds it. Nothing is cut mid-section.
+
+A stage's renderer (``render_markdown(section, form)``) answers ``findings``, ``short`` and
+``full``; one without a ``form`` parameter gives its one text as ``full``.
+"""
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MARKS", "render", "table"]
+from harness.baseline.render import baseline_forms
+
+__all__ = ["INTENDED_SAMPLE", "LIMIT", "MARKS", "Block", "fit", "render", "table"]
 
 MARKS = {
     "identical": "✅ same",
@@ -16,6 +30,21 @@ MARKS = {
     "unexpected": "❌ DIFF",
     "error": "💥 error",
 }
+
+LIMIT = 60_000  # GitHub refuses a comment over 65,536 characters; leave room for a heading
+RESERVE = 2_000  # kept for the closing note naming what was left out
+INTENDED_SAMPLE = 8  # intended divergences shown with their diffs (one per case), folded
+Renderer = Callable[..., str]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One part of report.md: its forms, longest first, and what to say if none fits."""
+
+    name: str
+    forms: tuple[str, ...]
+    summary: str  # counts, for the note when left out
+    where: str  # the file that holds it in full
 
 
 def _cell(row: Mapping[str, Any]) -> str:
@@ -41,7 +70,11 @@ def _fence(value: Any, limit: int = 3000) -> str:
     return f"```json\n{text}\n```"
 
 
-def _failure(row: Mapping[str, Any]) -> str:
+def _show(row: Mapping[str, Any]) -> str:
+    return f"`harness show {row['case']} {row['lane']}`"
+
+
+def _failure(row: Mapping[str, Any], diff: bool = True) -> str:
     lines = [f"#### `{row['case']}` on `{row['lane']}`: {row['verdict']}", "", row["detail"] or ""]
     if row["unexpected_paths"]:
         lines += ["", "Paths: " + ", ".join(f"`{p}`" for p in row["unexpected_paths"][:20])]
@@ -50,9 +83,31 @@ def _failure(row: Mapping[str, Any]) -> str:
         if err:
             where = f" (at {err['where']})" if err.get("where") else ""
             lines += ["", f"{side}: `{err['type']}: {err['message'][:300]}`{where}"]
-    if row.get("diff"):
+    if diff and row.get("diff"):
         lines += ["", "<details><summary>diff (deepdiff)</summary>", "", _fence(row["diff"]), "", "</details>"]
+    lines += ["", f"Bodies: {_show(row)}"]
     return "\n".join(lines)
+
+
+def _failure_line(row: Mapping[str, Any]) -> str:
+    return f"- `{row['case']}` on `{row['lane']}`: {row['verdict']}: {(row['detail'] or '')[:160]}"
+
+
+def _capped(items: Sequence[str], cap: int, what: str) -> list[str]:
+    more = [f"- … and {len(items) - cap} more {what} in report.json"] if len(items) > cap else []
+    return [*items[:cap], *more]
+
+
+def _failures(rows: list[Mapping[str, Any]]) -> tuple[str, ...]:
+    if not rows:
+        return ()
+    head = ["## Failures", "", f"{len(rows)} failing case x lane verdict(s).", ""]
+    more = [f"… and {len(rows) - 50} more failures in report.json"] if len(rows) > 50 else []
+    full = "\n".join(head + [_failure(r) + "\n" for r in rows[:50]] + more)
+    plain = "\n".join(head + [_failure(r, diff=False) + "\n" for r in rows[:50]] + more)
+    short = "\n".join(head + _capped([_failure_line(r) for r in rows], 200, "failures"))
+    tiny = "\n".join(head + _capped([_failure_line(r) for r in rows], 20, "failures"))
+    return full, plain, short, tiny
 
 
 def _intended(rows: list[Mapping[str, Any]]) -> str:
@@ -65,12 +120,30 @@ def _intended(rows: list[Mapping[str, Any]]) -> str:
     return "\n".join(f"- {k} (on {', '.join(f'`{lane}`' for lane in v)})" for k, v in seen.items())
 
 
+def _samples(rows: list[Mapping[str, Any]], cap: int = INTENDED_SAMPLE) -> str:
+    """A few intended divergences with their diffs, one per case, folded: what "intended" looks like."""
+    picked: dict[str, Mapping[str, Any]] = {}
+    for r in rows:
+        if r["verdict"] == "intended" and not r["failed"] and r.get("diff") and r["case"] not in picked:
+            picked[r["case"]] = r
+    if not picked:
+        return ""
+    total = sum(1 for r in rows if r["verdict"] == "intended" and not r["failed"])
+    out = ["## Intended divergences: a sample", "",
+           f"{len(list(picked)[:cap])} of {total} intended divergence(s), one per case; every one is in "
+           "report.json with its diff, and `harness show CASE LANE` prints both bodies.", ""]
+    for r in list(picked.values())[:cap]:
+        out += [f"<details><summary><code>{r['case']}</code> on <code>{r['lane']}</code>: {r['why']}</summary>",
+                "", _fence(r["diff"], 1500), "", f"Bodies: {_show(r)}", "", "</details>", ""]
+    return "\n".join(out)
+
+
 def _pins(pins: Mapping[str, Any] | None) -> str:
     if not pins:
         return ""
     s = pins["summary"]
     expect = sum(1 for p in pins["results"] if p["id"].endswith("::expect"))
-    lines = [f"### Pins (against the {pins['against']} pipeline)", "",
+    lines = [f"## Pins (against the {pins['against']} pipeline)", "",
              f"{s['passed']} passed, {s['failed']} failed, {s['skipped']} skipped, {s['error']} errors "
              f"({len(pins['results']) - expect} pins and {expect} expect items)."]
     claims = pins.get("catches_old")
@@ -92,65 +165,132 @@ def _pins(pins: Mapping[str, Any] | None) -> str:
     return "\n".join(lines)
 
 
-def _demoted(text: str) -> str:
-    """A section renderer's own top-level heading sits under this report's '##'."""
-    return "\n".join("#" + line if line.startswith("# ") else line for line in text.splitlines())
+def _form(render_section: Renderer, section: Any, form: str) -> str:
+    """A stage's section in ``form``; a renderer without forms gives its one text as ``full``."""
+    if "form" in inspect.signature(render_section).parameters:
+        return render_section(section, form=form)
+    return render_section(section) if form == "full" else ""
 
 
-LIMIT = 60_000  # GitHub refuses a comment over 65,536 characters; leave room for a heading
-
-
-def _fit(parts: list[str], limit: int = LIMIT) -> str:
-    """Join parts; when they do not fit, cut the first part that overflows at a line boundary,
-    say so, and drop the rest by name (everything stays in report.json)."""
-    out: list[str] = []
-    used = 0
-    for i, part in enumerate(parts):
-        if used + len(part) + 1 <= limit:
-            out.append(part)
-            used += len(part) + 1
-            continue
-        room = max(limit - used - 200, 0)
-        cut = part[:room].rsplit("\n", 1)[0] if room else ""
-        dropped = len(parts) - i - 1
-        note = (f"\n\n> report.md cut at {limit:,} characters to fit a pull-request comment"
-                f"{f'; {dropped} later section(s) left out' if dropped else ''}: the full report is report.json.")
-        out.append(cut + note)
-        break
-    return "\n".join(out) + "\n"
-
-
-def render(report: Mapping[str, Any], sections: Mapping[str, Callable[[Any], str]]) -> str:
-    """The whole report.md. ``sections`` maps a report key to the renderer its stage ships."""
+def _headline(report: Mapping[str, Any]) -> str:
     s = report["summary"]
     v = s["verdicts"]
-    out = [
-        f"## wire-harness: suite `{report['suite']['name']}`",
-        "",
+    return "\n".join([
+        f"# wire-harness: suite `{report['suite']['name']}`", "",
         f"{s['units']} case x lane runs: {v['identical']} identical, {v['reordered']} reordered, "
         f"{v['intended']} intended divergences, {v['unexpected']} unexpected, {v['error']} errors; "
         f"**{s['failed']} failing**. Exit code {report['exit']['code']} ({report['exit']['reason']}).",
-    ]
+    ])
+
+
+def _tables(report: Mapping[str, Any]) -> tuple[str, ...]:
     by_subject: dict[str, list[Mapping[str, Any]]] = {}
     for row in report["differential"]:
         by_subject.setdefault(row["subject"], []).append(row)
+    out = []
     for subject, rows in by_subject.items():
-        out += ["", f"### Differential: `{subject}` (old vs new)", "", table(rows)]
+        out += ["", f"## Differential: `{subject}` (old vs new)", "", table(rows)]
         intended = _intended(rows)
         if intended:
             summary = "<details><summary>Declared divergences (and declared sameness) and why</summary>"
             out += ["", summary, "", intended, "", "</details>"]
     out += ["", "Legend: " + " · ".join(f"{m} = {k}" for k, m in MARKS.items()) + " · ⚠ = fails the run"]
-    failures = [r for r in report["differential"] if r["failed"]]
-    if failures:
-        out += ["", "### Failures", ""] + [_failure(r) + "\n" for r in failures[:50]]
-        if len(failures) > 50:
-            out.append(f"... and {len(failures) - 50} more in report.json")
-    parts = ["\n".join(out)]
-    pins = _pins(report.get("pins"))
-    if pins:
-        parts.append("\n" + pins)
+    with_reasons = "\n".join(out).strip("\n")
+    bare = "\n".join(line for line in out if not line.startswith(("<details>", "</details>", "- `"))).strip("\n")
+    return (with_reasons, bare, _lane_counts(report["differential"])) if by_subject else ()
+
+
+def _lane_counts(rows: list[Mapping[str, Any]]) -> str:
+    """The tables' shortest form: verdicts counted per lane, for runs too broad for a cell each."""
+    kinds = list(MARKS)
+    counts: dict[str, dict[str, int]] = {}
+    for r in rows:
+        lane = counts.setdefault(r["lane"], dict.fromkeys([*kinds, "failing"], 0))
+        lane[r["verdict"]] += 1
+        lane["failing"] += int(r["failed"])
+    head = ["## Differential by lane (the case x lane tables are in report.json)", "",
+            "| lane | " + " | ".join(MARKS[k] for k in kinds) + " | failing |", "|---|" + "---|" * (len(kinds) + 1)]
+    return "\n".join(head + [f"| `{lane}` | " + " | ".join(str(c[k]) for k in [*kinds, "failing"]) + " |"
+                             for lane, c in counts.items()])
+
+
+def _stage_blocks(report: Mapping[str, Any], sections: Mapping[str, Renderer], form: str) -> list[Block]:
+    """Each stage's section in one form (findings first, full later), with its fallbacks."""
+    out = []
     for key, render_section in sections.items():
-        if report.get(key):
-            parts.append("\n" + _demoted(render_section(report[key])))
-    return _fit(parts)
+        section = report.get(key)
+        if not section:
+            continue
+        forms = ("findings",) if form == "findings" else ("full", "short")
+        texts = tuple(t.rstrip("\n") for t in (_form(render_section, section, f) for f in forms) if t.strip())
+        if texts:
+            where = "report.json" + (" and mutation/mutation.md" if key == "mutation" else "")
+            out.append(Block(f"{key} ({form})", texts, _stage_counts(key, section), where))
+    return out
+
+
+def _stage_counts(key: str, section: Mapping[str, Any]) -> str:
+    if key == "rejections":
+        s = section.get("summary", {})
+        return f"{s.get('new_undeclared', 0)} undeclared and {s.get('new_expected', 0)} declared rejection(s)"
+    if key == "mutation":
+        t = section.get("totals", {})
+        return (f"{t.get('total', 0)} mutants, {len(section.get('escaped', []))} escaped, "
+                f"{len(section.get('claims_failed', []))} failed claim(s)")
+    return "see the section"
+
+
+def blocks(report: Mapping[str, Any], sections: Mapping[str, Renderer]) -> list[Block]:
+    """report.md's blocks in priority order."""
+    rows = report["differential"]
+    failing = [r for r in rows if r["failed"]]
+    out = [Block("headline", (_headline(report),), "", "report.json")]
+    if report.get("baseline"):
+        out.append(Block("new since the baseline", baseline_forms(report), "", "report.json (`baseline`)"))
+    if failing:
+        out.append(Block("failures", _failures(failing), f"{len(failing)} failing verdict(s)", "report.json"))
+    pins = _pins(report.get("pins"))
+    pin_block = Block("pins", (pins, pins.split("\n\n| pin |")[0]), "", "report.json (`pins`)") if pins else None
+    if pin_block and _pins_fail(report["pins"]):
+        out.append(pin_block)  # failing pins are findings: before the tables
+    out += _stage_blocks(report, sections, "findings")
+    out.append(Block("differential tables", _tables(report), f"{len(rows)} case x lane runs", "report.json"))
+    if pin_block and not _pins_fail(report["pins"]):
+        out.append(pin_block)
+    samples = _samples(rows)
+    if samples:
+        out.append(Block("intended divergence sample", (samples,), "", "report.json (`differential[].diff`)"))
+    out += _stage_blocks(report, sections, "full")
+    return [b for b in out if b.forms]
+
+
+def _pins_fail(pins: Mapping[str, Any]) -> bool:
+    if pins["against"] == "old":
+        return bool((pins.get("catches_old") or {}).get("passed"))
+    return bool(pins["summary"]["failed"] + pins["summary"]["error"])
+
+
+def fit(parts: Sequence[Block], limit: int = LIMIT) -> str:
+    """Each block in the longest form that fits what is left of ``limit``; a block with no form
+    that fits is named in the closing note, with its counts and where it is in full."""
+    out: list[str] = []
+    left_out: list[Block] = []
+    used = 0
+    for block in parts:
+        room = limit - RESERVE - used
+        text = next((t for t in block.forms if len(t) + 2 <= room), None)
+        if text is None:
+            left_out.append(block)
+            continue
+        out.append(text)
+        used += len(text) + 2
+    if left_out:
+        named = "; ".join(f"{b.name}" + (f" ({b.summary})" if b.summary else "") + f": in {b.where}"
+                          for b in left_out)
+        out.append(f"> Left out to fit {limit:,} characters (a pull-request comment): {named}."[: RESERVE - 10])
+    return "\n\n".join(out) + "\n"
+
+
+def render(report: Mapping[str, Any], sections: Mapping[str, Renderer]) -> str:
+    """The whole report.md. ``sections`` maps a report key to the renderer its stage ships."""
+    return fit(blocks(report, sections))

@@ -1,18 +1,111 @@
-"""report.md fits a pull-request comment and says so when it had to be cut."""
+"""report.md is built by priority inside a pull-request comment's budget: what fails the run comes
+first, and a block that does not fit is shortened or named with its counts, never cut mid-section."""
 
 from __future__ import annotations
 
-from harness.report.markdown import LIMIT, _fit
+from typing import Any
+
+from harness.mutate.render import render_markdown as mutation_md
+from harness.reject.report import render_markdown as rejections_md
+from harness.report.markdown import LIMIT, Block, fit, render
 
 
-def test_parts_that_fit_are_joined_whole() -> None:
-    assert _fit(["a", "b"]) == "a\nb\n"
+def _row(case: str, lane: str, verdict: str = "intended", failed: bool = False) -> dict[str, Any]:
+    side = {"outcome": "ok", "sha256": None, "bytes": 2, "error": None}
+    return {"subject": "s", "case": case, "lane": lane, "verdict": verdict, "failed": failed,
+            "detail": "differs at tools[0]" if failed else "", "why": "" if failed else "declared reason",
+            "paths": [], "unexpected_paths": ["tools[0]"] if failed else [], "checks": {}, "old": side, "new": side,
+            "diff": {"values_changed": {"root['x']": {"old_value": 1, "new_value": 2}}},
+            "evidence": {"old": "observations/bodies/aa/a.json", "new": "observations/bodies/bb/b.json"}}
 
 
-def test_an_overflowing_report_is_cut_at_a_line_and_says_where_the_rest_is() -> None:
-    big = "\n".join(f"| row {i} | " + "x" * 80 + " |" for i in range(2000))
-    text = _fit(["# head", big, "## later section"])
+def _mutant(i: int, status: str) -> dict[str, Any]:
+    return {"id": f"m.x__mutmut_{i}", "key": f"k{i}", "kind": "operator", "file": "pipe.py", "function": "f",
+            "line": i, "column": 1, "end_line": i, "end_column": 2, "operator": "Op", "title": f"a -> b {i}",
+            "diff": f"--- a/pipe.py\n+++ b/pipe.py\n-    x = {i}\n+    x = {i + 1}\n", "status": status,
+            "killed_by": [0] if status == "killed" else [], "timed_out": [], "crashed": [], "covered_by": 0,
+            "details": {}, "unviable": None}
+
+
+def _declared(i: int) -> dict[str, Any]:
+    claim = {"claimed": [0], "red": [0], "green": [], "result": "exact", "note": "red on exactly its claimed pins"}
+    return {**_mutant(i, "killed"), "kind": "declared", "id": f"M{i}", "title": "a declared mutant " * 4,
+            "ledger": "l.ledger.yaml:1", "claim": claim}
+
+
+def _mutation(killed: int, escaped: int) -> dict[str, Any]:
+    mutants = [_declared(i) for i in range(killed)] + [_mutant(killed + i, "survived") for i in range(escaped)]
+    totals = {"killed": killed, "survived": escaped, "timeout": 0, "unviable": 0, "no_coverage": 0,
+              "equivalent": 0, "pending": 0, "total": killed + escaped, "score": 50.0}
+    return {"suite": "s", "pins": {"collected": 1, "ids": ["t.py::p" + "x" * 300], "excluded": []},
+            "pin_sets": [[0]], "mutants": mutants, "pin_kills": [], "totals": totals, "threshold": {},
+            "escaped": [m["id"] for m in mutants if m["status"] == "survived"], "claims_failed": [],
+            "verdict": {"escaped_over_threshold": True, "claims_failed": False, "complete": True}}
+
+
+def _report(rows: list[dict[str, Any]], **sections: Any) -> dict[str, Any]:
+    failed = sum(1 for r in rows if r["failed"])
+    verdicts = {k: sum(1 for r in rows if r["verdict"] == k)
+                for k in ("identical", "reordered", "intended", "unexpected", "error")}
+    return {"suite": {"name": "s"}, "differential": rows, "pins": None, "baseline": None,
+            "summary": {"units": len(rows), "verdicts": verdicts, "failed": failed},
+            "exit": {"code": 1, "reason": "r"}, "rejections": None, "mutation": None, **sections}
+
+
+def _undeclared(n: int) -> dict[str, Any]:
+    hit = {"rule": "anthropic.root-composition", "location": "tools[0].input_schema", "expected": False,
+           "why": None, "receipt": {"id": "R1", "message": "refused " * 20, "source_url": "https://x.invalid/1"}}
+    findings = [{"case": f"case-{i}", "lane": f"lane-{i % 9}", "side": "new", "rejections": [hit]} for i in range(n)]
+    return {"summary": {"new_undeclared": n}, "catalog": {}, "findings": findings}
+
+
+def test_blocks_that_fit_are_joined_whole_in_order() -> None:
+    assert fit([Block("a", ("A",), "", "x"), Block("b", ("B",), "", "x")]) == "A\n\nB\n"
+
+
+def test_a_block_too_long_takes_its_shorter_form_and_one_with_none_that_fits_is_named_not_cut() -> None:
+    long = "\n".join(f"| row {i} |" for i in range(10_000))
+    text = fit([Block("head", ("# head",), "", "report.json"),
+                Block("table", (long, "| short table |"), "", "report.json"),
+                Block("details", (long,), "10,000 rows", "mutation/mutation.md")])
     assert len(text) <= LIMIT
-    assert text.startswith("# head\n| row 0 |")
-    assert "1 later section(s) left out" in text and "report.json" in text
-    assert "| row 1999 |" not in text
+    assert "| short table |" in text and "| row 0 |" not in text
+    assert text.rstrip().endswith("details (10,000 rows): in mutation/mutation.md.")
+
+
+def test_a_mutation_run_too_big_for_the_comment_keeps_every_escape_and_names_what_it_left_out() -> None:
+    section = _mutation(killed=400, escaped=12)
+    report = _report([_row("c", "l")], mutation=section)
+    text = render(report, {"mutation": mutation_md})
+    assert len(text) <= LIMIT
+    assert len(mutation_md(section, form="full")) > LIMIT  # the full section alone would not fit
+    for m in section["escaped"]:
+        assert f"#### {m} —" in text  # every escape, with its diff
+    assert text.index("Mutation findings") < text.index("## Differential")
+    assert "```diff" in text and text.count("```") % 2 == 0  # no fence left open by a cut
+
+
+def test_a_broad_run_keeps_the_undeclared_rejections_and_failures_before_the_tables() -> None:
+    rows = [_row(f"case-{i}", f"lane-{j}") for i in range(300) for j in range(12)]
+    rows += [_row(f"bad-{i}", "lane-0", "unexpected", failed=True) for i in range(80)]
+    report = _report(rows, rejections=_undeclared(400))
+    text = render(report, {"rejections": rejections_md})
+    assert len(text) <= LIMIT
+    assert text.index("## Failures") < text.index("## Undeclared known rejections") < text.index("## Differential")
+    assert "| lane-1 | case-1 | new | anthropic.root-composition |" in text
+    assert "… and 340 more undeclared rejection(s)" in text
+    assert "## Differential by lane" in text and "| `lane-0` | 0 | 0 | 300 | 80 | 0 | 80 |" in text
+    assert "| `case-0` |" not in text  # the 3,680-cell tables gave way to counts per lane
+
+
+def test_intended_divergences_are_sampled_with_their_diffs_folded() -> None:
+    rows = [_row(f"case-{i}", "lane") for i in range(20)]
+    text = render(_report(rows), {})
+    assert "8 of 20 intended divergence(s), one per case" in text
+    assert text.count("<details><summary><code>case-") == 8
+    assert "`harness show case-0 lane`" in text
+
+
+def test_a_renderer_without_forms_is_shown_whole_in_the_details() -> None:
+    text = render(_report([_row("c", "l")], extra={"x": 1}), {"extra": lambda s: "## Extra\n\nbody\n"})
+    assert "## Extra\n\nbody" in text
