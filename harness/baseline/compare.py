@@ -35,6 +35,18 @@ def _changed(diff: str) -> list[str]:
             if line[:1] in "+-" and not line.startswith(("+++", "---"))]
 
 
+def _identity(m: Mapping[str, Any]) -> str:
+    if m["kind"] == "declared":
+        return f"declared\x00{m['id']}"
+    return "\x00".join([m["file"], m.get("function") or "", m["operator"], *_changed(m["diff"])])
+
+
+def _scope(identity: str) -> str:
+    """What a mutant belongs to (file and function, or the declared id): a run mutating only the
+    diff says nothing about the escapes of functions it did not mutate."""
+    return "\x00".join(identity.split("\x00")[:2])
+
+
 def escape_names(section: Mapping[str, Any] | None) -> dict[str, str]:
     """Escaped mutants of a mutation section: stable identity -> mutant id."""
     if not section:
@@ -42,10 +54,7 @@ def escape_names(section: Mapping[str, Any] | None) -> dict[str, str]:
     seen: Counter[str] = Counter()
     out: dict[str, str] = {}
     for m in section.get("mutants", []):
-        if m["kind"] == "declared":
-            ident = f"declared\x00{m['id']}"
-        else:
-            ident = "\x00".join([m["file"], m.get("function") or "", m["operator"], *_changed(m["diff"])])
+        ident = _identity(m)
         seen[ident] += 1
         if m["status"] in ("survived", "no_coverage"):
             out[f"{ident}\x00{seen[ident]}"] = m["id"]
@@ -54,7 +63,8 @@ def escape_names(section: Mapping[str, Any] | None) -> dict[str, str]:
 
 def mutation_findings(section: Mapping[str, Any] | None) -> Findings:
     claims = {m: m for m in (section or {}).get("claims_failed", [])}
-    return {"escapes": escape_names(section), "claims": claims}
+    scope = {_scope(_identity(m)): "" for m in (section or {}).get("mutants", [])}
+    return {"escapes": escape_names(section), "claims": claims, "scope": scope}
 
 
 def _pins(pins: Mapping[str, Any] | None) -> dict[str, str]:
@@ -89,8 +99,11 @@ def compare(current: Findings, base: Findings, run: str, fail_on: str) -> dict[s
         return sorted(names[k] for k in keys)
 
     new, still, fixed = {}, {}, {}
+    mutated = current.get("scope", {})
     for kind in KINDS:
         cur, old = current.get(kind, {}), base.get(kind, {})
+        if kind == "escapes":  # only what this run mutated can be still escaping or fixed
+            old = {k: v for k, v in old.items() if _scope(k) in mutated}
         new[kind] = pick(set(cur) - set(old), cur)
         still[kind] = pick(set(cur) & set(old), cur)
         fixed[kind] = pick(set(old) - set(cur), old)

@@ -209,7 +209,7 @@ def changed_lines(root: Path, rev: str, rels: Iterable[str]) -> dict[str, set[in
     if not files:
         return {}
     proc = subprocess.run(
-        ["git", "diff", "--no-color", "--no-ext-diff", "-U0", rev, "--", *files],
+        ["git", "diff", "--no-color", "--no-ext-diff", "--relative", "-U0", rev, "--", *files],
         cwd=root, capture_output=True, text=True, check=False,
     )
     if proc.returncode != 0:

@@ -1,0 +1,162 @@
+"""The pre-merge job in a scratch git repository: the base commit's run is the baseline, and the
+pull request's run (mutating only the diff) fails on exactly what the PR introduced, listed first
+in report.md; the same job on an unchanged branch passes although the base has old findings."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.exitcodes import ExitCode
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(shutil.which("git") is None, reason="needs git for --in-diff")]
+
+REPO = Path(__file__).resolve().parents[2]
+
+SUITE = f"""version: 1
+name: shop
+cases: ["*.cases.yaml"]
+lanes: ["lanes.yaml"]
+rules: ["rules/*.rules.yaml"]
+cassettes: {REPO / "cassettes"}
+subjects:
+  shop: {{old: "pipes:old_body", new: "pipes:new_body", wires: [anthropic-messages]}}
+mutation:
+  root: .
+  targets: ["pipes.py"]
+  timeout: {{factor: 10, floor_s: 2}}
+"""
+
+LANES = "version: 1\nlanes:\n  - {id: first, wire: anthropic-messages, provider: anthropic, model: m-1, fronts: [anthropic]}\n"
+
+PIPES = '''"""The shop's request bodies: the old and the new line build the same body."""
+
+
+def old_body(inp, lane):
+    body = {"model": lane["model"], "tools": inp["tools"]}
+    return body
+
+
+def new_body(inp, lane):
+    body = {"model": lane["model"], "tools": inp["tools"]}
+    return body
+'''
+
+# The base already has findings: an undeclared rejection (legacy-either) and escaping mutants.
+CASES = """version: 1
+subject: shop
+cases:
+  - id: search
+    tools:
+      - {name: search, description: find things, input_schema: {type: object, properties: {q: {type: string}}}}
+    expect: {"*": same}
+    pins:
+      - {name: model_is_a_string, kind: schema, select: "model", must_match: {type: string}}
+  - id: legacy-either
+    tools:
+      - name: find
+        description: by id or by name
+        input_schema: {type: object, properties: {id: {type: string}, name: {type: string}},
+                       anyOf: [{required: [id]}, {required: [name]}]}
+    expect: {"*": same}
+"""
+
+# The pull request: limits on the new line (two values no pin checks: two escapes) and a new
+# case whose tool has a root oneOf (one new rejection on the first-party lane).
+PIPES_PR = PIPES + '''    body.update(_limits())
+    return body
+
+
+def _limits():
+    return {"max_tokens": 1024, "temperature": 0.5}
+'''
+PIPES_PR = PIPES_PR.replace("    return body\n    body.update(_limits())\n", "    body.update(_limits())\n")
+
+CASES_PR = CASES.replace('expect: {"*": same}\n    pins:', '''expect:
+      "*": {diverges: {why: the new line sends its limits, paths: [max_tokens, temperature]}}
+    pins:
+      - {name: sends_max_tokens, kind: schema, select: "max_tokens", must_match: {type: integer}}
+      - {name: sends_temperature, kind: schema, select: "temperature", must_match: {type: number}}''').replace(
+    'anyOf: [{required: [id]}, {required: [name]}]}\n    expect: {"*": same}', '''anyOf: [{required: [id]}, {required: [name]}]}
+    expect:
+      "*": {diverges: {why: the new line sends its limits, paths: [max_tokens, temperature]}}''') + """  - id: patch-either-way
+    tools:
+      - name: patch
+        description: a patch or a replacement
+        input_schema: {type: object, properties: {patch: {type: string}, replace: {type: string}},
+                       oneOf: [{required: [patch]}, {required: [replace]}]}
+    expect:
+      "*": {diverges: {why: the new line sends its limits, paths: [max_tokens, temperature]}}
+"""
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid", *args], cwd=repo, check=True,
+                   capture_output=True)
+
+
+def _write(suite: Path, pipes: str, cases: str) -> None:
+    (suite / "pipes.py").write_text(pipes)
+    (suite / "shop.cases.yaml").write_text(cases)
+
+
+def _harness(repo: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harness", "run", "suite", "-q", "--mutate", "--out", str(out),
+                           *args], cwd=repo, capture_output=True, text=True, timeout=600, check=False)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A repository with a base commit on main, and that commit's run (the baseline)."""
+    root = tmp_path_factory.mktemp("premerge")
+    repo = root / "proj"
+    suite = repo / "suite"
+    (suite / "rules").mkdir(parents=True)
+    shutil.copy(REPO / "cases" / "rules" / "anthropic.rules.yaml", suite / "rules")
+    (suite / "suite.yaml").write_text(SUITE)
+    (suite / "lanes.yaml").write_text(LANES)
+    _write(suite, PIPES, CASES)
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "base")
+    base = _harness(repo, root / "base")
+    assert base.returncode == ExitCode.KNOWN_REJECTION, base.stderr  # the base's own finding
+    return repo, root / "base"
+
+
+def test_a_pr_adding_two_escapes_and_a_rejection_fails_and_lists_exactly_those_first(
+        project: tuple[Path, Path], tmp_path: Path) -> None:
+    repo, base = project
+    _git(repo, "checkout", "-q", "-B", "pr", "main")
+    _write(repo / "suite", PIPES_PR, CASES_PR)
+    _git(repo, "commit", "-qam", "limits and a new tool")
+    got = _harness(repo, tmp_path / "pr", "--in-diff", "main", "--baseline", str(base))
+    assert got.returncode == ExitCode.KNOWN_REJECTION, got.stderr  # 3 and 4 found: the lowest wins
+    text = (tmp_path / "pr" / "latest" / "report.md").read_text()
+    sections = re.findall(r"^## .*$", text, re.M)
+    assert sections[0] == "## New since the baseline: 3", sections
+    first = text.split(sections[0], 1)[1].split(sections[1], 1)[0]
+    assert re.findall(r"^### .*$", first, re.M) == ["### New undeclared rejections (new pipeline): 1",
+                                                    "### New escaped mutants: 2"]
+    assert "`patch-either-way[first]: anthropic.root-composition`" in first
+    assert "legacy-either" not in first.split("Still failing")[0]  # the base's rejection is not new
+    assert "+    return {\"max_tokens\": 1025, \"temperature\": 0.5}" in first
+    assert "+    return {\"max_tokens\": 1024, \"temperature\": 1.5}" in first
+    assert "Still failing (were failing in the baseline): 1 undeclared rejections" in first
+
+
+def test_the_same_job_on_an_unchanged_branch_passes_though_the_base_has_findings(
+        project: tuple[Path, Path], tmp_path: Path) -> None:
+    repo, base = project
+    _git(repo, "checkout", "-q", "-B", "unchanged", "main")
+    got = _harness(repo, tmp_path / "same", "--in-diff", "main", "--baseline", str(base))
+    assert got.returncode == ExitCode.OK, got.stderr
+    assert "Nothing new." in (tmp_path / "same" / "latest" / "report.md").read_text()
+    without = _harness(repo, tmp_path / "plain", "--in-diff", "main")
+    assert without.returncode == ExitCode.KNOWN_REJECTION  # without a baseline every finding counts
