@@ -33,7 +33,8 @@ mutation:
   timeout: {{factor: 10, floor_s: 2}}
 """
 
-LANES = "version: 1\nlanes:\n  - {id: first, wire: anthropic-messages, provider: anthropic, model: m-1, fronts: [anthropic]}\n"
+LANES = ("version: 1\nlanes:\n"
+         "  - {id: first, wire: anthropic-messages, provider: anthropic, model: m-1, fronts: [anthropic]}\n")
 
 PIPES = '''"""The shop's request bodies: the old and the new line build the same body."""
 
@@ -78,21 +79,35 @@ def _limits():
 '''
 PIPES_PR = PIPES_PR.replace("    return body\n    body.update(_limits())\n", "    body.update(_limits())\n")
 
-CASES_PR = CASES.replace('expect: {"*": same}\n    pins:', '''expect:
-      "*": {diverges: {why: the new line sends its limits, paths: [max_tokens, temperature]}}
-    pins:
-      - {name: sends_max_tokens, kind: schema, select: "max_tokens", must_match: {type: integer}}
-      - {name: sends_temperature, kind: schema, select: "temperature", must_match: {type: number}}''').replace(
-    'anyOf: [{required: [id]}, {required: [name]}]}\n    expect: {"*": same}', '''anyOf: [{required: [id]}, {required: [name]}]}
+_DIVERGES = '      "*": {diverges: {why: the new line sends its limits, paths: [max_tokens, temperature]}}'
+CASES_PR = f"""version: 1
+subject: shop
+cases:
+  - id: search
+    tools:
+      - {{name: search, description: find things, input_schema: {{type: object, properties: {{q: {{type: string}}}}}}}}
     expect:
-      "*": {diverges: {why: the new line sends its limits, paths: [max_tokens, temperature]}}''') + """  - id: patch-either-way
+{_DIVERGES}
+    pins:
+      - {{name: model_is_a_string, kind: schema, select: "model", must_match: {{type: string}}}}
+      - {{name: sends_max_tokens, kind: schema, select: "max_tokens", must_match: {{type: integer}}}}
+      - {{name: sends_temperature, kind: schema, select: "temperature", must_match: {{type: number}}}}
+  - id: legacy-either
+    tools:
+      - name: find
+        description: by id or by name
+        input_schema: {{type: object, properties: {{id: {{type: string}}, name: {{type: string}}}},
+                       anyOf: [{{required: [id]}}, {{required: [name]}}]}}
+    expect:
+{_DIVERGES}
+  - id: patch-either-way
     tools:
       - name: patch
         description: a patch or a replacement
-        input_schema: {type: object, properties: {patch: {type: string}, replace: {type: string}},
-                       oneOf: [{required: [patch]}, {required: [replace]}]}
+        input_schema: {{type: object, properties: {{patch: {{type: string}}, replace: {{type: string}}}},
+                       oneOf: [{{required: [patch]}}, {{required: [replace]}}]}}
     expect:
-      "*": {diverges: {why: the new line sends its limits, paths: [max_tokens, temperature]}}
+{_DIVERGES}
 """
 
 

@@ -77,7 +77,7 @@ def test_in_diff_fails_on_any_escape_whatever_the_suite_threshold() -> None:
 
 
 def test_a_baseline_path_without_a_run_is_one_clear_error(tmp_path: Any) -> None:
-    with pytest.raises(ConfigError, match="--baseline=.*a finished run folder"):
+    with pytest.raises(ConfigError, match=r"--baseline=.*a finished run folder"):
         run_folder(tmp_path / "nowhere", "--baseline")
 
 
