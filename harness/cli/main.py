@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "harness.cli.merge",
     "harness.cli.openapi",
     "harness.cli.show",
+    "harness.cli.bless",
 )
 
 

@@ -231,9 +231,13 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
 
     tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"))
     case_lanes = _case_lanes(doc, at, raw, subject, lanes)
-    for lane in raw.get("expect", {}):
+    for lane, exp in raw.get("expect", {}).items():
         if lane != "*" and lane not in case_lanes:
             raise InputError(doc.place(f"{at}.expect.{lane}"), "'*' or a lane of this case", repr(lane))
+        if isinstance(exp, dict) and str(exp.get("diverges", {}).get("why", "")).strip().startswith("TODO"):
+            # `harness bless` writes this placeholder: accepting a change needs a person's reason
+            raise InputError(doc.place(f"{at}.expect.{lane}.diverges.why"), "the reason for this divergence",
+                             "'TODO' (left by harness bless: write why this lane may differ)")
     return Case(
         id=raw.get("id") or content_id(subject.name, raw), subject=subject.name, file=doc.file,
         line=doc.lines.line_of(at), title=raw.get("title", ""),

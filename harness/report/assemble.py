@@ -89,7 +89,7 @@ def differential_rows(results: Sequence[UnitResult], evidence: Mapping[str, Any]
         v = res.verdict
         assert v is not None
         row: dict[str, Any] = {
-            "subject": res.unit.subject.name, "case": v.case_id, "lane": v.lane_id,
+            "subject": res.unit.subject.name, "case": v.case_id, "lane": v.lane_id, "file": res.unit.case.file,
             "verdict": v.kind, "failed": v.failed, "detail": v.detail, "why": v.why,
             "paths": list(v.paths), "unexpected_paths": list(v.unexpected_paths),
             "checks": dict(v.checks), "old": _side(res.old), "new": _side(res.new), "diff": None,

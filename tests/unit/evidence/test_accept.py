@@ -1,0 +1,68 @@
+"""`harness bless` edits only the expect block of the cases it accepts: every other byte of the
+case file stays, and the accepted divergence carries `why: TODO` for a person to replace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from harness.errors import ConfigError
+from harness.evidence.accept import bless_divergences, blessable
+
+CASES = """version: 1
+subject: echo
+# a comment the author wants kept
+cases:
+  - id: flat            # no expect at all
+    tools:
+      - {name: t, description: d, input_schema: {type: object, oneOf: [{required: [a]}, {required: [b]}]}}
+    pins:
+      - {name: p, kind: schema, select: model, must_match: {type: string}}
+
+  - id: declared
+    tools: [{name: t, description: d, input_schema: {type: object}}]
+    expect:
+      # why the star entry is there
+      "*": {diverges: {why: the new line adds a note, paths: ["tools[*].description"]}}
+      lane-b: same
+    checks: [deterministic]
+"""
+
+
+def _row(case: str, lane: str, paths: list[str], verdict: str = "unexpected") -> dict[str, Any]:
+    return {"case": case, "lane": lane, "file": "echo.cases.yaml", "failed": True, "verdict": verdict,
+            "unexpected_paths": paths}
+
+
+def test_an_accepted_divergence_is_written_with_a_todo_and_nothing_else_moves(tmp_path: Path) -> None:
+    (tmp_path / "echo.cases.yaml").write_text(CASES)
+    rows = [_row("flat", "lane-a", ["model"]), _row("declared", "lane-a", ["max_tokens"]),
+            _row("declared", "lane-b", ["tools[0].name"])]
+    done = bless_divergences(tmp_path, rows)
+    text = (tmp_path / "echo.cases.yaml").read_text()
+    assert [(b.case, b.lane, b.line) for b in done] == [("flat", "lane-a", 5), ("declared", "lane-a", 16),
+                                                       ("declared", "lane-b", 16)]
+    value = yaml.safe_load(text)["cases"]
+    assert value[0]["expect"] == {"lane-a": {"diverges": {"why": "TODO", "paths": ["model"]}}}
+    expect = value[1]["expect"]
+    assert expect["*"] == {"diverges": {"why": "the new line adds a note", "paths": ["tools[*].description"]}}
+    # the lane's own entry replaces "*" for that lane, so it keeps what "*" declared
+    assert expect["lane-a"] == {"diverges": {"why": "TODO", "paths": ["tools[*].description", "max_tokens"]}}
+    assert expect["lane-b"] == {"diverges": {"why": "TODO", "paths": ["tools[0].name"]}}  # was `same`
+    assert "why: TODO  # was: the new line adds a note" in text
+    kept = [line for line in CASES.splitlines() if "lane-b: same" not in line]
+    for line in kept:
+        assert line in text.splitlines(), line  # comments, flow style and blank lines untouched
+    assert text.index("  - id: declared") > text.index("lane-a:\n        diverges:\n          why: TODO")
+
+
+def test_only_failing_divergences_of_the_chosen_case_and_lanes_are_blessed() -> None:
+    report = {"differential": [_row("a", "x", ["p"]), _row("a", "y", ["p"]), _row("b", "x", ["p"]),
+                               {**_row("a", "z", []), "failed": False, "verdict": "intended"}]}
+    assert [(r["case"], r["lane"]) for r in blessable(report, "a", ["x*"])] == [("a", "x")]
+    assert len(blessable(report, None, [])) == 3
+    with pytest.raises(ConfigError, match="a case of the run"):
+        blessable(report, "nope", [])
