@@ -165,7 +165,8 @@ def _compared(report: dict[str, Any], options: RunOptions, base: tuple[str, dict
     fail; a mutation run limited to the diff fails on any escape there, not the suite threshold."""
     fail_on = options.fail_on or ("new" if base is not None else "any")
     if base is not None:
-        report["baseline"] = compare(findings(report), findings(base[1]), base[0], fail_on)
+        # the baseline's run id, not its path: report.json holds no absolute path
+        report["baseline"] = compare(findings(report), findings(base[1]), Path(base[0]).name, fail_on)
     if base is None and fail_on == "any" and not (report.get("mutation") or {}).get("in_diff"):
         return code, reason
     return judge(report, fail_on)
