@@ -175,3 +175,17 @@ def test_the_same_job_on_an_unchanged_branch_passes_though_the_base_has_findings
     assert "Nothing new." in (tmp_path / "same" / "latest" / "report.md").read_text()
     without = _harness(repo, tmp_path / "plain", "--in-diff", "main")
     assert without.returncode == ExitCode.KNOWN_REJECTION  # without a baseline every finding counts
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--in-diff", "main"], "--in-diff='main': expected --mutate as well"),
+    (["--fail-on", "new"], "--fail-on='new': expected --baseline PREVIOUS_RUN_DIR as well"),
+    (["--baseline", "nowhere"], "--baseline='nowhere': expected a finished run folder"),
+], ids=["in-diff-without-mutate", "fail-on-new-without-baseline", "baseline-that-is-no-run"])
+def test_baseline_flags_that_cannot_work_are_bad_input_before_anything_runs(
+        project: tuple[Path, Path], tmp_path: Path, args: list[str], said: str) -> None:
+    repo, _ = project
+    got = subprocess.run([sys.executable, "-m", "harness", "run", "suite", "-q", "--out", str(tmp_path / "out"),
+                          *args], cwd=repo, capture_output=True, text=True, timeout=300, check=False)
+    assert got.returncode == ExitCode.BAD_INPUT and said in got.stderr, got.stderr
+    assert not (tmp_path / "out").exists()
