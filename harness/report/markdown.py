@@ -225,7 +225,8 @@ def _stage_blocks(report: Mapping[str, Any], sections: Mapping[str, Renderer], f
         texts = tuple(t.rstrip("\n") for t in (_form(render_section, section, f) for f in forms) if t.strip())
         if texts:
             where = "report.json" + (" and mutation/mutation.md" if key == "mutation" else "")
-            out.append(Block(f"{key} ({form})", texts, _stage_counts(key, section), where))
+            name = f"{key} findings" if form == "findings" else f"{key} section"
+            out.append(Block(name, texts, _stage_counts(key, section), where))
     return out
 
 
@@ -272,9 +273,11 @@ def _pins_fail(pins: Mapping[str, Any]) -> bool:
 
 def fit(parts: Sequence[Block], limit: int = LIMIT) -> str:
     """Each block in the longest form that fits what is left of ``limit``; a block with no form
-    that fits is named in the closing note, with its counts and where it is in full."""
+    that fits is named in the closing note, with its counts and where it is in full, and so is a
+    block shown in a shorter form."""
     out: list[str] = []
     left_out: list[Block] = []
+    shortened: list[Block] = []
     used = 0
     for block in parts:
         room = limit - RESERVE - used
@@ -282,12 +285,18 @@ def fit(parts: Sequence[Block], limit: int = LIMIT) -> str:
         if text is None:
             left_out.append(block)
             continue
+        if text is not block.forms[0]:
+            shortened.append(block)
         out.append(text)
         used += len(text) + 2
+    notes = []
+    if shortened:
+        notes.append("shortened: " + "; ".join(f"{b.name} (in full in {b.where})" for b in shortened))
     if left_out:
-        named = "; ".join(f"{b.name}" + (f" ({b.summary})" if b.summary else "") + f": in {b.where}"
-                          for b in left_out)
-        out.append(f"> Left out to fit {limit:,} characters (a pull-request comment): {named}."[: RESERVE - 10])
+        notes.append("left out: " + "; ".join(f"{b.name}" + (f" ({b.summary})" if b.summary else "")
+                                            + f": in {b.where}" for b in left_out))
+    if notes:
+        out.append(f"> To fit {limit:,} characters (a pull-request comment), {'. '.join(notes)}."[: RESERVE - 10])
     return "\n\n".join(out) + "\n"
 
 

@@ -70,7 +70,8 @@ def test_a_block_too_long_takes_its_shorter_form_and_one_with_none_that_fits_is_
                 Block("details", (long,), "10,000 rows", "mutation/mutation.md")])
     assert len(text) <= LIMIT
     assert "| short table |" in text and "| row 0 |" not in text
-    assert text.rstrip().endswith("details (10,000 rows): in mutation/mutation.md.")
+    assert "shortened: table (in full in report.json)" in text
+    assert text.rstrip().endswith("left out: details (10,000 rows): in mutation/mutation.md.")
 
 
 def test_a_mutation_run_too_big_for_the_comment_keeps_every_escape_and_names_what_it_left_out() -> None:
@@ -83,6 +84,7 @@ def test_a_mutation_run_too_big_for_the_comment_keeps_every_escape_and_names_wha
         assert f"#### {m} —" in text  # every escape, with its diff
     assert text.index("Mutation findings") < text.index("## Differential")
     assert "```diff" in text and text.count("```") % 2 == 0  # no fence left open by a cut
+    assert "shortened: mutation section (in full in report.json and mutation/mutation.md)" in text
 
 
 def test_a_broad_run_keeps_the_undeclared_rejections_and_failures_before_the_tables() -> None:
