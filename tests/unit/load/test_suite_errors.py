@@ -200,3 +200,11 @@ def test_a_pipeline_function_the_module_lacks_is_named_at_its_place_in_suite_yam
     (root / "suite.yaml").write_text(SUITE.replace("echo_pipes:new", "echo_pipes:nosuch"))
     [message] = errors_of(root)
     assert message.startswith("suite.yaml:6 at subjects.echo.new") and "has no attribute 'nosuch'" in message
+
+
+def test_a_divergence_blessed_with_why_todo_is_refused_until_a_reason_is_written(tmp_path: Path) -> None:
+    todo = GOOD_CASE + "    expect:\n      one:\n        diverges:\n          why: TODO\n          paths: [x]\n"
+    (err,) = errors_of(make_suite(tmp_path, blessed=todo))
+    assert err.startswith("blessed.cases.yaml:9 at cases[0].expect.one.diverges.why: expected the reason")
+    (tmp_path / "blessed.cases.yaml").write_text(todo.replace("why: TODO", "why: the new line adds x"))
+    assert load_suite(tmp_path).cases[0].expect["one"].why == "the new line adds x"
