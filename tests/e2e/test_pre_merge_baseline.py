@@ -164,6 +164,9 @@ def test_a_pr_adding_two_escapes_and_a_rejection_fails_and_lists_exactly_those_f
     assert "+    return {\"max_tokens\": 1025, \"temperature\": 0.5}" in first
     assert "+    return {\"max_tokens\": 1024, \"temperature\": 1.5}" in first
     assert "Still failing (were failing in the baseline): 1 undeclared rejections" in first
+    # without a baseline, --in-diff still fails on the diff's escapes: the suite sets no threshold
+    alone = _harness(repo, tmp_path / "alone", "--in-diff", "main", "--no-rejections")
+    assert alone.returncode == ExitCode.MUTANTS_ESCAPED, alone.stderr
 
 
 def test_the_same_job_on_an_unchanged_branch_passes_though_the_base_has_findings(
