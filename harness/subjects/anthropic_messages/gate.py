@@ -67,7 +67,7 @@ def native_endpoint_fixed(base_url: Any) -> bool:
     """The review's MINOR-2 fix: lower-case before the scheme strip, trim the trailing dot."""
     if not isinstance(base_url, str):
         return False
-    return _anthropic_host(host_text(ascii_lower(base_url.strip())).rstrip("."))
+    return _anthropic_host(host_text(ascii_lower(base_url.strip())).removesuffix("."))
 
 
 def is_first_party(lane: dict[str, Any]) -> bool:
