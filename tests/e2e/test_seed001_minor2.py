@@ -66,6 +66,8 @@ def test_the_pr_head_ships_the_root_union_to_the_genuine_validator_on_a_careless
     assert found[0]["receipt"]["status"] == 400
     # The previous line flattened the union on every lane: the finding is the new line's alone.
     assert rejections(report, case, lane, side="old") == []
+    verdict = row(report, case, lane)
+    assert verdict["verdict"] == "intended" and verdict["why"].startswith("FINDING (seed 001 round-5 MINOR-2)")
 
 
 @pytest.mark.parametrize("case", PR_HEAD_CASES)
