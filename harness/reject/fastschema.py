@@ -71,8 +71,13 @@ def _keyword(key: str, arg: Any, schema: Mapping[str, Any]) -> Check | None:
     if key == "required" and isinstance(arg, list):
         return lambda v: not isinstance(v, dict) or all(k in v for k in arg)
     if key == "const":
+        if isinstance(arg, str):  # a string equals only that string: no need for the general walk
+            return lambda v: v == arg and isinstance(v, str)
         return lambda v: json_equal(v, arg)
     if key == "enum" and isinstance(arg, list):
+        if all(isinstance(e, str) for e in arg):
+            members = frozenset(arg)
+            return lambda v: isinstance(v, str) and v in members
         return lambda v: any(json_equal(v, e) for e in arg)
     if key in ("minProperties", "maxProperties", "minItems", "maxItems", "minLength", "maxLength") \
             and isinstance(arg, int) and not isinstance(arg, bool):
