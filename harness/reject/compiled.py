@@ -18,7 +18,7 @@ from typing import Any
 
 from harness.reject.match import Hit, checker, predicate_subs
 from harness.reject.rules import Rule
-from harness.reject.walk import render_path, subschemas
+from harness.reject.walk import render_path, subschema_list
 from harness.selectors import Selector, compile_selector, location, walk
 
 __all__ = ["CompiledRules", "compiled", "prefilter"]
@@ -67,7 +67,8 @@ def prefilter(schema: Any) -> Pre | None:
     required = schema.get("required")
     req = tuple(required) if isinstance(required, list) and all(isinstance(k, str) for k in required) else ()
     if req:
-        conds.append(lambda n: all(k in n for k in req))
+        keys = frozenset(req)
+        conds.append(lambda n: keys <= n.keys())
     props = schema.get("properties")
     if isinstance(props, Mapping):
         for key in req:
@@ -158,6 +159,49 @@ def _kinds(schema: Any) -> tuple[type, ...] | None:
     return _KINDS.get(kind) if isinstance(kind, str) else None
 
 
+Test = Callable[[Any], bool]
+Entry = tuple[_Plan, Test]
+
+
+def _test(plan: _Plan, on_objects: bool) -> Test | None:
+    """One callable for a plan on one kind of node; None when it can never match that kind."""
+    rejects = plan.rejects or (lambda v: True)
+    if plan.kinds is not None and on_objects != (dict in plan.kinds):
+        return None
+    pre = plan.pre if on_objects else None
+    if pre is not None:
+        return lambda n: pre(n) and rejects(n)
+    if plan.kinds is not None and not on_objects:
+        kinds = plan.kinds
+        return lambda n: isinstance(n, kinds) and rejects(n)
+    return rejects
+
+
+class _Index:
+    """The plans a node can meet: for objects, the unanchored ones plus those found by the
+    node's keys and its ``type`` value; for other nodes, the ones that look at any node."""
+
+    def __init__(self, live: list[_Plan]) -> None:
+        self.objects: list[Entry] = []
+        self.others: list[Entry] = []
+        self.by_key: dict[str, list[Entry]] = {}
+        self.by_type: dict[str, list[Entry]] = {}
+        for plan in live:
+            other = _test(plan, on_objects=False) if plan.rule.nodes != "objects" else None
+            if other is not None:
+                self.others.append((plan, other))
+            test = _test(plan, on_objects=True)
+            if test is None:
+                continue
+            if plan.rule.nodes != "objects" or plan.anchor is None:
+                self.objects.append((plan, test))
+                continue
+            key, values = plan.anchor
+            for bucket, name in ([(self.by_key, key)] if values is None else [(self.by_type, v) for v in values]):
+                bucket.setdefault(name, []).append((plan, test))
+        self.keys = frozenset(self.by_key)
+
+
 class _Group:
     """Rules with one ``select`` and one ``within``: one selection, one walk per selected value."""
 
@@ -165,32 +209,23 @@ class _Group:
         self.select: Selector = compile_selector(select)
         self.within: Selector | None = compile_selector(within) if within is not None else None
         self.plans: list[_Plan] = []
+        self._all: _Index | None = None
 
-    def index(self, live: list[_Plan]) -> tuple[list[_Plan], list[_Plan], dict[str, list[_Plan]],
-                                                 dict[str, list[_Plan]]]:
-        """(plans for any node, plans for object nodes with no anchor, by anchor key, by type value)."""
-        anywhere = [p for p in live if p.rule.nodes != "objects"]
-        loose = [p for p in live if p.rule.nodes == "objects" and p.anchor is None]
-        by_key: dict[str, list[_Plan]] = {}
-        by_type: dict[str, list[_Plan]] = {}
-        for plan in live:
-            if plan.rule.nodes != "objects" or plan.anchor is None:
-                continue
-            key, values = plan.anchor
-            if values is None:
-                by_key.setdefault(key, []).append(plan)
-            else:
-                for value in values:
-                    by_type.setdefault(value, []).append(plan)
-        return anywhere, loose, by_key, by_type
-
-    def fire(self, body: Any, out: list[list[Hit]]) -> None:
+    def fire(self, body: Any, out: list[list[Hit]], walks: dict[int, list[tuple[Parts, Any]]]) -> None:
         for parts, value in walk(body, self.select):
             live = [p for p in self.plans if p.when is None or p.when(value)]
             if live:
-                self._value(parts, value, live, out)
+                self._value(parts, value, live, out, walks)
 
-    def _value(self, parts: Parts, value: Any, live: list[_Plan], out: list[list[Hit]]) -> None:
+    def _index(self, live: list[_Plan]) -> _Index:
+        if len(live) < len(self.plans):
+            return _Index(live)
+        if self._all is None:  # no ``when`` filtered a rule out: the index is made once
+            self._all = _Index(live)
+        return self._all
+
+    def _value(self, parts: Parts, value: Any, live: list[_Plan], out: list[list[Hit]],
+               walks: dict[int, list[tuple[Parts, Any]]]) -> None:
         if self.within is None:
             for plan in live:
                 if plan.rejects is None or plan.rejects(value):
@@ -198,23 +233,28 @@ class _Group:
             return
         roots = list(walk(value, self.within))
         first = roots[0][1] if roots else value
-        anywhere, loose, by_key, by_type = self.index(live)
+        index = self._index(live)
         for root_parts, root in roots:
-            for walked, node in subschemas(root):
-                if isinstance(node, dict):
-                    kind = node.get("type")
-                    bucket = kind if isinstance(kind, str) else _LIST if isinstance(kind, list) else None
-                    candidates = [*anywhere, *loose, *(p for k in node if k in by_key for p in by_key[k]),
-                                  *(by_type.get(bucket, ()) if bucket is not None else ())]
-                else:
-                    candidates = anywhere
-                for plan in candidates:
-                    if plan.kinds is not None and not isinstance(node, plan.kinds):
-                        continue
-                    if isinstance(node, dict) and plan.pre is not None and not plan.pre(node):
-                        continue
-                    if plan.rejects is None or plan.rejects(node):
+            nodes = walks.get(id(root))
+            if nodes is None:  # groups whose selections reach one schema (tools[*].function, within
+                nodes = walks[id(root)] = subschema_list(root)  # parameters) share one walk of it
+            for walked, node in nodes:
+                for plan, test in _candidates(index, node):
+                    if test(node):
                         _hits(plan, parts, [*root_parts, *walked], node, first, walked, out)
+
+
+def _candidates(index: _Index, node: Any) -> list[Entry]:
+    if not isinstance(node, dict):
+        return index.others
+    found = index.objects
+    keyed = index.keys.intersection(node)
+    kind = node.get("type")
+    typed = index.by_type.get(kind if isinstance(kind, str) else _LIST if isinstance(kind, list) else "")
+    if not keyed and not typed:
+        return found
+    found = [*found, *(e for k in keyed for e in index.by_key[k])]
+    return [*found, *typed] if typed else found
 
 
 def _hits(plan: _Plan, base: Parts, below: Parts, node: Any, root: Any, walked: Parts,
@@ -243,8 +283,9 @@ class CompiledRules:
     def fire(self, body: Any) -> list[tuple[Rule, Hit]]:
         """(rule, hit) for every rule that fires on ``body``: rule by rule, in document order."""
         per_rule: list[list[Hit]] = [[] for _ in self.rules]
+        walks: dict[int, list[tuple[Parts, Any]]] = {}  # the body is alive meanwhile: ids are not reused
         for group in self.groups:
-            group.fire(body, per_rule)
+            group.fire(body, per_rule, walks)
         return [(rule, hit) for rule, hits in zip(self.rules, per_rule, strict=True) for hit in hits]
 
 
@@ -253,9 +294,11 @@ _COMPILED: dict[tuple[int, ...], CompiledRules] = {}
 
 def compiled(rules: Sequence[Rule]) -> CompiledRules:
     """The compiled form of ``rules``, made once per distinct list of rule objects."""
-    key = tuple(id(r) for r in rules)
+    # The cached value holds the rule objects, so no other object can take one of these ids
+    # while the entry lives: equal ids are the same rules.
+    key = tuple(map(id, rules))
     found = _COMPILED.get(key)
-    if found is None or any(a is not b for a, b in zip(found.rules, rules, strict=True)):
+    if found is None:
         if len(_COMPILED) > 64:
             _COMPILED.clear()
         found = _COMPILED[key] = CompiledRules(rules)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import jsonschema
 
@@ -25,8 +24,10 @@ from harness.selectors import compile_selector, location, select
 __all__ = ["Hit", "Walks", "checker", "fire", "fire_all", "predicate_subs", "signature"]
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
+    """A named tuple, not a dataclass: a corpus run makes thousands, and a frozen dataclass's
+    constructor cost more than finding them."""
+
     rule: str
     validator: str
     location: str

@@ -103,3 +103,16 @@ def test_prefilters_decide_by_keys_and_type_values(schema: dict[str, Any], node:
 def test_a_catalog_is_compiled_once_per_list_of_rules() -> None:
     rules, _ = _catalog_bodies()
     assert compiled(rules) is compiled(list(rules))
+
+
+def test_the_stack_walk_yields_the_same_subschemas_in_the_same_order_as_the_recursive_one() -> None:
+    from harness.reject.walk import subschema_list
+
+    _, bodies = _catalog_bodies()
+    deep: Any = {"type": "string"}
+    for _ in range(2000):  # deeper than Python's recursion limit: the stack walk does not care
+        deep = {"type": "array", "items": deep}
+    for body in bodies:
+        for _, node in subschemas(body):
+            assert subschema_list(node) == list(subschemas(node))
+    assert len(subschema_list(deep)) == 2001
