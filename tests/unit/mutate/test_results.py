@@ -199,3 +199,44 @@ def test_a_declared_equivalent_whose_output_changes_unseen_is_an_escape_and_a_fa
     assert m["status"] == "survived" and section["escaped"] == ["same"]
     assert m["claim"]["result"] == "failed"
     assert "differs on 1 case x lane(s): c[l]; no pin sees it" in m["claim"]["note"]
+
+
+LANES = ["c.cases.yaml::case[a]::pin", "c.cases.yaml::case[b]::pin", "c.cases.yaml::case[c]::pin",
+         "c.cases.yaml::case[a]::other"]
+
+
+def _lane_section(red: list[str], claims: list[str]) -> dict[str, Any]:
+    meta = _meta("m1", "declared", claims=claims)
+    plan = {"selected": ["k-m1"], "mutants": [meta], "suite_prefix": "", "threshold": {}}
+    baseline = {"pins": LANES, "outcomes": {p: "passed" for p in LANES}}
+    row = _row("m1", {p: "failed" if p in red else "passed" for p in LANES})
+    return expand(build_section(plan, baseline, {"k-m1": row}))
+
+
+def test_a_claim_on_a_pin_spanning_lanes_is_exact_when_one_of_its_lanes_is_red() -> None:
+    claim = _lane_section(red=[LANES[1]], claims=["case::pin"])["mutants"][0]["claim"]
+    assert claim["result"] == "exact" and claim["green"] == []
+
+
+def test_a_claim_on_a_pin_group_fails_only_when_no_item_of_it_is_red() -> None:
+    claim = _lane_section(red=[LANES[3]], claims=["case::pin"])["mutants"][0]["claim"]
+    assert claim["result"] == "failed" and claim["green"] == LANES[:3]
+
+
+def test_another_red_pin_beside_the_claimed_group_is_collateral() -> None:
+    claim = _lane_section(red=[LANES[0], LANES[3]], claims=["case::pin"])["mutants"][0]["claim"]
+    assert claim["result"] == "collateral"
+
+
+def test_a_pin_group_is_one_row_of_the_kill_table_with_its_items() -> None:
+    section = _lane_section(red=[LANES[0], LANES[2]], claims=["case::pin"])
+    rows = {r["pin"]: r for r in section["pin_kills"]}
+    assert list(rows) == [LANES[0], LANES[3]]
+    assert rows[LANES[0]]["group"] == "c.cases.yaml::case::pin" and rows[LANES[0]]["items"] == LANES[:3]
+    assert rows[LANES[0]]["kills"] == 1 and rows[LANES[0]]["unique"] == ["m1"]
+    schema = json.loads((REPO / "harness/report/schemas/mutation.schema.json").read_text())
+    plan = {"selected": ["k-m1"], "mutants": [_meta("m1", "declared", claims=["case::pin"])], "suite_prefix": "",
+            "threshold": {}}
+    compact = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}},
+                            {"k-m1": _row("m1", {LANES[0]: "failed"})})
+    jsonschema.Draft202012Validator(schema).validate(compact)
