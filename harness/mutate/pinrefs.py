@@ -4,7 +4,8 @@ Forms (``*`` and ``?`` are wildcards; brackets are literal, they hold the lane i
 - full node id ``<file>::<case>[<lane>]::<pin>`` or ``<file>::<test>``, with ``<file>``
   relative to the project root (the node-id root, see docs/stability.md) or to the suite folder;
 - short ``<case>::<pin>``: that pin on every lane of the case;
-- short ``<case>[<lane>]::<pin>``: that pin on one lane.
+- short ``<case>[<lane>]::<pin>``: that pin on one lane;
+- a pin group's id (``<file>::<test>`` for a parametrized test): every item of it.
 A glob is matched against the full node id exactly as ``mutation.exclude`` matches it, and also
 against the shorter spellings: ``*::test_x`` names a Python pin as it names a case-file pin.
 A reference that matches no collected pin is an error: a typo must never read as "claim failed".
@@ -40,10 +41,12 @@ def short_form(nodeid: str) -> str | None:
 
 
 def _candidates(nodeid: str, prefix: str) -> list[str]:
-    """The spellings a ref may use for ``nodeid``: root-relative, suite-relative, short forms."""
-    out = [nodeid]
-    if prefix and nodeid.startswith(prefix):
-        out.append(nodeid[len(prefix):])
+    """The spellings a ref may use for ``nodeid``: root-relative, suite-relative, short forms,
+    and the same for its pin group (a ref naming a group names every item of it)."""
+    group = group_of(nodeid)
+    out = [nodeid] if group == nodeid else [nodeid, group]
+    if prefix:
+        out += [s[len(prefix):] for s in list(out) if s.startswith(prefix)]
     short = short_form(nodeid)
     if short is not None:
         out.append(short)

@@ -96,6 +96,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     out = (options.out or suite_root.parent / "reports" / "mutation").resolve()
     out.mkdir(parents=True, exist_ok=True)
     ledgers: list[Ledger] = load_ledgers(suite_root, settings.get("ledgers", ["**/*.ledger.yaml"]), ms.root)
+    ledgers = [ledger for ledger in ledgers if ledger.runs_with(options.pins)]  # a round's own mutants
     entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
     entries += [entry for ledger in ledgers for entry in ledger.targets]
     targets = resolve_targets(entries, ms.root, suite_root) if ms.operators else []

@@ -52,3 +52,10 @@ def test_the_items_of_a_pin_on_several_lanes_or_parameters_form_one_group() -> N
     assert group_of(IDS[3]) == IDS[3]
     assert list(groups(IDS)) == ["cases/am/gate.cases.yaml::narrows::note-appended",
                                  "cases/am/gate.cases.yaml::narrows::verbatim", IDS[3]]
+
+
+def test_a_reference_to_a_parametrized_test_names_every_item_of_it() -> None:
+    ids = ["s/test_r.py::test_host[a]", "s/test_r.py::test_host[b]", "s/test_r.py::test_other"]
+    assert resolve("*::test_host", ids, "s/") == ids[:2]
+    assert resolve("test_r.py::test_host", ids, "s/") == ids[:2]
+    assert resolve("s/test_r.py::test_host[b]", ids, "s/") == [ids[1]]
