@@ -11,7 +11,8 @@
 ``rejection_replay(body, fronts=None, lane=None)`` checks the body against the rules of the
 validators the lane fronts, replays the recorded response when one fires (status "rejected")
 and never sends anything (status "unknown" otherwise). The suite is ``--rejections-suite``
-(default ``cases``); a suite with no rules is refused, since every body would pass. pytest-recording compatibility: its ``--record-mode`` is honoured when
+(default ``cases``); a suite with no rules is refused, since every body would pass.
+pytest-recording compatibility: its ``--record-mode`` is honoured when
 present (only ``none`` makes sense for recorded rejections; anything else is refused with a
 pointer to ``harness probe``), and the network stays blocked during a replay either way.
 """

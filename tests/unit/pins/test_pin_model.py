@@ -63,7 +63,8 @@ def test_an_unknown_pin_set_or_a_set_ref_naming_nothing_is_a_usage_error(
     suite_yaml.write_text(suite_yaml.read_text().replace("*::test_host_is_case_insensitive", "*::test_hots", 1))
     result = pytester.runpytest_subprocess("-q", "porting", "--harness-pins", "r1")  # a fresh suite cache
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*pin_sets.r1[[]0[]]*a pin reference matching a collected pin, found '[*]::test_hots'*"])
+    result.stderr.fnmatch_lines(
+        ["*pin_sets.r1[[]0[]]*a pin reference matching a collected pin, found '[*]::test_hots'*"])
 
 
 def test_a_module_pin_calls_any_function_of_the_pipeline_module(pytester: pytest.Pytester, project: Path) -> None:
