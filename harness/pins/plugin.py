@@ -18,6 +18,7 @@ Options:
     --harness-cases GLOB,...    only these case ids      --harness-lanes GLOB,...  only these lanes
     --harness-pins SET          only the pins of this named set (``pin_sets`` in suite.yaml)
     --harness-results FILE      write one JSON line per item outcome (used by ``harness run``)
+    --harness-observations DIR  read saved observations from a run's store before calling pipelines
 
 Fixtures for Python pins inside a suite folder:
     observe(case_id, lane_id, side="new") -> Observation
@@ -61,12 +62,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--harness-pins", default="", metavar="SET",
                     help="only the pins of this named set (pin_sets in suite.yaml)")
     group.addoption("--harness-results", default="", help="write item outcomes as JSON lines here")
+    group.addoption("--harness-observations", default="",
+                    help="a run's observations folder: pins read these instead of calling the pipelines again")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "harness_pin: a pin collected from a case file")
     cache.set_against(config.getoption("--harness-against"))
     cache.set_isolate(bool(config.getoption("--harness-isolate")))
+    if config.getoption("--harness-observations"):
+        cache.use_store(Path(config.getoption("--harness-observations")))
     path = config.getoption("--harness-results")
     if path:
         _results.append(open(path, "w", encoding="utf-8"))  # noqa: SIM115 - closed at unconfigure
@@ -275,9 +280,11 @@ def pipeline_module(request: pytest.FixtureRequest) -> Callable[..., types.Modul
 
     def _module(subject: str | None = None, side: Side = "new") -> types.ModuleType:
         chosen = _subject(suite, subject)
-        actual = cache.against() if side == "new" else "old"
-        spec = chosen.new if actual == "new" else chosen.old
-        return importlib.import_module(spec.partition(":")[0])
+        spec = chosen.pipeline(cache.against() if side == "new" else "old")
+        if spec.kind != "python" or spec.python or not spec.call:
+            raise pytest.UsageError(f"pipeline_module({chosen.name!r}): its {side} pipeline does not run in this "
+                                    "process (a command or another interpreter), so it has no module to hand a pin")
+        return importlib.import_module(spec.call.partition(":")[0])
 
     return _module
 
@@ -287,7 +294,7 @@ def _subject(suite: Suite, name: str | None) -> Subject:
     from harness.load.suite import declared_subjects
     from harness.subjects import resolve_subject
 
-    declared = declared_subjects(suite.settings)
+    declared = declared_subjects(suite.settings, Path(suite.root))
     known = {**declared, **suite.subjects}
     if name is None:
         if len(known) != 1:

@@ -24,7 +24,8 @@ __all__ = ["run_pins"]
 
 
 def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | None,
-             lanes: Sequence[str] | None, pin_set: str | None = None) -> list[str]:
+             lanes: Sequence[str] | None, observations: Path | None = None,
+             pin_set: str | None = None) -> list[str]:
     root = Path(suite.root)
     # node ids relative to the project root, as `harness mutate` and plain pytest there name them;
     # the user's addopts (-n 2, --lf...) would change what runs and who writes the results file
@@ -37,6 +38,8 @@ def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | 
         cmd.append("--harness-cases=" + ",".join(cases))
     if lanes:
         cmd.append("--harness-lanes=" + ",".join(lanes))
+    if observations is not None:
+        cmd.append(f"--harness-observations={observations}")
     return cmd
 
 
@@ -57,17 +60,20 @@ def _claims(suite: Suite, results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = None,
-             lanes: Sequence[str] | None = None, timeout: float = 1800, pin_set: str | None = None) -> dict[str, Any]:
-    """Every pin's outcome, a summary, and (against old) the catches_old check; ``pin_set`` keeps
-    only the pins of that named set (``pin_sets`` in suite.yaml)."""
+             lanes: Sequence[str] | None = None, timeout: float = 1800,
+             observations: Path | None = None, pin_set: str | None = None) -> dict[str, Any]:
+    """Every pin's outcome, a summary, and (against old) the catches_old check. With
+    ``observations`` (a run's store), pins read the build stage's observations instead of
+    calling every pipeline again; ``pin_set`` keeps only the pins of that named set
+    (``pin_sets`` in suite.yaml)."""
     if pin_set:
         pin_set_refs(suite, pin_set)  # an unknown set is bad input, before any pytest starts
     with tempfile.TemporaryDirectory(prefix="harness-pins-") as tmp:
         out = Path(tmp) / "results.jsonl"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))}
         env.pop("PYTEST_ADDOPTS", None)
-        proc = subprocess.run(_command(suite, against, out, cases, lanes, pin_set), capture_output=True, text=True,
-                              timeout=timeout, env=env, cwd=str(node_root(suite)), check=False)
+        proc = subprocess.run(_command(suite, against, out, cases, lanes, observations, pin_set), capture_output=True,
+                              text=True, timeout=timeout, env=env, cwd=str(node_root(suite)), check=False)
         lines = out.read_text().splitlines() if out.exists() else []
     results = [{"id": r["nodeid"], "outcome": r["outcome"] if r["when"] == "call" or r["outcome"] != "failed"
                 else "error", "message": r["message"], "when": r["when"]}
