@@ -92,3 +92,19 @@ def test_a_suite_of_python_pins_only_runs(project: Path) -> None:
     assert got.returncode == 0, got.stdout + got.stderr
     report = json.loads(got.stdout)
     assert report["pins"]["summary"]["passed"] == 4 and report["pins"]["set"] == "r1"
+
+
+def test_a_claim_that_does_not_hold_fails_the_run_and_is_a_failing_junit_case(project: Path) -> None:
+    ledger = project / "examples" / "porting" / "round1.ledger.yaml"
+    # R1-M1 (case-sensitive host) claimed by the lookalike pin, which stays green on all its URLs
+    ledger.write_text(ledger.read_text().replace('killed_by: ["*::test_host_is_case_insensitive"]',
+                                                 'killed_by: ["*::test_lookalike_hosts_are_not_first_party"]'))
+    got = harness("run", "examples/porting", "--pins", "r1", "--mutate", "--out", str(project / "reports"),
+                  cwd=project)
+    assert got.returncode == 4, got.stdout + got.stderr
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(project / "reports" / "latest" / "junit.xml").getroot()
+    (claims,) = [s for s in root if s.get("name") == "mutation claims"]
+    outcome = {tc.get("name"): [c.tag for c in tc] for tc in claims}
+    assert outcome == {"R1-M1": ["failure"], "R1-M2": [], "R1-M3": []}
