@@ -18,6 +18,9 @@ Options:
     --harness-cases GLOB,...    only these case ids      --harness-lanes GLOB,...  only these lanes
     --harness-pins SET          only the pins of this named set (``pin_sets`` in suite.yaml)
     --harness-results FILE      write one JSON line per item outcome (used by ``harness run``)
+    --harness-rejections check|off  an ``expect`` item also fails when the new body meets a known
+                                provider rejection the case does not declare (``harness run``
+                                exit 3); ``harness run`` checks those itself and passes ``off``
     --harness-observations DIR  read saved observations from a run's store before calling pipelines
 
 Fixtures for Python pins inside a suite folder:
@@ -62,6 +65,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--harness-pins", default="", metavar="SET",
                     help="only the pins of this named set (pin_sets in suite.yaml)")
     group.addoption("--harness-results", default="", help="write item outcomes as JSON lines here")
+    group.addoption("--harness-rejections", choices=("check", "off"), default="check",
+                    help="expect items also fail on an undeclared known rejection of the new body (default: check)")
     group.addoption("--harness-observations", default="",
                     help="a run's observations folder: pins read these instead of calling the pipelines again")
 
@@ -258,6 +263,23 @@ class ExpectItem(_HarnessItem):
         if got.failed:
             where = f" at {', '.join(got.unexpected_paths[:5])}" if got.unexpected_paths else ""
             raise PinFailure(f"verdict {got.kind}: {got.detail}{where}")
+        if self.config.getoption("--harness-rejections") == "check":
+            _undeclared_rejections(p.suite, p.case, p.lane_id, new)
+
+
+def _undeclared_rejections(suite: Suite, case: Case, lane_id: str, new: Observation) -> None:
+    """A known rejection the case does not declare fails the item, as it fails ``harness run``
+    (exit 3); ``harness run`` itself checks rejections in its own stage and turns this off."""
+    from dataclasses import replace
+
+    from harness.reject.verdicts import evaluate as rejections
+
+    section = rejections(replace(suite, cases=(case,)), {(case.id, lane_id, "new"): new})
+    found = [r for f in section["findings"] if f["side"] == "new" for r in f["rejections"] if not r["expected"]]
+    if found:
+        said = "; ".join(f"{r['rule']} at {r['location']}" + (f": {r['title']}" if r["title"] else "")
+                         for r in found[:5])
+        raise PinFailure(f"the new body meets a known provider rejection the case does not declare: {said}")
 
 
 @pytest.fixture

@@ -31,7 +31,8 @@ def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | 
     # the user's addopts (-n 2, --lf...) would change what runs and who writes the results file
     cmd = [sys.executable, "-m", "pytest", str(root), "-p", "harness.pins.plugin", "-p", "no:cacheprovider",
            "-o", "addopts=", "-q", "--tb=no", "--no-header", f"--rootdir={node_root(suite)}", "--harness-isolate",
-           f"--harness-against={against}", f"--harness-results={results}"]
+           f"--harness-against={against}", f"--harness-results={results}",
+           "--harness-rejections=off"]  # the rejection stage reports those, with their own exit code
     if pin_set:
         cmd.append(f"--harness-pins={pin_set}")
     if cases:

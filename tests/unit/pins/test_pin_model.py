@@ -131,3 +131,24 @@ def test_a_suite_of_python_pins_only_loads_and_runs(pytester: pytest.Pytester, p
     suite = load_suite(project / "porting")
     assert suite.cases == ()
     pytester.runpytest("-q", "porting", "--harness-pins", "r1").assert_outcomes(passed=4)
+
+
+def test_an_undeclared_known_rejection_fails_the_expect_item_as_it_fails_harness_run(
+        pytester: pytest.Pytester) -> None:
+    import yaml
+
+    from tests.unit.reject.scenario import write_suite
+
+    suite = write_suite(pytester.path, None)
+    union = {"name": "u", "input_schema": {"type": "object", "anyOf": [{"required": ["a"]}]}}
+    declared = {"rule": "demo.root-composition", "lanes": ["gw"], "side": "both", "why": "the gateway forwards it"}
+    (suite / "demo.cases.yaml").write_text(yaml.safe_dump({"version": 1, "subject": "demo", "cases": [
+        {"id": "undeclared", "tools": [union]},
+        {"id": "declared", "tools": [union], "rejections": [declared]}]}))
+    result = pytester.runpytest("-q", "suite", "-k", "expect", "-rA")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["the new body meets a known provider rejection the case does not declare: "
+                                 "demo.root-composition at tools[[]0[]].input_schema*",
+                                 "FAILED suite/demo.cases.yaml::undeclared[[]gw[]]::expect - *"])
+    # `harness run` reports those in its rejection stage (exit 3), so its child pytest turns this off
+    pytester.runpytest("-q", "suite", "-k", "expect", "--harness-rejections=off").assert_outcomes(passed=4)
