@@ -1,5 +1,5 @@
 """The built wheel in a fresh virtual environment, outside the repository: plain ``pytest``
-collects every pin of a copy of ``cases/`` through the ``pytest11`` entry point (no conftest,
+collects every pin of a copy of ``cases/`` (with its ``cassettes/``) through the ``pytest11`` entry point (no conftest,
 no ``-p``), the Python pins get their ``observe`` fixture, and every printed id reruns alone.
 
 Nothing is downloaded: the wheel is built here without build isolation, and the fresh
@@ -57,8 +57,10 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def user_project(tmp_path: Path) -> Path:
-    """A user's checkout: a pyproject.toml and a copy of the bundled suite, nothing else."""
-    shutil.copytree(REPO / "cases", tmp_path / "cases", ignore=shutil.ignore_patterns("__pycache__"))
+    """A user's checkout: a pyproject.toml and a copy of the bundled suite with the cassettes its
+    suite.yaml names (``../cassettes``), nothing else."""
+    for name in ("cases", "cassettes"):
+        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
     return tmp_path
 
