@@ -91,12 +91,12 @@ def _pin_lines(section: dict[str, Any]) -> list[str]:
     if not rows:
         return []
     unique = [r for r in rows if r["unique_kills"]]
-    idle = [r["pin"] for r in rows if not r["kills"]]
+    idle = [r.get("group", r["pin"]) for r in rows if not r["kills"]]  # a pin group is one pin
     out = ["### Pins", "", f"{len(rows)} pins: {len(rows) - len(idle)} kill at least one mutant, "
            f"{len(unique)} kill one that no other pin kills, {len(idle)} kill none.", ""]
     if unique:
         out += ["Unique killers:", ""]
-        out += [f"- `{r['pin']}`: {', '.join(r['unique'])}" for r in unique]
+        out += [f"- `{r.get('group', r['pin'])}`: {', '.join(r['unique'])}" for r in unique]
         out.append("")
     if idle:
         out += ["Pins no mutant turned red (no mutant here changes what they check):", ""]

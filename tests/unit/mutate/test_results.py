@@ -240,3 +240,17 @@ def test_a_pin_group_is_one_row_of_the_kill_table_with_its_items() -> None:
     compact = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}},
                             {"k-m1": _row("m1", {LANES[0]: "failed"})})
     jsonschema.Draft202012Validator(schema).validate(compact)
+
+
+def test_the_html_matrix_shows_a_pin_group_as_one_column_red_when_any_item_is() -> None:
+    from harness.mutate.html_view import render_html
+
+    plan = {"selected": ["k-m1"], "mutants": [_meta("m1", "declared", claims=["case::pin"])], "suite_prefix": "",
+            "threshold": {}, "suite_name": "s"}
+    section = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}},
+                            {"k-m1": _row("m1", {LANES[0]: "passed", LANES[1]: "failed", LANES[3]: "passed"})})
+    html = render_html(section)
+    assert html.count('<th class="pin"') == 2
+    assert 'title="c.cases.yaml::case::pin (3 items)"' in html
+    assert "<td class=K>K</td><td class=P>·</td>" in html  # the group red by its proxy item
+    assert "`c.cases.yaml::case::pin`: m1" in render_markdown(section)
