@@ -254,3 +254,13 @@ def test_the_html_matrix_shows_a_pin_group_as_one_column_red_when_any_item_is() 
     assert 'title="c.cases.yaml::case::pin (3 items)"' in html
     assert "<td class=K>K</td><td class=P>·</td>" in html  # the group red by its proxy item
     assert "`c.cases.yaml::case::pin`: m1" in render_markdown(section)
+
+
+def test_the_stryker_report_lists_every_item_of_a_pin_group_as_a_test() -> None:
+    plan = {"selected": ["k-m1"], "mutants": [_meta("m1", "declared", claims=["case::pin"])], "suite_prefix": "",
+            "threshold": {}}
+    section = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}},
+                            {"k-m1": _row("m1", {LANES[1]: "failed"})})
+    doc = stryker_report(section, Path("/nowhere"))
+    tests = {t["id"] for f in doc["testFiles"].values() for t in f["tests"]}
+    assert tests == set(LANES)
