@@ -264,3 +264,13 @@ def test_the_stryker_report_lists_every_item_of_a_pin_group_as_a_test() -> None:
     doc = stryker_report(section, Path("/nowhere"))
     tests = {t["id"] for f in doc["testFiles"].values() for t in f["tests"]}
     assert tests == set(LANES)
+
+
+def test_the_mutation_reports_name_the_pin_set_a_run_was_limited_to() -> None:
+    from harness.mutate import render_summary
+
+    plan = {"selected": [], "mutants": [], "suite_prefix": "", "threshold": {}, "suite_name": "s", "pin_set": "r2"}
+    section = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}}, {})
+    assert section["pins"]["set"] == "r2"
+    assert render_summary(section).startswith("Mutation: s (pin set r2)\n")
+    assert render_markdown(section).startswith("## Mutation: s (pin set r2)\n")
