@@ -135,10 +135,17 @@ def pytest_collection(session: pytest.Session) -> None:
             continue
         args[i] = m.group("head")
         _only.setdefault(key, set()).add(m.group("pin"))
-    for file, name in plain:  # the whole file, case or case x lane asked for too: every pin of it
-        for key in [k for k in _only if k[0] == file and (not name or k[1] == name or k[1].startswith(name + "["))]:
+    for file, name in plain:  # its folder, file, case or case x lane asked for too: every pin of it
+        for key in [k for k in _only if _covers(file, name, k)]:
             del _only[key]
     args[:] = list(dict.fromkeys(args))
+
+
+def _covers(file: str, name: str, key: tuple[str, str]) -> bool:
+    """Whether the plain argument ``file::name`` collects every pin of the case x lane ``key``."""
+    if not name:
+        return Path(key[0]).is_relative_to(file)
+    return key[0] == file and (key[1] == name or key[1].startswith(name + "["))
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -146,7 +153,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     name = str(config.getoption("--harness-pins"))
     if name:
         keep = _in_pin_set(config, keep, name)
-    dropped = [item for item in items if item not in set(keep)]
+    kept = set(keep)
+    dropped = [item for item in items if item not in kept]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep

@@ -44,6 +44,7 @@ def test_asking_for_a_case_lane_and_one_of_its_pins_keeps_the_whole_case_lane(
         pytester: pytest.Pytester, project: Path) -> None:
     ids = _ids(pytester.runpytest("--collect-only", "-q", CASE_PIN, CASE_PIN.rpartition("::")[0]))
     assert ids == [CASE_PIN.replace("root_shape", "expect"), CASE_PIN]
+    assert len(_ids(pytester.runpytest("--collect-only", "-q", CASE_PIN, "porting"))) == 14  # the whole folder
 
 
 def test_a_pin_set_keeps_only_its_pins_and_a_group_ref_names_every_item(
