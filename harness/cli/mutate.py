@@ -79,18 +79,25 @@ def judged(section: dict[str, Any], base: tuple[str, dict[str, Any] | None] | No
 @click.option("--format", "form", type=click.Choice(FORMATS), default=None,
               help="stdout: summary (default: counts, ledger table, one line per escape), markdown "
                    "(mutation.md, with diffs) or json (mutation.json).")
+@click.option("--pins", "pin_set", metavar="SET", default=None,
+              help="Only the pins of this named set (pin_sets in suite.yaml), e.g. one review round.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress output; no summary unless --format asks.")
 @click.option("--baseline", type=click.Path(path_type=Path), default=None,
               help="An earlier mutation out folder (or run folder) to compare with; implies --fail-on new.")
 @click.option("--fail-on", "fail_on", type=click.Choice(["new", "any"]), default=None,
               help="Fail on every escape over the threshold (any: the default without --baseline) or on new ones.")
 def command(suite: Path | None, in_diff: str | None, shard: str | None, workers: int | None, out: Path,
-            resume: bool, form: str | None, quiet: bool, baseline: Path | None, fail_on: str | None) -> int:
+            resume: bool, form: str | None, pin_set: str | None, quiet: bool, baseline: Path | None,
+            fail_on: str | None) -> int:
     """Run every covering pin against every mutant of SUITE (default ./cases) and check the ledgers."""
     base = baseline_of(baseline, fail_on)
     loaded = load_suite(suite or _default_suite())
+    if pin_set:
+        from harness.pins.ids import pin_set as known_set
+
+        known_set(loaded, pin_set)  # an unknown set is bad input before anything is planned
     options = Options(in_diff=in_diff, shard=parse_shard(shard) if shard else None, workers=workers,
-                      out=out, resume=resume, progress=not quiet)
+                      out=out, resume=resume, progress=not quiet, pins=pin_set)
     section = run(loaded, options)
     emit(section, out, form, quiet)
     return int(judged(section, base, fail_on, out, quiet or form == "json"))
