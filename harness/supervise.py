@@ -52,6 +52,7 @@ __all__ = [
     "popen",
     "preexec",
     "run",
+    "start",
     "terminating",
     "watchdog_pid",
 ]
@@ -176,9 +177,10 @@ def kill_group(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _start_watchdog() -> None:
+def start() -> None:
     """Start the watchdog once per process and put its token in this process's environment,
-    so every child started from now on (and everything they start) carries it."""
+    so every child started from now on (and everything they start, forked or not) carries it.
+    Called before forking workers, and by the CLI before any command runs."""
     global _watchdog, _watchdog_fd
     with _lock:
         if _watchdog is not None and _watchdog_fd is not None:
@@ -204,7 +206,7 @@ def popen(argv: Sequence[str], *, memory_mb: float | None = None, env: Mapping[s
           **kwargs: Any) -> subprocess.Popen[bytes]:
     """``subprocess.Popen`` for a supervised child (see ``preexec``). ``env`` is its whole
     environment (default: this process's); the watchdog's token is added to it either way."""
-    _start_watchdog()
+    start()
     full = dict(os.environ if env is None else env)
     full[TOKEN_ENV] = os.environ[TOKEN_ENV]
     return subprocess.Popen(list(argv), env=full, preexec_fn=preexec(memory_mb), **kwargs)
@@ -284,7 +286,9 @@ def _raise_terminated(signum: int, _frame: FrameType | None) -> None:
 
 @contextlib.contextmanager
 def terminating() -> Iterator[None]:
-    """Within: SIGTERM raises ``Terminated`` in the main thread (outside it: no change)."""
+    """Within: SIGTERM raises ``Terminated`` in the main thread (outside it: no change); the
+    watchdog is running."""
+    start()
     if threading.current_thread() is not threading.main_thread():
         yield
         return

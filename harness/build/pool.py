@@ -175,6 +175,7 @@ class _Pool:
 
     def run(self) -> list[UnitResult]:
         finished = False
+        supervise.start()  # before the fork: workers and what they start carry the watchdog's token
         try:
             self.workers = [self.spawn() for _ in range(self.size)]
             for w in self.workers:

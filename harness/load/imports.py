@@ -34,6 +34,7 @@ def _child(module: str, write_fd: int) -> None:
 
 def probe_import(module: str, timeout: float) -> str | None:
     """None when ``module`` imports cleanly in a child; otherwise a sentence saying how it failed."""
+    supervise.start()
     read_fd, write_fd = os.pipe()
     parent = os.getpid()
     pid = os.fork()
