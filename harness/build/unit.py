@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.compare import compare
-from harness.model import Case, Lane, Observation, Side, Subject, Verdict
+from harness.model import Case, ErrorInfo, Lane, Observation, Side, Subject, Verdict
 from harness.pipeline import Pipelines as _OpenPipelines
 from harness.pipeline import pack
 from harness.subjects import load_callable
@@ -69,8 +69,9 @@ def memory_named(obs: Observation) -> Observation:
     """A call that ran out of memory (a MemoryError, in this process or one served over the
     protocol, under the suite's ``memory_mb`` ceiling) has the outcome ``memory``, not ``error``."""
     if obs.outcome == "error" and obs.error is not None and obs.error.type == "MemoryError":
-        return Observation(obs.case_id, obs.lane_id, obs.side, "memory", error=obs.error,
-                           duration_s=obs.duration_s)
+        error = ErrorInfo("MemoryError", obs.error.message or "no memory left (the suite's memory_mb ceiling)",
+                          obs.error.where)
+        return Observation(obs.case_id, obs.lane_id, obs.side, "memory", error=error, duration_s=obs.duration_s)
     return obs
 
 
