@@ -188,11 +188,12 @@ def at_revisions(suite: Suite, old_ref: str | None, new_ref: str | None = None) 
     revs = {side: checkout(repo, ref, f"--{side}-ref") for side, ref in refs.items()}
     cache = _cache(repo)
     subjects: dict[str, Subject] = {}
-    for name, subject in suite.subjects.items():
-        sides = {side: subject.pipeline(side) for side in ("old", "new")}
-        labels = {"old": subject.old, "new": subject.new}
-        for side, rev in revs.items():
-            sides[side] = _setup(side_at(subject.pipeline("new"), rev), rev, cache)
-            labels[side] = f"{subject.new} at {rev.label()}"
-        subjects[name] = dataclasses.replace(subject, old=labels["old"], new=labels["new"], pipelines=sides)
+    with _locked(cache):  # two runs on one checkout build a tree once, not at the same time
+        for name, subject in suite.subjects.items():
+            sides = {side: subject.pipeline(side) for side in ("old", "new")}
+            labels = {"old": subject.old, "new": subject.new}
+            for side, rev in revs.items():
+                sides[side] = _setup(side_at(subject.pipeline("new"), rev), rev, cache)
+                labels[side] = f"{subject.new} at {rev.label()}"
+            subjects[name] = dataclasses.replace(subject, old=labels["old"], new=labels["new"], pipelines=sides)
     return dataclasses.replace(suite, subjects=subjects), {side: rev.sha for side, rev in revs.items()}

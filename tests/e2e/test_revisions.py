@@ -115,3 +115,12 @@ def test_a_ref_git_cannot_resolve_is_bad_input_naming_it(world: dict[str, Path])
     got = harness(world, "--old-ref", "no-such-branch")
     assert got.returncode == 2
     assert "--old-ref" in got.stderr and "no-such-branch" in got.stderr and "Traceback" not in got.stderr
+
+
+def test_a_suite_outside_any_git_repository_is_bad_input_for_old_ref(tmp_path: Path, scenarios: Path) -> None:
+    suite = shutil.copytree(scenarios / "suites" / "memory_hungry", tmp_path / "not-a-repo")
+    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--old-ref", "HEAD", "--no-pins",
+                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
+                         check=False, env={**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    assert got.returncode == 2, got.stderr
+    assert "--old-ref" in got.stderr and "git repository" in got.stderr and "Traceback" not in got.stderr

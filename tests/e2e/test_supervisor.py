@@ -94,24 +94,30 @@ def test_stopping_harness_run_mid_build_leaves_no_process_behind(suite: Path, tm
         assert harness.returncode == ExitCode.TERMINATED
 
 
-def test_sigterm_mid_build_writes_a_report_that_says_it_is_partial(suite: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("sig", "code"),
+                         [(signal.SIGTERM, ExitCode.TERMINATED), (signal.SIGINT, ExitCode.INTERRUPTED)],
+                         ids=["SIGTERM", "Ctrl-C"])
+def test_stopping_harness_run_mid_build_writes_a_report_that_says_it_is_partial(
+        suite: Path, tmp_path: Path, sig: int, code: int) -> None:
     mark, out = uuid.uuid4().hex, tmp_path / "out"
     harness = _start("run", suite, out, mark)
     _until(lambda: _mid_build(out, mark), within=60)
-    harness.send_signal(signal.SIGTERM)
+    harness.send_signal(sig)
     stdout, stderr = harness.communicate(timeout=60)
-    assert harness.returncode == ExitCode.TERMINATED, stderr
+    assert harness.returncode == code, stderr
+    name = signal.Signals(sig).name
     report = json.loads((out / "latest" / "report.json").read_text())
     validate_report(report)
     partial = report["partial"]
-    assert partial["stage"] == "build" and partial["signal"] == "SIGTERM"
+    assert partial["stage"] == "build" and partial["signal"] == name
     assert 2 <= partial["units_done"] < partial["units_planned"] == 24
     assert len(report["differential"]) == partial["units_done"]  # what finished is in it, nothing else
-    assert report["exit"]["code"] == 143 and "partial" in report["exit"]["reason"]
+    assert report["exit"]["code"] == code and "partial" in report["exit"]["reason"]
     markdown = (out / "latest" / "report.md").read_text()
-    assert markdown.startswith("> **Partial run.** Stopped by SIGTERM during the build")
+    assert markdown.startswith(f"> **Partial run.** Stopped by {name} during the build")
     assert json.loads(stdout) == report  # --format json still prints it
     assert b"partial report" in stderr
+    _until(lambda: not _ours(mark), within=10)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
