@@ -34,6 +34,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ __all__ = [
     "Finished",
     "Terminated",
     "die_with_parent",
+    "exited",
     "forked_child",
     "kill_group",
     "limit_memory",
@@ -170,11 +172,30 @@ def forked_child(parent: int) -> None:
 
 
 def kill_group(pid: int) -> None:
-    """SIGKILL the process group ``pid`` leads, and ``pid`` itself; gone already is fine."""
+    """SIGKILL the process group ``pid`` leads, and ``pid`` itself; gone already is fine.
+    Call it before reaping ``pid``: an unreaped child keeps its id (and its group's) from being
+    given to an unrelated process."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signal.SIGKILL)
+
+
+def exited(pid: int, timeout: float | None) -> bool:
+    """Wait up to ``timeout`` seconds (None: no limit) for child ``pid`` to exit, without
+    reaping it (see ``kill_group``). True once it has exited."""
+    until = None if timeout is None else time.monotonic() + timeout
+    pause = 0.001
+    while True:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+        except ChildProcessError:
+            return True  # reaped already (by whoever owns it)
+        if until is not None and time.monotonic() >= until:
+            return False
+        time.sleep(pause if until is None else max(0.0, min(pause, until - time.monotonic())))
+        pause = min(pause * 2, 0.05)
 
 
 def start() -> None:
@@ -267,10 +288,7 @@ def run(argv: Sequence[str], *, timeout: float, cwd: str | os.PathLike[str] | No
             with contextlib.suppress(BrokenPipeError):
                 proc.stdin.write(stdin)
             proc.stdin.close()
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+        timed_out = not exited(proc.pid, timeout)
     finally:
         kill_group(proc.pid)  # also what the child left behind in its group
         proc.wait()

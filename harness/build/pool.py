@@ -140,9 +140,8 @@ class _Pool:
     def lost(self, w: _Worker, outcome: str) -> None:
         """The worker died or hung on its first queued unit: requeue that unit (carefully the
         first time, recording the lost side the second time) and the rest of its queue."""
-        w.proc.kill()
+        _kill_group(w)  # the worker leads its group: it and what its pipelines started, before reaping
         w.proc.join()
-        _kill_group(w)
         if w.queue:
             index = w.queue.popleft()
             if index in self.careful:
@@ -190,14 +189,15 @@ class _Pool:
     def stop(self, gently: bool) -> None:
         """End every worker and what its pipelines started. Gently (a shutdown message, so
         long-lived pipeline commands hear it) after a finished run; at once when interrupted."""
-        for w in self.workers:
-            if gently and w.proc.is_alive():
+        if gently:
+            for w in self.workers:
                 with contextlib.suppress(OSError):
                     w.conn.send(None)
-                w.proc.join(timeout=1)
-            _kill_group(w)
-            if w.proc.is_alive():
-                w.proc.kill()
+        until = time.monotonic() + 1
+        for w in self.workers:
+            if gently and w.proc.pid is not None:
+                supervise.exited(w.proc.pid, max(0.0, until - time.monotonic()))
+            _kill_group(w)  # before reaping: what a pipeline left behind goes with its worker
             w.proc.join(timeout=5)
 
     def step(self) -> None:

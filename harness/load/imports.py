@@ -66,8 +66,9 @@ def probe_import(module: str, timeout: float) -> str | None:
         raise
     finally:
         os.close(read_fd)
+    supervise.exited(pid, None)
+    supervise.kill_group(pid)  # a process the import started and left in the probe's group (before reaping)
     _, status = os.waitpid(pid, 0)
-    supervise.kill_group(pid)  # a process the import started and left in the probe's group
     answer = b"".join(chunks)
     if answer == b"ok":
         return None
