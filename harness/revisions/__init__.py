@@ -23,6 +23,8 @@ install -e .``, a path in a ``.pth`` file or an editable finder, which Python co
 path entries) is imported from the worktree, not from the working tree. A command side keeps its
 argv; its ``cwd``, ``path`` entries and absolute arguments inside the repository move into the
 worktree (an interpreter path moves only when the worktree has it: a git-ignored ``.venv`` stays).
+A side already in another interpreter (``python:`` + ``call:``) keeps its declared ``path``
+(moved) first, then gets the same three folders.
 """
 
 from __future__ import annotations
@@ -150,16 +152,24 @@ def checkout(repo: Path, ref: str, flag: str) -> Revision:
     return Revision(ref, sha, tree, repo, folder)
 
 
+def _tree_path(root: str, rev: Revision) -> list[str]:
+    """The folders a Python side at ``rev`` imports from: its suite folder, the tree's root, and
+    its ``src/`` when present (where a package installed from this repository lives)."""
+    src = rev.folder / "src"
+    return [root, str(rev.folder), *([str(src)] if src.is_dir() else [])]
+
+
 def side_at(spec: PipelineSpec, rev: Revision) -> PipelineSpec:
     """``spec`` as it runs from ``rev``'s tree (see the module's docstring)."""
     root = rev.move(spec.root) or str(rev.folder)
     if spec.in_process:
-        src = rev.folder / "src"
-        path = dict.fromkeys([root, str(rev.folder), *([str(src)] if src.is_dir() else [])])
-        return PipelineSpec(kind="python", call=spec.call, python=sys.executable, cwd=root, path=tuple(path),
-                            root=root)
+        return PipelineSpec(kind="python", call=spec.call, python=sys.executable, cwd=root,
+                            path=tuple(dict.fromkeys(_tree_path(root, rev))), root=root)
+    path = [rev.move(p) or p for p in spec.path]
+    if spec.kind == "python":  # another interpreter: its declared folders first, then the tree's
+        path += _tree_path(root, rev)
     return dataclasses.replace(
-        spec, root=root, cwd=rev.move(spec.cwd), path=tuple(rev.move(p) or p for p in spec.path),
+        spec, root=root, cwd=rev.move(spec.cwd), path=tuple(dict.fromkeys(path)),
         python=rev.move(spec.python, only_if_there=True) if spec.python and "/" in spec.python else spec.python,
         command=tuple((rev.move(a, only_if_there=True) or a) if a.startswith("/") else a for a in spec.command),
     )

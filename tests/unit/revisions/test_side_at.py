@@ -47,10 +47,20 @@ def test_a_command_side_keeps_its_argv_and_moves_its_folders_into_the_tree(rev: 
     assert moved.setup == "npm ci" and moved.name == "new"
 
 
+def test_a_side_in_another_interpreter_keeps_its_path_first_then_the_trees_folders(rev: Revision) -> None:
+    spec = PipelineSpec(kind="python", call="pipe:body", python="python3", path=(str(rev.repo / "suite" / "bin"),),
+                        root=str(rev.repo / "suite"), cwd=str(rev.repo / "suite"))
+    assert side_at(spec, rev).path == (str(rev.folder / "suite" / "bin"), str(rev.folder / "suite"),
+                                       str(rev.folder), str(rev.folder / "src"))
+
+
 def test_an_interpreter_the_tree_does_not_hold_stays_where_it_is(rev: Revision) -> None:
     venv_python = str(rev.repo / ".venv" / "bin" / "python")
     spec = PipelineSpec(kind="python", call="pipe:body", python=venv_python, root=str(rev.repo / "suite"),
                         cwd=str(rev.repo / "suite"))
-    assert side_at(spec, rev).python == venv_python  # a git-ignored .venv is not in the worktree
+    moved = side_at(spec, rev)
+    assert moved.python == venv_python  # a git-ignored .venv is not in the worktree
+    # the .venv may have the package installed from the working tree: the tree's folders come first
+    assert moved.path == (str(rev.folder / "suite"), str(rev.folder), str(rev.folder / "src"))
     on_path = PipelineSpec(kind="python", call="pipe:body", python="python3", root=str(rev.repo / "suite"))
     assert side_at(on_path, rev).python == "python3"
