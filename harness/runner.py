@@ -57,7 +57,7 @@ class RunOptions:
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"cases": list(self.cases), "lanes": list(self.lanes), "pins_against": self.against,
-               "pins": self.pins, "rejections": self.rejections, "mutate": self.mutate}
+                               "pins": self.pins, "rejections": self.rejections, "mutate": self.mutate}
         if self.revisions:
             out["revisions"] = dict(self.revisions)
         return out
