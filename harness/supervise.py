@@ -20,8 +20,13 @@ What it guarantees, and how:
                                            the runner writes a partial report
     a memory ceiling                       RLIMIT_AS in the child (``limit_memory``)
 
-Measured (tests/e2e/test_supervisor.py): after SIGKILL of ``harness run`` with four workers and
-long-lived pipelines, nothing of the run is left within about 0.1 s.
+Measured (tests/e2e/test_supervisor.py, two workers, 8-9 processes: workers, warm pipeline
+commands, a ``sleep`` a pipeline started with ``start_new_session``): after SIGKILL of ``harness
+run`` nothing of the run is left 0.04-0.09 s after the harness ended; the same for ``harness
+mutate`` (the engine and its forks). With death signals and process groups alone (the watchdog
+disabled) the ``sleep`` in its own session was still running 5 s later. A subreaper
+(PR_SET_CHILD_SUBREAPER) was not used: orphans come back to it only while it lives, and a
+SIGKILLed harness hands them to init all the same.
 """
 
 from __future__ import annotations
