@@ -130,7 +130,7 @@ def _answer_check(name: str, message: Any, rid: int | None, *, want: str | None 
     if want and kind != want:
         return Check(name, "fail", f"expected an {want} answer, found {json.dumps(message)[:200]}")
     said = message["error"]["type"] if kind == "error" else "result"
-    return Check(name, "pass", f"{said}, id {rid}")
+    return Check(name, "pass", f"{said}, id {json.dumps(rid)}")
 
 
 def _line(message: dict[str, Any]) -> bytes:
