@@ -131,3 +131,16 @@ def test_the_real_traffic_with_each_adapter_conforms_to_the_message_schemas(
                    ("program", "error"), ("harness", "shutdown")]
     assert kinds == per_process * len(names)
     assert os.path.getsize(tmp_path / "traffic.jsonl") > 0
+
+
+def test_a_run_names_each_pipeline_that_printed_stray_lines_and_how_many(scenarios: Path, tmp_path: Path) -> None:
+    import shutil
+
+    suite = tmp_path / "command_pipes"
+    shutil.copytree(scenarios / "suites" / "command_pipes", suite)
+    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--case", "stray-print", "--workers", "1",
+                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300, check=False)
+    assert got.returncode == 0, got.stdout + got.stderr
+    # served.py prints a banner at start (both sides) and a progress line in the stray-print call (new)
+    assert "command python3 served.py [new] printed 2 stray line(s) on stdout" in got.stderr
+    assert "command python3 served.py [old] printed 1 stray line(s) on stdout" in got.stderr
