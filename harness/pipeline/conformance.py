@@ -80,7 +80,7 @@ class _Program:
         text = " | ".join(line.strip() for line in lines[-2:])[-300:]
         return f"; stderr ends: {text}" if text else ""
 
-    def send(self, data: bytes, timeout: float) -> Any:
+    def send(self, data: bytes, timeout: float, awaited: str = "answer") -> Any:
         """Write ``data`` and read the next message; ``self.dead`` says why when there is none."""
         assert self.proc.stdin is not None
         try:
@@ -88,7 +88,7 @@ class _Program:
                                           data)
         except TimeoutError:
             self.kill()
-            self.dead = f"no answer within {timeout:g} s; killed"
+            self.dead = f"no {awaited} within {timeout:g} s; killed"
             return None
         except StdinClosed:
             self.dead = f"it closed its standard input{self.tail()}"
@@ -126,7 +126,7 @@ def _answer_check(name: str, message: Any, rid: int | None, *, want: str | None 
     if problems:
         return Check(name, "fail", "; ".join(problems[:3]))
     if message.get("id") != rid:
-        return Check(name, "fail", f"expected id {rid!r}, found {message.get('id')!r}")
+        return Check(name, "fail", f"expected id {json.dumps(rid)}, found {json.dumps(message.get('id'))}")
     if want and kind != want:
         return Check(name, "fail", f"expected an {want} answer, found {json.dumps(message)[:200]}")
     said = message["error"]["type"] if kind == "error" else "result"
@@ -138,7 +138,7 @@ def _line(message: dict[str, Any]) -> bytes:
 
 
 def _hello(program: _Program, start_timeout: float) -> tuple[list[Check], list[str]]:
-    hello = program.send(b"", start_timeout)
+    hello = program.send(b"", start_timeout, awaited="hello")
     if hello is None:
         return [Check("hello: the first message", "fail", program.dead or "")], []
     checks = []

@@ -62,7 +62,7 @@ def test_protocol_check_passes_every_check_on_each_shipped_adapter(
 
 # mode of tests/scenarios/protocol_programs/faulty.py -> the checklist line that must fail
 BROKEN = {
-    "no-hello": "FAIL  hello: the first message: no answer within 3 s",
+    "no-hello": "FAIL  hello: the first message: no hello within 3 s; killed",
     "old-protocol": "FAIL  hello speaks protocol 1: found 0",
     "wrong-id": "FAIL  call 'new' (id 7) is answered with its id: expected id 7, found 8",
     "result-for-unknown": "FAIL  an unknown pipeline gets an error answer with the call's id: expected an error answer",
