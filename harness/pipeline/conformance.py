@@ -11,6 +11,7 @@
                     goes on serving (the next call is answered)
     large input     a 1 MiB input is read whole and answered
     shutdown        ``shutdown`` ends it with exit status 0 within the grace period
+    end of input    a second start, stdin closed after the hello: it exits 0 as well
     stray lines     none on stdout (a warning only: the harness skips them)
 
 Every answer is checked against its JSON Schema (harness/pipeline/schemas). Once the program
@@ -200,6 +201,21 @@ def _shutdown(program: _Program) -> Check:
     return Check(name, "pass" if status == "exit code 0" else "fail", status)
 
 
+def _end_of_input(argv: list[str], cwd: str | None, start_timeout: float) -> Check:
+    """A second start: after its hello, stdin is closed without a shutdown; it must exit 0."""
+    name = f"end of input (stdin closed, no shutdown): exits with status 0 within {SHUTDOWN_GRACE_S:g} s"
+    program = _Program(argv, cwd)
+    try:
+        if program.send(b"", start_timeout, awaited="hello") is None:
+            return Check(name, "fail", f"second start: {program.dead}")
+        assert program.proc.stdin is not None
+        program.proc.stdin.close()
+        status = program.status(wait=SHUTDOWN_GRACE_S)
+        return Check(name, "pass" if status == "exit code 0" else "fail", status)
+    finally:
+        program.kill()
+
+
 def check_program(argv: list[str], *, timeout: float = 10.0, start_timeout: float = 60.0, cwd: str | None = None,
                   probe: Any = None, lane: dict[str, Any] | None = None) -> list[Check]:
     """Run every check on the program ``argv``; the checklist, in order."""
@@ -212,6 +228,8 @@ def check_program(argv: list[str], *, timeout: float = 10.0, start_timeout: floa
         if checks[0].status == "pass":
             checks += _calls(program, names, PROBE_INPUT if probe is None else probe, lane or PROBE_LANE, timeout)
         checks.append(_shutdown(program))
+        if checks[0].status == "pass":
+            checks.append(_end_of_input(argv, cwd, start_timeout))
         stray = program.lines.stray
         checks.append(Check("no stray lines on stdout", "warn" if stray else "pass",
                             f"{stray} line(s) that are not messages (skipped by the harness; log to stderr)"

@@ -14,7 +14,7 @@ import time
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 FAULTS = ("no-hello", "old-protocol", "wrong-id", "dies-on-bad-json", "ignores-shutdown", "result-for-unknown",
           "never-reads", "closes-stdin", "closes-stdout", "json-logger", "banner", "huge-answer", "deep-answer",
-          "exits", "slow-start")
+          "exits", "slow-start", "hangs-at-eof")
 assert MODE == "good" or MODE in FAULTS, MODE
 
 
@@ -49,6 +49,7 @@ for raw in sys.stdin:
     if request.get("type") == "shutdown":
         if MODE == "ignores-shutdown":
             time.sleep(3600)
+        MODE = "shut down"
         break
     rid = request["id"]
     if request["pipeline"] not in ("old", "new") and MODE != "result-for-unknown":
@@ -74,3 +75,5 @@ for raw in sys.stdin:
         sys.stdout.flush()
         continue
     send({"type": "result", "id": rid + 1 if MODE == "wrong-id" else rid, "output": output})
+if MODE == "hangs-at-eof":  # stdin ended without a shutdown
+    time.sleep(3600)
