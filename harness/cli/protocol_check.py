@@ -1,8 +1,9 @@
 """``harness protocol-check CMD...``: does a program speak the pipeline protocol (docs/protocol.md)?
 
-Starts CMD once, walks it through the handshake, a call per declared pipeline, an error answer,
-a malformed request, a large input and shutdown (``harness.pipeline.conformance``), prints one
-checklist line per check and exits 0 when none failed, 1 when one did (2: bad arguments).
+Starts CMD, walks it through the handshake, a call per declared pipeline, an error answer, a
+malformed request, a large input, shutdown and end of input (``harness.pipeline.conformance``),
+prints one checklist line per check and exits 0 when none failed, 1 when one did (2: bad
+arguments).
 """
 
 from __future__ import annotations
