@@ -148,3 +148,13 @@ def test_a_run_names_each_pipeline_that_printed_stray_lines_and_how_many(scenari
     # served.py prints a banner at start (both sides) and a progress line in the stray-print call (new)
     assert "command python3 served.py [new] printed 2 stray line(s) on stdout" in got.stderr
     assert "command python3 served.py [old] printed 1 stray line(s) on stdout" in got.stderr
+
+
+def test_the_checklist_docs_protocol_md_shows_is_what_the_node_example_prints() -> None:
+    cmd = _node()
+    got = protocol_check(*cmd)
+    text = (REPO / "docs" / "protocol.md").read_text()
+    shown = text.split("protocol-check: node examples/node/pipes.js\n", 1)[1].split("```", 1)[0].splitlines()
+    printed = got.stdout.splitlines()[1:]
+    node = re.compile(r"\(node [0-9.]+\)")
+    assert [node.sub("(node X)", line) for line in printed] == [node.sub("(node X)", line) for line in shown]
