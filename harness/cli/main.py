@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "harness.cli.mutate",
     "harness.cli.merge",
     "harness.cli.openapi",
+    "harness.cli.protocol_check",
 )
 
 
