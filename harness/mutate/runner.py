@@ -119,12 +119,14 @@ def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> N
     from harness.mutate.html_view import render_html
     from harness.mutate.render import render_markdown
     from harness.mutate.stryker import stryker_report
+    from harness.mutate.viewer import VIEWER_FILE, render_viewer
 
     (out / "mutation.json").write_text(json.dumps(section, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     (out / "mutation.md").write_text(render_markdown(section), encoding="utf-8")
     (out / "mutation.html").write_text(render_html(section), encoding="utf-8")
-    stryker = stryker_report(section, Path(plan["root"]))
+    stryker = stryker_report(section, Path(plan["root"]), plan)
     (out / "mutation-report.json").write_text(json.dumps(stryker, indent=1) + "\n", encoding="utf-8")
+    (out / VIEWER_FILE).write_text(render_viewer(stryker, section.get("suite", "")), encoding="utf-8")
 
 
 def exit_code(section: dict[str, Any]) -> ExitCode:
