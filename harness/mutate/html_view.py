@@ -30,7 +30,8 @@ th[aria-sort=descending]::after{content:" ▼"}td.n{text-align:right}
 .survived,.no_coverage{background:#fff3cd}.killed{background:#e8f5e9}.timeout{background:#ffe0b2}
 .unviable,.equivalent,.pending{background:#eee}.red{background:#c62828;color:#fff}.green{background:#e8f5e9}
 details pre{background:#f6f8fa;padding:.5em;margin:.3em 0;overflow-x:auto}
-#filters{display:flex;gap:1em;flex-wrap:wrap;align-items:end;margin:.5em 0}#filters label{display:flex;flex-direction:column}
+#filters{display:flex;gap:1em;flex-wrap:wrap;align-items:end;margin:.5em 0}
+#filters label{display:flex;flex-direction:column}
 .escape{border-left:4px solid #e0a800;padding:.2em .8em;margin:.6em 0}code{font-size:12px}
 """
 

@@ -13,6 +13,7 @@ from typing import Any
 from harness.errors import ConfigError, InputError, InputErrors, MutationError, Place
 from harness.exitcodes import ExitCode
 from harness.model import Suite
+from harness.mutate.extra import require_mutmut
 from harness.mutate.plan import Options, Plan, build_plan, parse_shard, write_plan
 from harness.mutate.results import build_section, read_rows
 from harness.mutate.targets import load_settings
@@ -70,6 +71,7 @@ def _start_engine(cwd: Path, progress: bool) -> subprocess.Popen[bytes]:
 
 def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Run the kill matrix for ``suite``; returns the report section (also written to the out dir)."""
+    require_mutmut()
     options = _options(options)
     # the engine runs in the project root from the start ('' on its sys.path is that folder)
     engine = _start_engine(load_settings(Path(suite.root), suite.settings).root, options.progress)
@@ -89,7 +91,7 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
 
 def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     """The plan, and the rows an interrupted run already finished (with ``--resume``)."""
-    plan = build_plan(Path(suite.root), suite.name, suite.settings, options)
+    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases)
     results = plan.out / "results.jsonl"
     for stale in ("errors.json", "baseline.json"):
         (plan.out / stale).unlink(missing_ok=True)
