@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "harness.cli.mutate",
     "harness.cli.merge",
     "harness.cli.openapi",
+    "harness.cli.catalog",
 )
 
 
