@@ -10,8 +10,9 @@ from pathlib import Path
 from harness.exitcodes import ExitCode
 
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "mutate" / "cased"
-# mutmut made unimportable the way Python itself spells "not installed here": sys.modules[name] = None
-WITHOUT_MUTMUT = "import sys; sys.modules['mutmut'] = None; from harness.cli.main import main; main()"
+# mutmut (and its libcst) made unimportable the way Python itself spells "not installed here": sys.modules[name] = None
+WITHOUT_MUTMUT = ("import sys; sys.modules['mutmut'] = sys.modules['libcst'] = None; "
+                  "from harness.cli.main import main; main()")
 
 
 def _harness(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
