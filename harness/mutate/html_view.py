@@ -33,6 +33,7 @@ details pre{background:#f6f8fa;padding:.5em;margin:.3em 0;overflow-x:auto}
 #filters{display:flex;gap:1em;flex-wrap:wrap;align-items:end;margin:.5em 0}
 #filters label{display:flex;flex-direction:column}
 .escape{border-left:4px solid #e0a800;padding:.2em .8em;margin:.6em 0}code{font-size:12px}
+#mutants td:first-child{max-width:36em;overflow-wrap:anywhere}
 """
 
 _JS = """

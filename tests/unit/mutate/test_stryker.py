@@ -14,7 +14,7 @@ import jsonschema
 
 from harness.mutate.results import build_section
 from harness.mutate.stryker import diff_replacement, official_schema, stryker_report
-from harness.mutate.viewer import elements_version, render_viewer
+from harness.mutate.viewer import elements_version, render_viewer, short_test_ids
 
 VENDOR = Path(__file__).resolve().parents[3] / "harness" / "mutate" / "vendor"
 PINS = ["t.py::test_a", "t.py::test_b"]
@@ -101,6 +101,18 @@ def test_the_viewer_page_inlines_the_bundle_and_the_report_it_shows(tmp_path: Pa
     assert bundle in page  # the whole official component, offline
     assert '<mutation-test-report-app title-postfix="bundled">' in page
     embedded = re.search(r'<script id="report" type="application/json">(.*?)</script>', page, re.S)
-    assert embedded is not None and json.loads(embedded.group(1)) == report
+    assert embedded is not None and json.loads(embedded.group(1)) == short_test_ids(report)
     assert page.count("</script>") == 3  # the bundle, the report, the line that hands it over
     assert "https://" not in page.replace(bundle, "").replace(json.dumps(report["$schema"])[1:-1], "")
+
+
+def test_the_viewer_names_tests_by_short_ids_and_keeps_every_reference(tmp_path: Path) -> None:
+    report = _report(tmp_path)
+    short = short_test_ids(report)
+    names = {t["id"]: t["name"] for f in short["testFiles"].values() for t in f["tests"]}
+    assert sorted(names) == ["0", "1"] and sorted(names.values()) == PINS
+    schema = official_schema()
+    jsonschema.validators.validator_for(schema)(schema).validate(short)
+    for full, brief in zip(report["files"]["m.py"]["mutants"], short["files"]["m.py"]["mutants"], strict=True):
+        for key in ("killedBy", "coveredBy"):
+            assert [names[t] for t in brief[key]] == full[key]
