@@ -38,10 +38,10 @@ def pick(mutants: Sequence[Mutant], wanted: Sequence[str]) -> set[str]:
     return keys
 
 
-def _check_globs(option: str, globs: Sequence[str], known: set[str]) -> None:
+def _check_globs(option: str, globs: Sequence[str], known: set[str], noun: str) -> None:
     for g in globs:
         if not any(fnmatch.fnmatchcase(k, g) for k in known):
-            raise ConfigError(option, g, f"a glob matching at least one of the suite's {len(known)} ids")
+            raise ConfigError(option, g, f"a glob matching at least one of the suite's {len(known)} {noun}")
 
 
 def _candidate_pins(cases: Sequence[Case], case_globs: Sequence[str], lane_globs: Sequence[str],
@@ -66,8 +66,8 @@ def in_scope(declared: Sequence[Mutant], cases: Sequence[Case], case_globs: Sequ
     A claim on an ordinary test (``<file>.py::<test>``) is kept: the filters leave those alone."""
     if not case_globs and not lane_globs:
         return list(declared), []
-    _check_globs("--case", case_globs, {c.id for c in cases})
-    _check_globs("--lane", lane_globs, {lane for c in cases for lane in c.lanes})
+    _check_globs("--case", case_globs, {c.id for c in cases}, "case ids")
+    _check_globs("--lane", lane_globs, {lane for c in cases for lane in c.lanes}, "lane ids of its cases")
     kept_pins = _candidate_pins(cases, case_globs, lane_globs, prefix)
     kept: list[Mutant] = []
     left: list[str] = []
