@@ -42,16 +42,16 @@ const data=JSON.parse(document.getElementById('matrix-data').textContent);
 const mt=document.getElementById('mutants'),pt=document.getElementById('pins');
 const fs=document.getElementById('f-status'),ff=document.getElementById('f-file'),fp=document.getElementById('f-pin');
 const shown=document.getElementById('shown'),pinHead=document.getElementById('pin-col');
-function outcome(m,p){if(p<0)return['',''];const r=data.mutants[m];
- if(r.x.includes(p))return['crash','red'];if(r.k.includes(p))return['failed','red'];
- if(r.t.includes(p))return['timeout','timeout'];
- if(data.sets[r.c].includes(p))return['green','green'];return['not run',''];}
-function apply(){const s=fs.value,f=ff.value,p=data.pins.indexOf(fp.value);let n=0;
- pinHead.hidden=p<0;pinHead.textContent=p<0?'':'outcome of '+fp.value;
+const groups=new Map(data.groups);
+function outcome(m,ix){const r=data.mutants[m],any=l=>ix.some(p=>l.includes(p));
+ if(any(r.x))return['crash','red'];if(any(r.k))return['failed','red'];if(any(r.t))return['timeout','timeout'];
+ if(any(data.sets[r.c]))return['green','green'];return['not run',''];}
+function apply(){const s=fs.value,f=ff.value,ix=groups.get(fp.value);let n=0;
+ pinHead.hidden=!ix;pinHead.textContent=ix?'outcome of '+fp.value:'';
  for(const tr of mt.tBodies[0].rows){const m=+tr.dataset.i,r=data.mutants[m];
-  const cell=tr.cells[tr.cells.length-1],[o,cls]=outcome(m,p);cell.hidden=p<0;cell.textContent=o;
+  const cell=tr.cells[tr.cells.length-1],[o,cls]=ix?outcome(m,ix):['',''];cell.hidden=!ix;cell.textContent=o;
   cell.className=cls;cell.dataset.sort=o;
-  const reach=p<0||data.sets[r.c].includes(p)||r.k.includes(p)||r.t.includes(p);
+  const reach=!ix||o!=='not run';
   const ok=(!s||(s==='escaped'?['survived','no_coverage'].includes(tr.dataset.status):tr.dataset.status===s))
    &&(!f||tr.dataset.file===f)&&reach;tr.hidden=!ok;if(ok)n++;}
  shown.textContent=n+' of '+data.mutants.length+' mutants shown';}
@@ -113,12 +113,21 @@ def _mutant_rows(mutants: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
-def _pin_rows(section: dict[str, Any], covers: dict[str, int]) -> str:
+def _pins(section: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """(name, items) per row of the pin table: a pin group (one pin on several lanes or
+    parameters) is one pin, named by its group id; a plain pin is its own one item."""
+    return [(r.get("group", r["pin"]), r.get("items", [r["pin"]])) for r in section.get("pin_kills", [])]
+
+
+def _pin_rows(section: dict[str, Any], mutants: list[dict[str, Any]]) -> str:
+    covering = [set(m["covered_by"]) | set(m["killed_by"]) | set(m["timed_out"]) for m in mutants]
     rows = []
-    for i, r in enumerate(section.get("pin_kills", [])):
-        rows.append(f'<tr data-i="{i}" data-pin="{escape(r["pin"])}"><td><code>{escape(r["pin"])}</code></td>'
+    for i, ((name, items), r) in enumerate(zip(_pins(section), section.get("pin_kills", []), strict=True)):
+        covers = sum(1 for reached in covering if reached.intersection(items))
+        more = f" <small>({len(items)} items)</small>" if len(items) > 1 else ""
+        rows.append(f'<tr data-i="{i}" data-pin="{escape(name)}"><td><code>{escape(name)}</code>{more}</td>'
                     f'<td class="n">{r["kills"]}</td><td class="n">{r["unique_kills"]}</td>'
-                    f'<td class="n">{covers.get(r["pin"], 0)}</td></tr>')
+                    f'<td class="n">{covers}</td></tr>')
     return "\n".join(rows)
 
 
@@ -138,7 +147,9 @@ def _data(section: dict[str, Any], expanded: dict[str, Any]) -> dict[str, Any]:
                         "covered_by": c})
         sets = [list(s) for s in keyed]
     mutants = [{"k": m["killed_by"], "x": m["crashed"], "t": m["timed_out"], "c": m["covered_by"]} for m in raw]
-    return {"pins": ids, "sets": sets, "mutants": mutants}
+    index = {p: i for i, p in enumerate(ids)}
+    groups = [[name, [index[p] for p in items]] for name, items in _pins(expanded)]
+    return {"pins": ids, "sets": sets, "mutants": mutants, "groups": groups}
 
 
 def _options(values: list[str], label: str) -> str:
@@ -149,14 +160,10 @@ def _options(values: list[str], label: str) -> str:
 def render_html(section: dict[str, Any]) -> str:
     full = expand(section)
     mutants = full["mutants"]
-    covers: dict[str, int] = {}
-    for m in mutants:
-        for p in m["covered_by"]:
-            covers[p] = covers.get(p, 0) + 1
     suite = escape(full.get("suite", ""))
     statuses = sorted({m["status"] for m in mutants}, key=status_rank)
     files = sorted({m["file"] for m in mutants})
-    pins = [r["pin"] for r in full.get("pin_kills", [])]
+    pins = [name for name, _items in _pins(full)]
     filters = (
         '<div id="filters"><label>status<select id="f-status">'
         + _options(["escaped", *statuses], "any")
@@ -176,6 +183,6 @@ def render_html(section: dict[str, Any]) -> str:
         f'<th id="pin-col" hidden></th></tr></thead><tbody>\n{_mutant_rows(mutants)}\n</tbody></table>'
         '<h2>Pins</h2><p>Click a pin to see its outcome on every mutant it reaches.</p>'
         '<table id="pins"><thead><tr><th>pin</th><th data-type="n">kills</th><th data-type="n">unique kills</th>'
-        f'<th data-type="n">covers</th></tr></thead><tbody>\n{_pin_rows(full, covers)}\n</tbody></table>'
+        f'<th data-type="n">covers</th></tr></thead><tbody>\n{_pin_rows(full, mutants)}\n</tbody></table>'
         f'<script id="matrix-data" type="application/json">{script_json(_data(section, full))}</script>'
         f"<script>{_JS}</script></body></html>\n")

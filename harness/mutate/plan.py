@@ -39,6 +39,7 @@ class Options:
     out: Path | None = None
     resume: bool = False
     progress: bool = False
+    pins: str | None = None  # a named pin set (suite.yaml pin_sets): only its pins run
     mutants: tuple[str, ...] = ()  # --mutant: only these ids (globs)
     cases: tuple[str, ...] = ()  # --case/--lane: only these case-file pins
     lanes: tuple[str, ...] = ()
@@ -55,6 +56,7 @@ class Plan:
     out: Path
     shard: tuple[int, int] | None
     in_diff: str | None
+    pin_set: str | None = None
     options: Options = Options()
     left_out: tuple[str, ...] = ()  # declared mutants whose claimed pins the filters leave out
 
@@ -110,6 +112,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     out = (options.out or suite_root.parent / "reports" / "mutation").resolve()
     out.mkdir(parents=True, exist_ok=True)
     ledgers: list[Ledger] = load_ledgers(suite_root, settings.get("ledgers", ["**/*.ledger.yaml"]), ms.root)
+    ledgers = [ledger for ledger in ledgers if ledger.runs_with(options.pins)]  # a round's own mutants
     entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
     entries += [entry for ledger in ledgers for entry in ledger.targets]
     targets = resolve_targets(entries, ms.root, suite_root) if ms.operators else []
@@ -141,7 +144,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
         selected &= pick(mutants, options.mutants)
     return Plan(suite_root=suite_root, suite_name=suite_name, settings=ms, targets=tuple(targets),
                 mutants=tuple(mutants), selected=frozenset(selected), out=out, shard=options.shard,
-                in_diff=options.in_diff, options=options, left_out=tuple(left_out))
+                in_diff=options.in_diff, pin_set=options.pins, options=options, left_out=tuple(left_out))
 
 
 def plan_document(plan: Plan, workers: int, done: set[str]) -> dict[str, Any]:
@@ -154,8 +157,11 @@ def plan_document(plan: Plan, workers: int, done: set[str]) -> dict[str, Any]:
         "suite_root": str(plan.suite_root),
         "suite_prefix": prefix,
         "exclude": list(plan.settings.exclude),
+        # a pin set and --case/--lane are chosen by the pins plugin at collection, as plain pytest does
         "pin_args": [*(str((plan.suite_root / p).resolve()) for p in plan.settings.pins),
+                     *([f"--harness-pins={plan.pin_set}"] if plan.pin_set else []),
                      *pin_filter_args(plan.options.cases, plan.options.lanes)],
+        "pin_set": plan.pin_set,
         "filters": {"mutants": list(plan.options.mutants), "cases": list(plan.options.cases),
                     "lanes": list(plan.options.lanes), "left_out": list(plan.left_out)},
         "modules": {t.module: [str(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets},

@@ -89,3 +89,26 @@ def test_the_matrix_page_filters_by_status_file_and_pin_and_sorts(tmp_path: Path
     assert sorted(seen["outcomes"]) == sorted("failed" if pin in m["killed_by"] else "green" for m in reaching)
     key = [(s.split(":")[0], int(s.split(":")[1])) for s in seen["sites"]]
     assert key == sorted(key, reverse=True)  # clicked twice: descending by site
+
+
+def test_picking_a_pin_group_shows_it_red_where_any_of_its_items_is(tmp_path: Path) -> None:
+    from harness.mutate.results import build_section
+
+    items = ["c.cases.yaml::case[a]::pin", "c.cases.yaml::case[b]::pin"]
+    metas = [{"key": f"k{i}", "id": f"m{i}", "kind": "operator", "file": "f.py", "module": "m", "function": "f",
+              "line": i + 1, "column": 1, "end_line": i + 1, "end_column": 2, "operator": "Op", "title": "t",
+              "diff": "", "claims": [], "equivalent": None} for i in range(3)]
+    rows = {"k0": {"key": "k0", "pins": {items[0]: "passed", items[1]: "failed"}, "details": {}},
+            "k1": {"key": "k1", "pins": {items[0]: "passed", items[1]: "passed"}, "details": {}},
+            "k2": {"key": "k2", "pins": {}, "details": {}}}
+    plan = {"selected": list(rows), "mutants": metas, "suite_prefix": "", "suite_name": "g", "threshold": {},
+            "shard": None}
+    section = build_section(plan, {"pins": items, "outcomes": dict.fromkeys(items, "passed")}, rows)
+    (tmp_path / "groups.html").write_text(_probe(render_html(section), (
+        "const p=document.getElementById('f-pin');p.value='c.cases.yaml::case::pin';"
+        "p.dispatchEvent(new Event('input'));out.shown=document.getElementById('shown').textContent;"
+        "out.cells=Object.fromEntries([...document.querySelectorAll('#mutants tbody tr:not([hidden])')]"
+        ".map(r=>[r.querySelector('summary').textContent,r.cells[r.cells.length-1].textContent]))")))
+    seen = _open(tmp_path / "groups.html")
+    assert seen["shown"] == "2 of 3 mutants shown"  # m2 reaches no item of the group
+    assert seen["cells"] == {"m0": "failed", "m1": "green"}

@@ -97,3 +97,21 @@ def test_text_from_the_section_is_escaped() -> None:
     page = render_html(_section())
     assert "t1 &lt;b&gt;" in page and "t1 <b>" not in page
     assert "suite &lt;x&gt;" in page
+
+
+def test_a_pin_on_several_lanes_is_one_pin_row_and_one_filter_entry() -> None:
+    items = ["s/c.cases.yaml::case[one]::pin", "s/c.cases.yaml::case[two]::pin"]
+    metas = [{"key": f"k{i}", "id": f"m{i}", "kind": "operator", "file": "f.py", "module": "m", "function": "f",
+              "line": i + 1, "column": 1, "end_line": i + 1, "end_column": 2, "operator": "Op", "title": "t",
+              "diff": "", "claims": [], "equivalent": None} for i in range(2)]
+    rows = {"k0": {"key": "k0", "pins": {items[0]: "passed", items[1]: "failed"}, "details": {}},
+            "k1": {"key": "k1", "pins": {items[0]: "passed"}, "details": {}}}
+    plan = {"selected": ["k0", "k1"], "mutants": metas, "suite_prefix": "", "suite_name": "g", "threshold": {},
+            "shard": None}
+    page = render_html(build_section(plan, {"pins": items, "outcomes": dict.fromkeys(items, "passed")}, rows))
+    group = "s/c.cases.yaml::case::pin"
+    (row,) = _parse(page).rows["pins"]
+    assert row["data-pin"] == group and "(2 items)" in page
+    raw = re.search(r'<script id="matrix-data" type="application/json">(.*?)</script>', page, re.S)
+    assert raw is not None and json.loads(raw.group(1))["groups"] == [[group, [0, 1]]]
+    assert f'<option value="{group}">' in page and f'<option value="{items[0]}">' not in page
