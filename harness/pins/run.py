@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -16,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness import supervise
 from harness.model import Side, Suite
 from harness.pins.ids import node_root
 from harness.pins.ids import pin_set as pin_set_refs
@@ -73,8 +73,9 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
         out = Path(tmp) / "results.jsonl"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))}
         env.pop("PYTEST_ADDOPTS", None)
-        proc = subprocess.run(_command(suite, against, out, cases, lanes, observations, pin_set), capture_output=True,
-                              text=True, timeout=timeout, env=env, cwd=str(node_root(suite)), check=False)
+        # supervised: the child pytest and every fork it makes end with the harness or at the deadline
+        proc = supervise.run(_command(suite, against, out, cases, lanes, observations, pin_set), timeout=timeout,
+                             env=env, cwd=str(node_root(suite)))
         lines = out.read_text().splitlines() if out.exists() else []
     results = [{"id": r["nodeid"], "outcome": r["outcome"] if r["when"] == "call" or r["outcome"] != "failed"
                 else "error", "message": r["message"], "when": r["when"]}
@@ -84,10 +85,11 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
     counts = Counter(r["outcome"] for r in results)
     summary = {k: counts.get(k, 0) for k in ("passed", "failed", "skipped", "error")}
     doc: dict[str, Any] = {"against": against, "results": results, "summary": summary,
-                           "pytest_exit": proc.returncode, "catches_old": None, "set": pin_set}
-    if proc.returncode not in (0, 1, 5):  # 2-4: pytest itself could not run (collection, usage)
-        tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
-        doc["problem"] = "\n".join(tail)
+                           "pytest_exit": proc.code, "catches_old": None, "set": pin_set}
+    if proc.code not in (0, 1, 5):  # 2-4: pytest itself could not run (collection, usage)
+        tail = proc.tail(20000).splitlines()[-15:]
+        doc["problem"] = "\n".join([*tail, *([f"(the pins' pytest was {proc.how()})"] if proc.code < 0 or
+                                             proc.timed_out else [])])
         summary["error"] += 1
     if against == "old":
         doc["catches_old"] = _claims(suite, results)
