@@ -94,6 +94,11 @@ class PipelineSpec:
     setup: str | None = None
     env: tuple[tuple[str, str], ...] = ()
     root: str | None = None
+    requirements: tuple[str, ...] = ()
+    """A released version as a side: the package first, then extra requirements; the harness
+    provisions them into ``python``'s environment (``harness.provision``) before the first call."""
+    find_links: tuple[str, ...] = ()
+    index: bool = True
 
     @property
     def in_process(self) -> bool:
@@ -104,6 +109,8 @@ class PipelineSpec:
         if self.kind == "command":
             argv = " ".join(self.command)
             return f"command {argv}" + (f" [{self.name}]" if self.name else "")
+        if self.requirements:
+            return f"{self.call} in {self.requirements[0]}"
         if self.python:
             return f"{self.call} in {self.python}"
         return str(self.call)

@@ -15,6 +15,7 @@ from harness.cli.output import interactive, progress, render_text
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load import load_suite
+from harness.provision import expand, parse_versions
 from harness.runner import RunOptions, run
 
 __all__ = ["command", "default_suite"]
@@ -61,15 +62,23 @@ def default_suite() -> Path:
 @click.option("--rejections/--no-rejections", default=True, show_default=True,
               help="Check bodies against the recorded rejection rules.")
 @click.option("--mutate/--no-mutate", default=False, show_default=True, help="Also run the mutation stage.")
+# -- versions (harness.provision): released versions of a package side, pair by pair --
+@click.option("--versions", metavar="V1,V2,...", default=None,
+              help="Play every subject whose sides name a package at these versions: consecutive pairs and "
+                   "each against the first, in one run (overrides suite.yaml's matrix:).")
+# -- end of versions --
 @click.option("-q", "--quiet", is_flag=True, help="No progress output.")
 def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
             workers: int | None, timeout: float | None, pins: bool, pins_against: str, rejections: bool,
-            mutate: bool, quiet: bool) -> int:
+            mutate: bool, versions: str | None, quiet: bool) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
     loaded = load_suite(suite or default_suite())
     if not loaded.cases:
         raise ConfigError("SUITE", str(suite or default_suite()), "a suite with at least one case (this one only "
                           "names mutation targets: run `harness mutate` on it)")
+    matrix = parse_versions(versions) if versions else loaded.settings.get("matrix")
+    if matrix:
+        loaded = expand(loaded, matrix)
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
                          pins=pins, rejections=rejections, mutate=mutate, workers=workers,
                          timeout=timeout, out=out)

@@ -19,6 +19,7 @@ from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
+from harness.provision import package_side
 from harness.selectors import compile_selector
 from harness.subjects import load_callable, resolve_subject
 
@@ -106,6 +107,8 @@ def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
     python = raw.get("python")
     if python and ("/" in python or python.startswith(".")):
         python = str((root / python).resolve())
+    if "package" in raw:  # a released version: an environment the harness provisions (harness.provision)
+        return package_side(raw, role, root)
     return PipelineSpec(
         kind="command" if "command" in raw else "python", call=raw.get("call"),
         command=tuple(raw.get("command", ())), name=raw.get("name", role if "command" in raw else ""),

@@ -19,7 +19,12 @@ _done: set[tuple[str | None, str]] = set()
 
 
 def prepare(spec: PipelineSpec) -> None:
-    """Run ``spec.setup`` in its folder unless this process already did."""
+    """Provision a released version's environment, then run ``spec.setup`` in its folder, unless
+    this process already did."""
+    if spec.requirements:
+        from harness.provision import provision
+
+        provision(spec)
     if not spec.setup:
         return
     where = spec.cwd or spec.root
