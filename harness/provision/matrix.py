@@ -10,6 +10,7 @@ first (1.74.0 -> 1.110.2), in one run and one report. A pair is a subject of its
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Sequence
 
 from harness.errors import ConfigError
@@ -29,7 +30,7 @@ def parse_versions(text: str) -> list[str]:
 
 def pairs(versions: Sequence[str]) -> list[tuple[str, str]]:
     """Consecutive pairs, then each version against the first (when not already a pair)."""
-    out = list(zip(versions, versions[1:], strict=False))
+    out = list(itertools.pairwise(versions))
     out += [(versions[0], v) for v in versions[2:]]
     return out
 

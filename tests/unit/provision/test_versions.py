@@ -61,7 +61,7 @@ def test_a_package_side_with_a_python_too_is_bad_input(suite: Path) -> None:
     text = (suite / "suite.yaml").read_text().replace('call: "shim:build", find_links', 'python: python3, '
                                                       'call: "shim:build", find_links', 1)
     (suite / "suite.yaml").write_text(text)
-    with pytest.raises(InputErrors, match="suite.yaml"):
+    with pytest.raises(InputErrors, match=r"suite\.yaml"):
         load_suite(suite)
 
 
