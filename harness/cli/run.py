@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -62,15 +63,18 @@ def default_suite() -> Path:
 @click.option("--rejections/--no-rejections", default=True, show_default=True,
               help="Check bodies against the recorded rejection rules.")
 @click.option("--mutate/--no-mutate", default=False, show_default=True, help="Also run the mutation stage.")
-# -- versions (harness.provision): released versions of a package side, pair by pair --
+# -- released versions (harness.provision) and the rejection delta (harness.reject.delta) --
+@click.option("--fail-on-rejections", "fail_on_rejections", type=click.Choice(["introduced", "any"]), default=None,
+              help="Which undeclared known rejections of the new pipeline fail the run (exit 3): those it "
+                   "introduced (default; the old pipeline did not have them) or any.")
 @click.option("--versions", metavar="V1,V2,...", default=None,
               help="Play every subject whose sides name a package at these versions: consecutive pairs and "
                    "each against the first, in one run (overrides suite.yaml's matrix:).")
-# -- end of versions --
-@click.option("-q", "--quiet", is_flag=True, help="No progress output.")
+# -- end of released versions and delta --
+@click.option("-q", "--quiet", is_flag=True, help="No progress output; rejections as counts, not a line per group.")
 def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
             workers: int | None, timeout: float | None, pins: bool, pins_against: str, rejections: bool,
-            mutate: bool, versions: str | None, quiet: bool) -> int:
+            mutate: bool, fail_on_rejections: str | None, versions: str | None, quiet: bool) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
     loaded = load_suite(suite or default_suite())
     if not loaded.cases:
@@ -79,6 +83,8 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
     matrix = parse_versions(versions) if versions else loaded.settings.get("matrix")
     if matrix:
         loaded = expand(loaded, matrix)
+    if fail_on_rejections:
+        loaded = dataclasses.replace(loaded, settings={**loaded.settings, "fail_on_rejections": fail_on_rejections})
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
                          pins=pins, rejections=rejections, mutate=mutate, workers=workers,
                          timeout=timeout, out=out)
@@ -92,6 +98,7 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
     elif fmt == "markdown":
         click.echo((result.folder / "report.md").read_text(), nl=False)
     else:
-        render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()))
+        render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()),
+                    quiet)
     click.echo(f"reports: {result.folder}", err=True)  # stderr: never in the way of --format json
     return int(ExitCode(result.code))

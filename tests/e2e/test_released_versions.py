@@ -109,3 +109,16 @@ def test_an_environment_left_half_made_is_made_again(suite: Path, tmp_path: Path
                           check=False).returncode == 0
     said.clear()
     assert provision(spec, said.append) == folder and said == []  # ready: reused without a word
+
+
+def test_a_rejection_both_versions_share_fails_only_with_fail_on_rejections_any(suite: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    inherited = harness("run", str(suite), "--out", str(tmp_path / "out"), "--case", "slash-name", "-q",
+                        cwd=tmp_path, cache=cache)
+    assert inherited.returncode == 0, inherited.stdout + inherited.stderr
+    assert "0 introduced (0 undeclared), 0 fixed, 1 persisting; fails on: introduced" in inherited.stdout
+    assert "REJECTED" not in inherited.stdout  # -q: counts only
+    strict = harness("run", str(suite), "--out", str(tmp_path / "out"), "--case", "slash-name",
+                     "--fail-on-rejections", "any", cwd=tmp_path, cache=cache)
+    assert strict.returncode == 3, strict.stdout + strict.stderr
+    assert "REJECTED anthropic.tool-name-pattern on claude (new): 1 case(s), 1 persisting: slash-name" in strict.stdout
