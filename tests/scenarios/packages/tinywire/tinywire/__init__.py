@@ -2,7 +2,8 @@
 (tests/wheelhouse.py writes _version.py). Like LiteLLM it prints a banner on stdout when imported.
 
     1.0.0  ships input_schema verbatim (a root oneOf reaches Anthropic)
-    2.0.0  flattens a root oneOf, but namespaces tools described "namespaced" with a dot in the name (outside Anthropic's pattern)
+    2.0.0  flattens a root oneOf, but puts a dot in the name of tools described "namespaced"
+           (outside Anthropic's name pattern)
     3.0.0  as 2.0.0, with max_tokens raised from 1024 to 4096 on every body
 """
 
