@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
 
 __all__ = [
     "SIDES",
+    "Allowance",
     "Case",
     "ErrorInfo",
     "Expectation",
@@ -56,6 +57,7 @@ class Lane:
     fronts: tuple[str, ...] = ()
     file: str = ""
     line: int | None = None
+    diverges: tuple[Allowance, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -154,14 +156,26 @@ class Subject:
 
 
 @dataclass(frozen=True)
+class Allowance:
+    """A divergence declared above the case (suite.yaml or a lane's ``diverges:``): old and new
+    may differ at ``paths`` on every case it covers; ``source`` says where it was declared."""
+
+    paths: tuple[str, ...]
+    why: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Expectation:
-    """What old vs new may look like on one lane: ``same`` bytes, ``same-value``, or ``diverges``."""
+    """What old vs new may look like on one lane: ``same`` bytes, ``same-value``, or ``diverges``;
+    ``above`` holds the suite's and the lane's allowances that cover this case."""
 
     kind: Literal["same", "same-value", "diverges"] = "same"
     paths: tuple[str, ...] = ()
     why: str = ""
     old_raises: str | None = None
     new_raises: str | None = None
+    above: tuple[Allowance, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -192,9 +206,13 @@ class Case:
     checks: frozenset[str]
     pins: tuple[PinSpec, ...]
     rejections: tuple[Mapping[str, Any], ...] = ()
+    above: Mapping[str, tuple[Allowance, ...]] = field(default_factory=dict)
+    """Per lane: the divergences declared above the case (suite.yaml, the lane) that cover it."""
 
     def expectation(self, lane_id: str) -> Expectation:
-        return self.expect.get(lane_id) or self.expect.get("*") or Expectation()
+        exp = self.expect.get(lane_id) or self.expect.get("*") or Expectation()
+        above = self.above.get(lane_id, ())
+        return replace(exp, above=above) if above else exp
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place, SubjectError
+from harness.load.above import lane_allowances, with_above
 from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
@@ -142,7 +143,7 @@ def _lanes(doc: Document) -> dict[str, Lane]:
             id=raw["id"], wire=raw["wire"], provider=raw["provider"],
             base_url=raw.get("base_url"), model=raw.get("model"), title=raw.get("title", ""),
             options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())),
-            file=doc.file, line=place.line,
+            file=doc.file, line=place.line, diverges=lane_allowances(raw, raw["id"]),
         )
     return lanes
 
@@ -325,6 +326,7 @@ def load_suite(root: Path | str) -> Suite:
         seen[case.id] = case
     if errors.items:
         raise InputErrors(errors.items)
+    cases = [with_above(case, settings, lanes) for case in cases]  # suite.yaml's and lanes' diverges:
     subjects = {c.subject: resolve_subject(c.subject, declared) for c in cases}
     return Suite(
         root=str(root.resolve()), name=settings.get("name", root.resolve().name), lanes=lanes,
