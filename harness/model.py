@@ -86,7 +86,7 @@ class PipelineSpec:
     pipeline to its suite: two suites whose modules share a name never run each other's code.
     """
 
-    kind: Literal["python", "command"]
+    kind: Literal["python", "command", "client"]
     call: str | None = None
     command: tuple[str, ...] = ()
     name: str = ""
@@ -101,6 +101,9 @@ class PipelineSpec:
     provisions them into ``python``'s environment (``harness.provision``) before the first call."""
     find_links: tuple[str, ...] = ()
     index: bool = True
+    base_url_env: str | None = None
+    """A ``client`` side: the variable that points the client at the capture server (``harness.capture``)."""
+    base_path: str = ""
 
     @property
     def in_process(self) -> bool:
@@ -108,6 +111,8 @@ class PipelineSpec:
 
     def label(self) -> str:
         """One line naming the pipeline, for reports and errors (no absolute paths)."""
+        if self.kind == "client":
+            return f"client {' '.join(self.command)}"
         if self.kind == "command":
             argv = " ".join(self.command)
             return f"command {argv}" + (f" [{self.name}]" if self.name else "")

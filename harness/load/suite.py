@@ -110,6 +110,10 @@ def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
         python = str((root / python).resolve())
     if "package" in raw:  # a released version: an environment the harness provisions (harness.provision)
         return package_side(raw, role, root)
+    if "client" in raw:  # a whole HTTP client pointed at a capture server (harness.capture)
+        from harness.capture import client_side
+
+        return client_side(raw, role, root)
     return PipelineSpec(
         kind="command" if "command" in raw else "python", call=raw.get("call"),
         command=tuple(raw.get("command", ())), name=raw.get("name", role if "command" in raw else ""),
