@@ -16,6 +16,9 @@ from harness.cli.output import interactive, progress, render_text
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load import load_suite
+from harness.load.suite import python_pins
+from harness.pins.ids import pin_set as known_set
+from harness.revisions import at_revisions
 from harness.provision import expand, parse_versions
 from harness.runner import RunOptions, run
 
@@ -57,12 +60,21 @@ def default_suite() -> Path:
               help="Worker processes (default: one per core). Pipelines always run isolated from the harness.")
 @click.option("--timeout", type=click.FloatRange(0.01, 3600), default=None, callback=_finite,
               help="Seconds a pipeline call may take (default: the suite's timeout_s).")
-@click.option("--pins/--no-pins", default=True, show_default=True, help="Run the pins (pytest items).")
+@click.option("--pins", "pin_set", metavar="SET", default=None,
+              help="Run only the pins of this named set (pin_sets in suite.yaml); default: every pin.")
+@click.option("--no-pins", "no_pins", is_flag=True, help="Do not run the pins (pytest items).")
 @click.option("--pins-against", type=click.Choice(["new", "old"]), default="new", show_default=True,
               help="Run the pins against this pipeline; 'old' shows which pins catch the old behaviour.")
 @click.option("--rejections/--no-rejections", default=True, show_default=True,
               help="Check bodies against the recorded rejection rules.")
 @click.option("--mutate/--no-mutate", default=False, show_default=True, help="Also run the mutation stage.")
+# -- revisions (harness.revisions): both sides from git, the case files from the working tree --
+@click.option("--old-ref", "old_ref", metavar="REV", default=None,
+              help="Play the old side with the subject's pipeline as it is at git revision REV (a worktree "
+                   "in the cache; setup run once per tree). The pre-merge job: --old-ref origin/main.")
+@click.option("--new-ref", "new_ref", metavar="REV", default=None,
+              help="Play the new side from git revision REV too (default: the working tree).")
+# -- end of revisions --
 # -- released versions (harness.provision) and the rejection delta (harness.reject.delta) --
 @click.option("--fail-on-rejections", "fail_on_rejections", type=click.Choice(["introduced", "any"]), default=None,
               help="Which undeclared known rejections of the new pipeline fail the run (exit 3): those it "
@@ -73,26 +85,32 @@ def default_suite() -> Path:
 # -- end of released versions and delta --
 @click.option("-q", "--quiet", is_flag=True, help="No progress output; rejections as counts, not a line per group.")
 def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
-            workers: int | None, timeout: float | None, pins: bool, pins_against: str, rejections: bool,
-            mutate: bool, fail_on_rejections: str | None, versions: str | None, quiet: bool) -> int:
+            workers: int | None, timeout: float | None, pin_set: str | None, no_pins: bool, pins_against: str,
+            rejections: bool, mutate: bool, old_ref: str | None, new_ref: str | None,
+            fail_on_rejections: str | None, versions: str | None, quiet: bool) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
     loaded = load_suite(suite or default_suite())
-    if not loaded.cases:
-        raise ConfigError("SUITE", str(suite or default_suite()), "a suite with at least one case (this one only "
-                          "names mutation targets: run `harness mutate` on it)")
+    if not loaded.cases and not python_pins(Path(loaded.root)):
+        raise ConfigError("SUITE", str(suite or default_suite()), "a suite with at least one case or Python pin "
+                          "(this one only names mutation targets: run `harness mutate` on it)")
+    if pin_set:
+        known_set(loaded, pin_set)  # an unknown set is bad input before anything runs
     matrix = parse_versions(versions) if versions else loaded.settings.get("matrix")
     if matrix:
         loaded = expand(loaded, matrix)
     if fail_on_rejections:
         loaded = dataclasses.replace(loaded, settings={**loaded.settings, "fail_on_rejections": fail_on_rejections})
+    loaded, revisions = at_revisions(loaded, old_ref, new_ref)
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
-                         pins=pins, rejections=rejections, mutate=mutate, workers=workers,
-                         timeout=timeout, out=out)
+                         pins=not no_pins, pin_set=pin_set, rejections=rejections, mutate=mutate, workers=workers,
+                         timeout=timeout, out=out, revisions=revisions)
     total = len(units(loaded, cases or None, lanes or None, timeout))
     with progress(total, quiet) as tick:
         result = run(loaded, options, tick)
     if result.warning:
         click.echo(f"harness: warning: {result.warning}", err=True)
+    if "partial" in result.report:
+        click.echo(f"harness: {result.report['exit']['reason']}", err=True)
     if fmt == "json":
         click.echo(json.dumps(result.report, indent=1, ensure_ascii=False))
     elif fmt == "markdown":
