@@ -18,8 +18,8 @@ from harness.exitcodes import ExitCode
 from harness.load import load_suite
 from harness.load.suite import python_pins
 from harness.pins.ids import pin_set as known_set
-from harness.revisions import at_revisions
 from harness.provision import expand, parse_versions
+from harness.revisions import at_revisions
 from harness.runner import RunOptions, run
 
 __all__ = ["command", "default_suite"]
