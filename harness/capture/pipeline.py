@@ -18,12 +18,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
+from harness import supervise
 from harness.canonical import canonical_bytes
 from harness.capture.answers import cassette_answer, suite_catalog
 from harness.capture.server import CaptureServer, Exchange, Request
@@ -83,23 +82,18 @@ class ClientPipeline:
         env = {**os.environ, **dict(self.spec.env), self.spec.base_url_env: base_url}
         line = json.dumps({"input": pipeline_input, "lane": lane, "base_url": base_url}) + "\n"
         try:
-            proc = subprocess.Popen(list(self.spec.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd=self.spec.cwd or self.spec.root, env=env,
-                                    start_new_session=True)
+            done = supervise.run(list(self.spec.command), timeout=timeout or 3600.0,
+                                 cwd=self.spec.cwd or self.spec.root, env=env, stdin=line.encode())
         except OSError as exc:
             return outcome("error", "ClientStart", f"could not start {' '.join(self.spec.command)}: {exc}")
-        try:
-            out, err = proc.communicate(line.encode(), timeout=timeout or 3600)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
+        if done.timed_out:
+            self.server.take()
             return outcome("timeout", "Timeout", f"the client did not exit within {timeout:g} s; it was killed")
         self.last = self.server.take()
-        self.said = out.decode("utf-8", "replace")[-4000:]
+        self.said = done.stdout.decode("utf-8", "replace")[-4000:]
         if not self.last:
-            tail = err.decode("utf-8", "replace").strip()[-1500:]
-            return outcome("error", "NoRequest", f"the client exited with code {proc.returncode} without sending "
+            tail = done.stderr.decode("utf-8", "replace").strip()[-1500:]
+            return outcome("error", "NoRequest", f"the client exited with code {done.code} without sending "
                                                  f"a request" + (f"; stderr: {tail}" if tail else ""))
         try:
             body = json.loads(self.last[0].request.body)

@@ -30,6 +30,7 @@ import venv
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from harness import supervise
 from harness.errors import SubjectError
 from harness.model import PipelineSpec
 
@@ -94,18 +95,19 @@ def _install(spec: PipelineSpec, folder: Path, say: Callable[[str], None]) -> No
     for link in spec.find_links:
         argv += ["--find-links", link]
     argv += list(spec.requirements)
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            stdin=subprocess.DEVNULL, cwd=spec.root or None)
+    proc = supervise.popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                           cwd=spec.root or None)
     assert proc.stdout is not None
     tail: list[str] = []
     deadline = time.monotonic() + INSTALL_TIMEOUT_S
-    for line in proc.stdout:
+    for raw in proc.stdout:
+        line = raw.decode("utf-8", "replace")
         tail = [*tail[-30:], line.rstrip()]
         if line.lstrip().startswith(_PROGRESS):
             say(f"  {line.strip()[:150]}")
         if time.monotonic() > deadline:
-            proc.kill()
             break
+    supervise.kill_group(proc.pid)  # at the deadline, or whatever pip left behind
     code = proc.wait()
     if code != 0:
         what = " ".join(spec.requirements)
