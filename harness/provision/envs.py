@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from harness import supervise
-from harness.errors import SubjectError
+from harness.errors import ConfigError, SubjectError
 from harness.model import PipelineSpec
 
 __all__ = ["INSTALL_TIMEOUT_S", "cache_root", "env_folder", "env_python", "provision"]
@@ -66,8 +66,13 @@ def env_python(requirements: Sequence[str]) -> str:
 
 @contextlib.contextmanager
 def _locked(folder: Path) -> Iterator[None]:
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with open(folder.parent / f"{folder.name}.lock", "w") as handle:
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(folder.parent / f"{folder.name}.lock", "w")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise ConfigError("HARNESS_CACHE", str(cache_root()),
+                          f"a folder the harness can write ({exc.strerror})") from None
+    with handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -88,7 +93,10 @@ def _pip(python: str) -> list[str]:
 
 def _install(spec: PipelineSpec, folder: Path, say: Callable[[str], None]) -> None:
     python = str(folder / "bin" / "python")
-    venv.EnvBuilder(with_pip=importlib.util.find_spec("pip") is None, symlinks=True, clear=True).create(folder)
+    try:
+        venv.EnvBuilder(with_pip=importlib.util.find_spec("pip") is None, symlinks=True, clear=True).create(folder)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise SubjectError(f"could not make a virtual environment in {folder}: {exc}") from None
     argv = [*_pip(python), "install", "--disable-pip-version-check", "--no-input"]
     if not spec.index:
         argv.append("--no-index")

@@ -84,3 +84,15 @@ def test_matrix_in_suite_yaml_needs_two_versions(suite: Path) -> None:
     (suite / "suite.yaml").write_text((suite / "suite.yaml").read_text() + "matrix: [1.0.0]\n")
     with pytest.raises(InputErrors, match="matrix"):
         load_suite(suite)
+
+
+def test_a_cache_folder_that_cannot_be_written_is_a_configuration_error(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.model import PipelineSpec
+    from harness.provision import provision
+
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("HARNESS_CACHE", str(tmp_path / "a-file"))
+    spec = PipelineSpec(kind="python", call="m:f", requirements=("tinywire==1.0.0",))
+    with pytest.raises(ConfigError, match="HARNESS_CACHE"):
+        provision(spec, lambda _text: None)
