@@ -93,6 +93,7 @@ class PipelineSpec:
     cwd: str | None = None
     path: tuple[str, ...] = ()
     setup: str | None = None
+    start_timeout_s: float = 60.0
     env: tuple[tuple[str, str], ...] = ()
     root: str | None = None
 

@@ -113,6 +113,7 @@ def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
         python=python, cwd=str((root / raw["cwd"]).resolve()) if "cwd" in raw else where,
         path=tuple(str((root / p).resolve()) for p in raw.get("path", ())), setup=raw.get("setup"),
         env=tuple(sorted(raw.get("env", {}).items())), root=where,
+        start_timeout_s=float(raw.get("start_timeout_s", 60.0)),
     )
 
 
