@@ -39,6 +39,7 @@ def package_side(raw: dict[str, Any], role: str, root: Path) -> PipelineSpec:
         path=tuple(str((root / p).resolve()) for p in raw.get("path", ())), setup=raw.get("setup"),
         env=tuple(sorted(raw.get("env", {}).items())), root=where,
         requirements=requirements, find_links=links, index=bool(raw.get("index", True)),
+        start_timeout_s=float(raw.get("start_timeout_s", 60.0)),
     )
 
 
