@@ -106,6 +106,9 @@ class PipelineSpec:
     base_url_env: str | None = None
     """A ``client`` side: the variable that points the client at the capture server (``harness.capture``)."""
     base_path: str = ""
+    observe: Literal["body", "request"] = "body"
+    """A ``client`` side: observe the request body (judged by the rejection rules), or the whole
+    request (method, path, query, headers without credentials or the ephemeral host, body)."""
 
     @property
     def in_process(self) -> bool:

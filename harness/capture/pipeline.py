@@ -5,8 +5,10 @@ variable ``base_url_env`` holds the server's URL plus ``base_path``), writes
 ``{"input": ..., "lane": ..., "base_url": ...}`` as one JSON line on the client's stdin and waits
 for it to exit. The observation is the body of the first request the client sent, exactly as
 sent (decoded from its bytes), so the differential, the pins and the rejection rules judge what
-really went on the wire. The server answers from the suite's cassettes (``answers``): a body a
-rule fires on gets that rule's recorded rejection, so the client's error path runs too.
+really went on the wire; with ``observe: request`` it is the whole request (method, path, query,
+headers, body) for subjects whose ``output`` is ``value``. The server answers from the suite's
+cassettes (``answers``): a body a rule fires on gets that rule's recorded rejection, so the
+client's error path runs too.
 
     no request before the client exits    outcome ``error`` (NoRequest) with its exit code and stderr
     a body that is not JSON               outcome ``error`` (BodyNotJSON)
@@ -40,8 +42,17 @@ def client_side(raw: dict[str, Any], role: str, root: Path) -> PipelineSpec:
         kind="client", command=tuple(raw["client"]), name=raw.get("name", role),
         cwd=str((root / raw["cwd"]).resolve()) if "cwd" in raw else where, setup=raw.get("setup"),
         env=tuple(sorted(raw.get("env", {}).items())), root=where,
-        base_url_env=raw["base_url_env"], base_path=raw.get("base_path", ""),
+        base_url_env=raw["base_url_env"], base_path=raw.get("base_path", ""), observe=raw.get("observe", "body"),
     )
+
+
+def _request(exchange: Exchange, body: Any) -> dict[str, Any]:
+    """The whole request as a value: header names lower-cased, the Host header (it carries the
+    capture server's port, new every run) left out, credentials already removed by the server."""
+    req = exchange.request
+    headers = {k.lower(): v for k, v in req.headers if k.lower() != "host"}
+    return {"method": req.method, "path": req.path, "query": req.query, "headers": dict(sorted(headers.items())),
+            "body": body}
 
 
 def _no_answer(_request: Request) -> tuple[int, bytes, str | None, str | None]:
@@ -97,10 +108,11 @@ class ClientPipeline:
                                                  f"a request" + (f"; stderr: {tail}" if tail else ""))
         try:
             body = json.loads(self.last[0].request.body)
-            wire = canonical_bytes(body)
         except ValueError as exc:
             return outcome("error", "BodyNotJSON", f"the request body is not JSON: {exc}")
-        return Observation(case_id, lane_id, side, "ok", wire=wire, value=body, duration_s=time.perf_counter() - start)
+        value = _request(self.last[0], body) if self.spec.observe == "request" else body
+        return Observation(case_id, lane_id, side, "ok", wire=canonical_bytes(value), value=value,
+                           duration_s=time.perf_counter() - start)
 
     def close(self) -> None:
         if self.server is not None:

@@ -100,3 +100,16 @@ def test_harness_run_compares_the_anthropic_sdk_with_a_node_fetch_client_on_the_
     assert report["rejections"]["delta"]["summary"]["persisting"] == 1
     run = next((tmp_path / "out").glob("2*"))
     assert not [p for p in run.rglob("*") if p.is_file() and "not-a-real-key" in p.read_text(errors="replace")]
+
+
+def test_observe_request_makes_the_whole_request_the_observation_without_host_or_key(suite: Path) -> None:
+    raw = {"client": [sys.executable, "clients/openai_client.py"], "base_url_env": "OPENAI_BASE_URL",
+           "base_path": "/v1", "observe": "request"}
+    pipe = ClientPipeline(client_side(raw, "new", suite))
+    obs = _call(pipe, [{"name": "lookup", "input_schema": {"type": "object"}}], OPENAI)
+    assert obs.outcome == "ok", obs.error
+    assert (obs.value["method"], obs.value["path"], obs.value["query"]) == ("POST", "/v1/chat/completions", "")
+    headers = obs.value["headers"]
+    assert headers["authorization"] == REMOVED and "host" not in headers  # the port changes every run
+    assert headers["content-type"] == "application/json" and "openai" in headers["user-agent"].lower()
+    assert obs.value["body"]["tools"][0]["function"]["name"] == "lookup"
