@@ -18,6 +18,7 @@ from typing import Any
 from harness.errors import ConfigError
 from harness.evidence.runs import load_report, run_folder
 from harness.exitcodes import ExitCode, combine
+from harness.reject.delta import failing
 
 __all__ = ["KINDS", "Findings", "compare", "escape_names", "findings", "judge", "load_baseline",
            "load_mutation_baseline", "mutation_exit", "mutation_findings"]
@@ -76,14 +77,12 @@ def _pins(pins: Mapping[str, Any] | None) -> dict[str, str]:
 
 
 def _rejections(section: Mapping[str, Any] | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for f in (section or {}).get("findings", []):
-        if f["side"] == "new":
-            for r in f["rejections"]:
-                if not r["expected"]:
-                    name = f"{f['case']}[{f['lane']}]: {r['rule']}"
-                    out[name] = name
-    return out
+    """The undeclared rejections of the new pipeline that fail the run under the section's own
+    ``fail_on`` (introduced ones by default; every one with ``--fail-on-rejections any``)."""
+    if not section:
+        return {}
+    hits = failing(section.get("findings", []), str(section.get("fail_on", "any")))
+    return {f"{case}[{lane}]: {rule}": f"{case}[{lane}]: {rule}" for case, lane, rule in hits}
 
 
 def findings(report: Mapping[str, Any]) -> Findings:

@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place, SubjectError
+from harness.load.above import lane_allowances, with_above
 from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
-from harness.selectors import compile_selector
+from harness.provision import package_side
+from harness.selectors import compile_selector, select
 from harness.subjects import load_callable, resolve_subject
 
 __all__ = ["DEFAULT_SETTINGS", "declared_subjects", "load_suite", "python_pins"]
@@ -107,12 +109,19 @@ def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
     python = raw.get("python")
     if python and ("/" in python or python.startswith(".")):
         python = str((root / python).resolve())
+    if "package" in raw:  # a released version: an environment the harness provisions (harness.provision)
+        return package_side(raw, role, root)
+    if "client" in raw:  # a whole HTTP client pointed at a capture server (harness.capture)
+        from harness.capture import client_side
+
+        return client_side(raw, role, root)
     return PipelineSpec(
         kind="command" if "command" in raw else "python", call=raw.get("call"),
         command=tuple(raw.get("command", ())), name=raw.get("name", role if "command" in raw else ""),
         python=python, cwd=str((root / raw["cwd"]).resolve()) if "cwd" in raw else where,
         path=tuple(str((root / p).resolve()) for p in raw.get("path", ())), setup=raw.get("setup"),
         env=tuple(sorted(raw.get("env", {}).items())), root=where,
+        start_timeout_s=float(raw.get("start_timeout_s", 60.0)),
     )
 
 
@@ -141,7 +150,7 @@ def _lanes(doc: Document) -> dict[str, Lane]:
             id=raw["id"], wire=raw["wire"], provider=raw["provider"],
             base_url=raw.get("base_url"), model=raw.get("model"), title=raw.get("title", ""),
             options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())),
-            file=doc.file, line=place.line,
+            file=doc.file, line=place.line, diverges=lane_allowances(raw, raw["id"]),
         )
     return lanes
 
@@ -225,6 +234,16 @@ def _case_lanes(doc: Document, at: str, raw: dict[str, Any], subject: Subject,
     return tuple(raw["lanes"])
 
 
+def _same_as_input_picks(doc: Document, at: str, raw: dict[str, Any], case_input: dict[str, Any]) -> None:
+    """An ``equals: {same_as_input: SEL}`` pin whose selector picks nothing from the case's own
+    input is a mistake in the case file, known now, not a pin failing later about the output."""
+    for j, pin in enumerate(raw.get("pins", [])):
+        selector = pin.get("same_as_input") if isinstance(pin, dict) else None
+        if isinstance(selector, str) and not select(case_input, selector):
+            raise InputError(doc.place(f"{at}.pins[{j}].same_as_input"),
+                             "a selector that picks something from the case's input", repr(selector))
+
+
 def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path) -> Case:
     at = f"cases[{i}]"
     raw = doc.value["cases"][i]
@@ -245,6 +264,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
             # `harness bless` writes this placeholder: accepting a change needs a person's reason
             raise InputError(doc.place(f"{at}.expect.{lane}.diverges.why"), "the reason for this divergence",
                              "'TODO' (left by harness bless: write why this lane may differ)")
+    _same_as_input_picks(doc, at, raw, {"tools": tools, **raw.get("input", {})})
     return Case(
         id=raw.get("id") or content_id(subject.name, raw), subject=subject.name, file=doc.file,
         line=doc.lines.line_of(at), title=raw.get("title", ""),
@@ -339,6 +359,7 @@ def load_suite(root: Path | str) -> Suite:
         seen[case.id] = case
     if errors.items:
         raise InputErrors(errors.items)
+    cases = [with_above(case, settings, lanes) for case in cases]  # suite.yaml's and lanes' diverges:
     subjects = {c.subject: resolve_subject(c.subject, declared) for c in cases}
     return Suite(
         root=str(root.resolve()), name=settings.get("name", root.resolve().name), lanes=lanes,

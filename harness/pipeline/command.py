@@ -41,7 +41,7 @@ from harness.pipeline.protocol import ProtocolViolation, answer_of, call_message
 __all__ = ["ADAPTER", "CommandPipeline", "Lines", "StdinClosed", "die_with_parent"]
 
 ADAPTER = Path(__file__).resolve().parent.parent / "adapter" / "serve.py"
-START_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 60.0  # the default of a side's start_timeout_s
 MAX_STARTS = 3
 MAX_LINE = 256 << 20  # one answer line; past this the answer is refused, not buffered forever
 STDERR_TAIL = 16 << 10
@@ -222,13 +222,13 @@ class CommandPipeline:
         threading.Thread(target=self._drain_stderr, args=(self.proc.stderr,), daemon=True).start()
         self.lines = Lines(self.proc.stdout.fileno())
         try:
-            message = self.lines.exchange(time.monotonic() + START_TIMEOUT_S)
+            message = self.lines.exchange(time.monotonic() + self.spec.start_timeout_s)
             if message is None:
                 raise _StartFailed(f"exited before its hello ({self._status()}){self._stderr_note()}")
             self.hello = hello_of(message)
         except TimeoutError:
             self._kill()
-            raise _StartFailed(f"no hello within {START_TIMEOUT_S:g} s{self._stderr_note()}") from None
+            raise _StartFailed(f"no hello within {self.spec.start_timeout_s:g} s{self._stderr_note()}") from None
         except ProtocolViolation as exc:
             self._kill()
             raise _StartFailed(f"bad hello: {exc}") from None

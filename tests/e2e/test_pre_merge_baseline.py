@@ -122,8 +122,11 @@ def _write(suite: Path, pipes: str, cases: str) -> None:
 
 
 def _harness(repo: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # --fail-on-rejections any: the old and new pipelines ship the same tools here, so every
+    # rejection persists from old to new; counted as findings, the baseline tells new from old
     return subprocess.run([sys.executable, "-m", "harness", "run", "suite", "-q", "--mutate", "--out", str(out),
-                           *args], cwd=repo, capture_output=True, text=True, timeout=600, check=False)
+                           "--fail-on-rejections", "any", *args],
+                          cwd=repo, capture_output=True, text=True, timeout=600, check=False)
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,8 @@ def _section(mutants: list[dict[str, Any]], in_diff: str | None = None) -> dict[
 
 def _report(failing: list[str], undeclared: list[str], mutation: dict[str, Any] | None = None) -> dict[str, Any]:
     rows = [{"case": c, "lane": "l", "failed": True} for c in failing]
-    hits = [{"case": c, "lane": "l", "side": "new", "rejections": [{"rule": "r", "expected": False}]}
+    hits = [{"case": c, "lane": "l", "side": "new", "status": "known-rejected",
+             "rejections": [{"rule": "r", "expected": False}]}
             for c in undeclared]
     return {"differential": rows, "pins": None, "rejections": {"findings": hits}, "mutation": mutation,
             "baseline": None}
