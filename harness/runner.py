@@ -174,8 +174,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
         out = str(folder / "mutation")
         sections["mutation"] = _stage("mutation").run(suite, {**options.mutation_options, "out": out})
     timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
-               "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3),
-               "total_s": round(time.time() - started, 3),
+               "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3), "total_s": 0.0,
                "observations": {f"{r.unit.case.id}|{r.unit.lane.id}|{s}": round(getattr(r, s).duration_s, 6)
                                 for r in results for s in ("old", "new") if getattr(r, s) is not None}}
     report = report_document(suite, options.as_json(), results, pins, sections, timings)
@@ -183,6 +182,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     report["exit"] = {"code": int(code), "reason": reason}
     report = redactor().value(report)  # before anything is written or printed: no secret leaves the run
     validate_report(report)
+    report["timings"]["total_s"] = round(time.time() - started, 3)  # redaction and validation included
     _write(folder, "report.json", json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     _write(folder, "report.md", markdown.render(report, _renderers(sections)))
     _write(folder, "junit.xml", junit.render(report))
