@@ -1,0 +1,39 @@
+"""Redaction by variable name pattern and in every encoded form of a known secret."""
+
+from __future__ import annotations
+
+import base64
+from urllib.parse import quote
+
+import pytest
+
+from harness.reject.secrets import env_secrets, scan
+from harness.report.redact import Redactor
+
+SECRET = "correct-horse-battery-staple-42"
+
+
+@pytest.mark.parametrize("name", ["DB_PASS", "SMTP_PASSPHRASE", "APP_SECRET_VALUE", "GH_TOKEN_RO",
+                                  "STRIPE_KEY_LIVE", "MYSQL_PWD"])
+def test_credential_like_variable_names_are_found_by_pattern(name: str) -> None:
+    assert env_secrets({name: SECRET, "HOME": "/home/someone-long"}) == [SECRET]
+
+
+@pytest.mark.parametrize("form", [
+    base64.b64encode(SECRET.encode()).decode(),
+    base64.b64encode(b"x" + SECRET.encode()).decode(),
+    base64.urlsafe_b64encode(b"??" + SECRET.encode()).decode(),
+    SECRET.encode().hex(),
+    SECRET.encode().hex().upper(),
+    quote(SECRET + " /&", safe=""),
+])
+def test_an_encoded_secret_is_redacted_in_reports_and_found_by_the_cassette_scanner(form: str) -> None:
+    redacted = Redactor([SECRET]).text(f"body: {form};")
+    assert "[REDACTED:environment-credential]" in redacted
+    assert scan(f"body: {form};".encode(), [SECRET])
+
+
+def test_redaction_is_computed_once_per_distinct_string() -> None:
+    r = Redactor([SECRET])
+    first = r.text(f"x {SECRET}")
+    assert r.text(f"x {SECRET}") is first
