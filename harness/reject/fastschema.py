@@ -14,6 +14,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import regex
+
+from harness.patterns import bounded
+
 __all__ = ["Check", "compile_schema", "json_equal"]
 
 Check = Callable[[Any], bool]
@@ -84,8 +88,8 @@ def _keyword(key: str, arg: Any, schema: Mapping[str, Any]) -> Check | None:
         return lambda v: not _TYPES["number"](v) or (v >= arg if low else v <= arg)
     if key == "pattern" and isinstance(arg, str):
         try:
-            rx = re.compile(arg)
-        except re.error:
+            rx = bounded(arg)  # a rule's pattern, run on a pipeline's strings: time-bounded
+        except (re.error, regex.error):
             return None
         return lambda v: not isinstance(v, str) or rx.search(v) is not None
     return _applicator(key, arg)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import regex
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
@@ -22,6 +23,7 @@ from referencing.jsonschema import DRAFT202012
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import Document, load_document
+from harness.patterns import BoundedPattern, bounded
 from harness.reject.walk import subschemas
 from harness.selectors import compile_selector
 
@@ -56,17 +58,8 @@ class Rule:
     receipt_places: tuple[Place, ...] = ()
 
     @property
-    def pattern(self) -> re.Pattern[str]:
-        return _compiled(self.message)
-
-
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def _compiled(text: str) -> re.Pattern[str]:
-    if text not in _PATTERNS:
-        _PATTERNS[text] = re.compile(text, re.DOTALL)
-    return _PATTERNS[text]
+    def pattern(self) -> BoundedPattern:
+        return bounded(self.message, dotall=True, where=Place(f"rule {self.id}", None, "message"))
 
 
 @dataclass(frozen=True)
@@ -86,8 +79,8 @@ class RuleSet:
 def _check_parts(doc: Document, at: str, raw: Mapping[str, Any]) -> None:
     """What the schema cannot say: the regex compiles, the selectors parse, the schemas are schemas."""
     try:
-        re.compile(raw["message"])
-    except re.error as exc:
+        bounded(raw["message"], dotall=True)
+    except (re.error, regex.error) as exc:
         raise InputError(doc.place(f"{at}.message"), "a regular expression", f"{exc}") from None
     for key in ("select", "within"):
         if key in raw:
