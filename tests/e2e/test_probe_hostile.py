@@ -43,6 +43,11 @@ class Hostile(BaseHTTPRequestHandler):
             chunk = b"x" * 65536
             for _ in range(160):  # 10 MiB
                 self.wfile.write(chunk)
+        elif self.mode == "deep":  # nested past any JSON decoder's recursion
+            body = b"[" * 200_000
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         elif self.mode == "bomb":
             self.send_header("content-encoding", "gzip")
             self.send_header("content-length", str(len(BOMB)))
@@ -103,6 +108,14 @@ def test_a_gzip_bomb_is_refused_after_decompressing_past_the_cap_not_held_whole(
     assert got.returncode == 5, (got.stdout, got.stderr)
     assert "once decompressed" in got.stdout
     assert json.loads((out / "probe-report.json").read_text())["items"][0]["outcome"] == "error"
+
+
+def test_an_answer_nested_past_the_json_decoder_is_compared_as_text_not_an_internal_error(
+        tmp_path: Path, server: ThreadingHTTPServer) -> None:
+    got, out, _ = _probe(tmp_path, server, "deep")
+    assert got.returncode == 5, (got.stdout, got.stderr)
+    assert "Traceback" not in got.stderr and "internal error" not in got.stderr
+    assert json.loads((out / "probe-report.json").read_text())["items"][0]["outcome"] == "message-changed"
 
 
 def test_requests_not_sent_before_the_run_deadline_could_not_be_checked(

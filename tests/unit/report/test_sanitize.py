@@ -57,3 +57,21 @@ def test_junit_xml_stays_well_formed_whatever_a_pipeline_error_holds() -> None:
     error = root.find("testsuite/testcase/error")
     assert error is not None
     assert error.get("message") == "error: boom \\x00\\x0b\\x1b[2J \ufffd  end"
+
+
+def test_the_text_rendering_of_any_report_prints_no_control_character() -> None:
+    import io
+
+    from rich.console import Console
+
+    from harness.cli.output import render_text
+
+    row = {"subject": "toy", "case": "c", "lane": "l", "verdict": "error", "failed": True,
+           "detail": "new error: \x1b[2J\x1b]0;pwned\x07 \ud83d"}
+    report = {"differential": [row], "summary": {"units": 1, "failed": 1, "verdicts": {
+        "identical": 0, "reordered": 0, "intended": 0, "unexpected": 0, "error": 1}},
+        "pins": None, "rejections": None, "mutation": None, "exit": {"code": 1, "reason": "r\x1b"}}
+    out = io.StringIO()
+    render_text(report, Console(file=out, width=200, color_system=None))
+    printed = out.getvalue()
+    assert "\x1b" not in printed and "\x07" not in printed and "\\x1b[2J" in printed
