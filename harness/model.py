@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "Observation",
     "Outcome",
     "PinSpec",
+    "PipelineSpec",
     "Side",
     "Subject",
     "Suite",
@@ -68,8 +70,53 @@ class Lane:
 
 
 @dataclass(frozen=True)
+class PipelineSpec:
+    """How to reach one pipeline. Three kinds, one protocol (see ``harness.pipeline``):
+
+    - ``python`` without ``python``: ``call`` (``module:function``) imported into the harness's
+      own process (forked per worker);
+    - ``python`` with ``python``: the same callable run inside another interpreter (another
+      virtualenv or revision), served over the JSON-lines protocol by ``harness/adapter``;
+    - ``command``: any program speaking the JSON-lines protocol (``docs/protocol.md``), started
+      once and kept warm; ``name`` picks one of the pipelines it serves (``old``, ``new``...).
+
+    ``root`` is the folder relative paths were resolved against (the suite folder), and keys a
+    pipeline to its suite: two suites whose modules share a name never run each other's code.
+    """
+
+    kind: Literal["python", "command"]
+    call: str | None = None
+    command: tuple[str, ...] = ()
+    name: str = ""
+    python: str | None = None
+    cwd: str | None = None
+    path: tuple[str, ...] = ()
+    setup: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    root: str | None = None
+
+    @property
+    def in_process(self) -> bool:
+        return self.kind == "python" and self.python is None
+
+    def label(self) -> str:
+        """One line naming the pipeline, for reports and errors (no absolute paths)."""
+        if self.kind == "command":
+            argv = " ".join(self.command)
+            return f"command {argv}" + (f" [{self.name}]" if self.name else "")
+        if self.python:
+            return f"{self.call} in {self.python}"
+        return str(self.call)
+
+
+@dataclass(frozen=True)
 class Subject:
-    """A pair of pipelines under test. ``old``/``new``/``refeed`` are ``module:function`` strings."""
+    """A pair of pipelines under test.
+
+    ``old``/``new``/``refeed`` name them in one line (``module:function`` for in-process Python);
+    ``pipelines`` holds declared ``PipelineSpec``s by role when a side is not an in-process
+    callable (a command, another interpreter). ``pipeline(side)`` is the one way to ask.
+    """
 
     name: str
     old: str
@@ -81,6 +128,22 @@ class Subject:
     output: Literal["request-body", "value"] = "request-body"
     input_schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
     """A JSON Schema for the case's ``input:`` mapping, checked at load time with file and line."""
+    pipelines: Mapping[str, PipelineSpec] = field(default_factory=dict, hash=False, compare=False)
+
+    def pipeline(self, role: str) -> PipelineSpec:
+        """The spec of ``old``, ``new`` or ``refeed``."""
+        declared = self.pipelines.get(role)
+        if declared is not None:
+            return declared
+        call = getattr(self, role)
+        if not call:
+            raise LookupError(f"subject {self.name} has no {role} pipeline")
+        return PipelineSpec(kind="python", call=call)
+
+    @property
+    def in_process(self) -> bool:
+        """Every side an in-process Python callable (what operator mutation needs)."""
+        return all(self.pipeline(s).in_process for s in ("old", "new"))
 
 
 @dataclass(frozen=True)
@@ -140,10 +203,12 @@ class Suite:
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     def case(self, case_id: str) -> Case:
-        for c in self.cases:
-            if c.id == case_id:
-                return c
-        raise KeyError(case_id)
+        return self._by_id[case_id]
+
+    @cached_property
+    def _by_id(self) -> dict[str, Case]:
+        # Built once on first use: a scan per lookup made the pin stage quadratic in cases.
+        return {c.id: c for c in self.cases}
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import json
 import os
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.build import UnitResult, build
+from harness.evidence import ObservationStore
 from harness.exitcodes import ExitCode, combine
 from harness.model import Observation, Side, Suite
 from harness.pins.run import run_pins
@@ -150,10 +152,19 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     folder = options.out / _run_id(suite)
     folder.mkdir(parents=True, exist_ok=False)
     stream = (folder / "differential.jsonl").open("w", encoding="utf-8")
+    # Two stores: the run folder's evidence, scrubbed of secrets, and a private one with the
+    # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after.
+    private = tempfile.TemporaryDirectory(prefix="harness-observations-")
+    store = ObservationStore(Path(private.name))
+    evidence = ObservationStore(folder / "observations", scrub=redactor().text)
 
     def on_result(res: UnitResult) -> None:
         v = res.verdict
         assert v is not None
+        for obs in (res.old, res.new):
+            if obs is not None:
+                store.put(obs)
+                evidence.put(obs)
         stream.write(json.dumps({"case": v.case_id, "lane": v.lane_id, "verdict": v.kind, "failed": v.failed}) + "\n")
         stream.flush()
         if progress:
@@ -164,11 +175,15 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
                         timeout=options.timeout, on_result=on_result)
     finally:
         stream.close()
+        store.close()
+        evidence.close()
     built = time.time()
     sections: dict[str, Any] = {}
     if options.rejections:
         sections["rejections"] = _stage("rejections").evaluate(suite, _observations(results))
-    pins = run_pins(suite, options.against, options.cases, options.lanes) if options.pins else None
+    with private:
+        pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder)
+                if options.pins else None)
     pinned = time.time()
     if options.mutate:
         out = str(folder / "mutation")

@@ -10,11 +10,13 @@ import fnmatch
 import os
 from collections.abc import Callable, Sequence
 
-from harness.build.calls import call_pipeline, deadline
 from harness.build.pool import UnitResult, run_units
 from harness.build.unit import Pipelines, Unit
 from harness.errors import ConfigError
 from harness.model import Suite
+from harness.pipeline import prepare
+from harness.pipeline.calls import call_pipeline, deadline
+from harness.pipeline.inprocess import resolve_in_suite
 from harness.subjects import load_callable
 
 __all__ = ["Pipelines", "Unit", "UnitResult", "build", "call_pipeline", "deadline", "units"]
@@ -45,7 +47,12 @@ def build(suite: Suite, cases: Sequence[str] | None = None, lanes: Sequence[str]
     """Run old and new on every selected case x lane; results in suite order."""
     todo = units(suite, cases, lanes, timeout)
     for subject in {u.subject for u in todo}:
-        for spec in filter(None, (subject.old, subject.new, subject.refeed)):
-            load_callable(spec)  # a missing pipeline is bad configuration, found before forking
+        for side in ("old", "new"):
+            spec = subject.pipeline(side)
+            prepare(spec)  # a side's setup command runs once, here, before any worker forks
+            if spec.in_process and spec.call:
+                resolve_in_suite(spec.call, spec.root)  # a missing pipeline is bad configuration
+        if subject.refeed:
+            load_callable(subject.refeed)
     count = (os.cpu_count() or 1) if workers is None else workers
     return run_units(todo, count, on_result or (lambda _r: None))

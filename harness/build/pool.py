@@ -76,6 +76,7 @@ def _worker(conn: Connection) -> None:
     while True:
         task = conn.recv()
         if task is None:
+            pipes.close()  # ends the long-lived pipeline processes this worker started
             return
         for index, forced, careful in task:
             _finish(_UNITS[index], pipes, forced, conn.send, careful)
@@ -220,6 +221,7 @@ def run_units(units: list[Unit], workers: int, on_result: Callable[[UnitResult],
             _finish(unit, pipes, {}, send)
             on_result(res)
             results.append(res)
+        pipes.close()
         return results
     global _UNITS
     _UNITS = units

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.build.calls import call_pipeline, pack
 from harness.compare import compare
 from harness.model import Case, Lane, Observation, Side, Subject, Verdict
+from harness.pipeline import Pipelines as _OpenPipelines
+from harness.pipeline import pack
 from harness.subjects import load_callable
 
 __all__ = ["Pipelines", "Unit", "checks_for", "observe", "verdict_for"]
@@ -31,10 +32,12 @@ class Unit:
         return (self.case.id, self.lane.id)
 
 
-class Pipelines:
-    """Resolved callables, imported once per process."""
+class Pipelines(_OpenPipelines):
+    """The pipelines this process has opened (``harness.pipeline``), each case's packed input,
+    and plain callables (a subject's ``refeed``), each resolved once per process."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._cache: dict[str, Callable[..., Any]] = {}
         self._packed: dict[str, bytes] = {}
 
@@ -46,19 +49,20 @@ class Pipelines:
             self._packed[unit.case.id] = pack(unit.case.input)
         return self._packed[unit.case.id]
 
-    def get(self, spec: str) -> Callable[..., Any]:
+    def function(self, spec: str) -> Callable[..., Any]:
         if spec not in self._cache:
             self._cache[spec] = load_callable(spec)
         return self._cache[spec]
 
 
 def observe(unit: Unit, pipes: Pipelines, side: Side, pipeline_input: Any = None) -> Observation:
-    spec = unit.subject.old if side == "old" else unit.subject.new
-    if pipeline_input is None:
-        return call_pipeline(pipes.get(spec), None, unit.lane.as_dict(), case_id=unit.case.id, lane_id=unit.lane.id,
-                             side=side, timeout=unit.timeout, packed=pipes.packed(unit))
-    return call_pipeline(pipes.get(spec), pipeline_input, unit.lane.as_dict(), case_id=unit.case.id,
-                         lane_id=unit.lane.id, side=side, timeout=unit.timeout)
+    """One call of the ``side`` pipeline on the unit (on ``pipeline_input`` when given)."""
+    spec = unit.subject.pipeline(side)
+    pipeline = pipes.get(spec)
+    packed = pipes.packed(unit) if pipeline_input is None and spec.in_process else None
+    return pipeline.call(unit.case.input if pipeline_input is None else pipeline_input, unit.lane.as_dict(),
+                         case_id=unit.case.id, lane_id=unit.lane.id, side=side, timeout=unit.timeout,
+                         packed=packed)
 
 
 def _deterministic(unit: Unit, pipes: Pipelines, first: Observation) -> str:
@@ -72,7 +76,7 @@ def _idempotent(unit: Unit, pipes: Pipelines, first: Observation) -> str:
     if not unit.subject.refeed:
         return "the subject has no refeed function, so idempotence cannot be checked"
     try:
-        fed = pipes.get(unit.subject.refeed)(unit.case.input, first.value)
+        fed = pipes.function(unit.subject.refeed)(unit.case.input, first.value)
     except Exception as exc:
         return f"refeed raised {type(exc).__name__}: {exc}"
     again = observe(unit, pipes, "new", fed)

@@ -18,7 +18,7 @@ from harness.errors import ConfigError, HarnessError, InputError, InputErrors, P
 from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
-from harness.model import Case, Expectation, Lane, PinSpec, Subject, Suite
+from harness.model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
 from harness.selectors import compile_selector
 from harness.subjects import load_callable, resolve_subject
 
@@ -82,8 +82,8 @@ def _check_imports(doc: Document | None, settings: dict[str, Any], errors: _Erro
     seen: dict[str, str | None] = {}
     for name, spec in settings.get("subjects", {}).items():
         for role in ("old", "new", "refeed"):
-            if role not in spec:
-                continue
+            if not isinstance(spec.get(role), str):
+                continue  # absent, or a pipeline outside this process: nothing to import here
             module = spec[role].partition(":")[0]
             place = doc.place(f"subjects.{name}.{role}") if doc else Place("suite.yaml")
             if module not in seen:
@@ -98,14 +98,33 @@ def _check_imports(doc: Document | None, settings: dict[str, Any], errors: _Erro
                     errors.add(InputError(place, "a callable the module defines", str(exc)))
 
 
-def _subjects(settings: dict[str, Any]) -> dict[str, Subject]:
+def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
+    """A side as declared in suite.yaml, paths resolved against the suite folder."""
+    where = str(root.resolve())
+    if isinstance(raw, str):
+        return PipelineSpec(kind="python", call=raw, root=where)
+    python = raw.get("python")
+    if python and ("/" in python or python.startswith(".")):
+        python = str((root / python).resolve())
+    return PipelineSpec(
+        kind="command" if "command" in raw else "python", call=raw.get("call"),
+        command=tuple(raw.get("command", ())), name=raw.get("name", role if "command" in raw else ""),
+        python=python, cwd=str((root / raw["cwd"]).resolve()) if "cwd" in raw else where,
+        path=tuple(str((root / p).resolve()) for p in raw.get("path", ())), setup=raw.get("setup"),
+        env=tuple(sorted(raw.get("env", {}).items())), root=where,
+    )
+
+
+def _subjects(settings: dict[str, Any], root: Path) -> dict[str, Subject]:
     out: dict[str, Subject] = {}
     for name, spec in settings.get("subjects", {}).items():
+        sides = {role: _pipeline(spec[role], role, root) for role in ("old", "new")}
         out[name] = Subject(
-            name=name, old=spec["old"], new=spec["new"], wires=frozenset(spec["wires"]),
+            name=name, old=sides["old"].label(), new=sides["new"].label(), wires=frozenset(spec["wires"]),
             description=spec.get("description", ""), refeed=spec.get("refeed"),
             input_keys=frozenset(spec.get("input_keys", ())),
             output=spec.get("output", "request-body"), input_schema=spec.get("input_schema"),
+            pipelines=sides,
         )
     return out
 
@@ -283,7 +302,7 @@ def load_suite(root: Path | str) -> Suite:
     _check_imports(settings_doc, settings, errors, root)
     if errors.items:
         raise InputErrors(errors.items)
-    declared = _subjects(settings)
+    declared = _subjects(settings, root)
     lanes: dict[str, Lane] = {}
     patterns = settings["lanes"]
     from harness.sources import read_roots  # harness.sources imports harness.load

@@ -7,6 +7,10 @@ mutant was switched on can hide it.
 
 ``against`` chooses which pipeline plays "new": set to ``"old"`` (``--harness-against old``)
 to run every pin against the previous pipeline and see which pins exist to catch it.
+
+``use_store`` points the cache at a run's saved observations (``harness.evidence``): during
+``harness run`` the pins read what the build stage already made instead of calling every
+pipeline again; only fresh calls (determinism, idempotence) still run a pipeline.
 """
 
 from __future__ import annotations
@@ -14,14 +18,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from harness.build.calls import call_isolated, call_pipeline
 from harness.build.unit import Pipelines
+from harness.evidence import load_observations
 from harness.load import load_suite
-from harness.model import Observation, Side, Suite
+from harness.model import Observation, PipelineSpec, Side, Suite
+from harness.pipeline import call_isolated
 
-__all__ = ["against", "clear", "fresh", "observe", "refeed", "set_against", "set_isolate", "suite_for"]
+__all__ = ["against", "clear", "fresh", "observe", "refeed", "set_against", "set_isolate", "suite_for",
+           "use_store"]
 
-_observations: dict[tuple[str, str, str, str], Observation] = {}
+_observations: dict[tuple[str, str, str, PipelineSpec], Observation] = {}
+_stored: dict[str, dict[tuple[str, str, str], Observation]] = {}
 _suites: dict[str, Suite] = {}
 _pipes = Pipelines()
 _against: list[Side] = ["new"]
@@ -42,8 +49,16 @@ def against() -> Side:
 
 
 def clear() -> None:
-    """Forget every observation (suites stay loaded: they do not depend on pipeline code)."""
+    """Forget every observation (suites stay loaded: they do not depend on pipeline code), and
+    stop reading a run's saved ones: a mutant's pipelines must run for real."""
     _observations.clear()
+    _stored.clear()
+
+
+def use_store(folder: Path) -> None:
+    """Read observations from the store in ``folder`` before calling any pipeline."""
+    _stored.clear()
+    _stored[str(folder)] = load_observations(folder)
 
 
 def suite_for(path: Path) -> Suite:
@@ -57,10 +72,13 @@ def suite_for(path: Path) -> Suite:
     raise LookupError(f"{path} is not inside a suite folder (no suite.yaml above it)")
 
 
-def _spec(suite: Suite, case_id: str, side: Side) -> str:
-    subject = suite.subjects[suite.case(case_id).subject]
-    actual = against() if side == "new" else "old"
-    return subject.new if actual == "new" else subject.old
+def _actual(side: Side) -> Side:
+    """The pipeline that plays ``side``: against old, "new" is played by the old pipeline."""
+    return against() if side == "new" else "old"
+
+
+def _spec(suite: Suite, case_id: str, side: Side) -> PipelineSpec:
+    return suite.subjects[suite.case(case_id).subject].pipeline(_actual(side))
 
 
 def fresh(suite: Suite, case_id: str, lane_id: str, side: Side = "new",
@@ -68,18 +86,30 @@ def fresh(suite: Suite, case_id: str, lane_id: str, side: Side = "new",
     """Run the pipeline now, uncached (for determinism and idempotence checks)."""
     case = suite.case(case_id)
     timeout = float(suite.settings.get("timeout_s", 10.0))
-    call = call_isolated if _isolate[0] else call_pipeline
-    return call(
-        _pipes.get(_spec(suite, case_id, side)), case.input if pipeline_input is None else pipeline_input,
-        suite.lanes[lane_id].as_dict(), case_id=case_id, lane_id=lane_id, side=side, timeout=timeout,
-    )
+    spec = _spec(suite, case_id, side)
+    pipeline = _pipes.get(spec)
+    args = (case.input if pipeline_input is None else pipeline_input, suite.lanes[lane_id].as_dict())
+    if _isolate[0] and spec.in_process:  # a command pipeline is its own process already
+        fn = pipeline.fn  # type: ignore[attr-defined]
+        return call_isolated(fn, *args, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
+    return pipeline.call(*args, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
+
+
+def _saved(case_id: str, lane_id: str, side: Side) -> Observation | None:
+    for saved in _stored.values():
+        obs = saved.get((case_id, lane_id, _actual(side)))
+        if obs is not None:
+            return Observation(obs.case_id, obs.lane_id, side, obs.outcome, wire=obs.wire, error=obs.error,
+                               duration_s=obs.duration_s)
+    return None
 
 
 def observe(suite: Suite, case_id: str, lane_id: str, side: Side = "new") -> Observation:
-    """The (cached) observation of one side on one case x lane."""
+    """The (cached) observation of one side on one case x lane: the saved one when a run's
+    store is in use, else one pipeline call."""
     key = (suite.root, case_id, lane_id, _spec(suite, case_id, side))
     if key not in _observations:
-        _observations[key] = fresh(suite, case_id, lane_id, side)
+        _observations[key] = _saved(case_id, lane_id, side) or fresh(suite, case_id, lane_id, side)
     return _observations[key]
 
 
@@ -87,4 +117,4 @@ def refeed(suite: Suite, case_id: str, output: Any) -> Any:
     subject = suite.subjects[suite.case(case_id).subject]
     if not subject.refeed:
         raise LookupError(f"subject {subject.name} has no refeed function")
-    return _pipes.get(subject.refeed)(suite.case(case_id).input, output)
+    return _pipes.function(subject.refeed)(suite.case(case_id).input, output)

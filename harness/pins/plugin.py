@@ -9,6 +9,7 @@ Options:
     --harness-isolate           each pipeline call in a forked child (crash-proof; slower)
     --harness-cases GLOB,...    only these case ids      --harness-lanes GLOB,...  only these lanes
     --harness-results FILE      write one JSON line per item outcome (used by ``harness run``)
+    --harness-observations DIR  read saved observations from a run's store before calling pipelines
 
 Fixture for Python pins beside the case files:
     observe(case_id, lane_id, side="new") -> Observation
@@ -43,12 +44,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--harness-cases", default="", help="comma-separated case id globs")
     group.addoption("--harness-lanes", default="", help="comma-separated lane id globs")
     group.addoption("--harness-results", default="", help="write item outcomes as JSON lines here")
+    group.addoption("--harness-observations", default="",
+                    help="a run's observations folder: pins read these instead of calling the pipelines again")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "harness_pin: a pin collected from a case file")
     cache.set_against(config.getoption("--harness-against"))
     cache.set_isolate(bool(config.getoption("--harness-isolate")))
+    if config.getoption("--harness-observations"):
+        cache.use_store(Path(config.getoption("--harness-observations")))
     path = config.getoption("--harness-results")
     if path:
         _results.append(open(path, "w", encoding="utf-8"))  # noqa: SIM115 - closed at unconfigure

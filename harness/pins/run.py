@@ -22,7 +22,7 @@ __all__ = ["run_pins"]
 
 
 def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | None,
-             lanes: Sequence[str] | None) -> list[str]:
+             lanes: Sequence[str] | None, observations: Path | None = None) -> list[str]:
     root = Path(suite.root)
     cmd = [sys.executable, "-m", "pytest", str(root), "-p", "harness.pins.plugin", "-p", "no:cacheprovider",
            "-q", "--tb=no", "--no-header", f"--rootdir={root.parent}", "--harness-isolate",
@@ -31,6 +31,8 @@ def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | 
         cmd.append("--harness-cases=" + ",".join(cases))
     if lanes:
         cmd.append("--harness-lanes=" + ",".join(lanes))
+    if observations is not None:
+        cmd.append(f"--harness-observations={observations}")
     return cmd
 
 
@@ -51,12 +53,15 @@ def _claims(suite: Suite, results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = None,
-             lanes: Sequence[str] | None = None, timeout: float = 1800) -> dict[str, Any]:
-    """Every pin's outcome, a summary, and (against old) the catches_old check."""
+             lanes: Sequence[str] | None = None, timeout: float = 1800,
+             observations: Path | None = None) -> dict[str, Any]:
+    """Every pin's outcome, a summary, and (against old) the catches_old check. With
+    ``observations`` (a run's store), pins read the build stage's observations instead of
+    calling every pipeline again."""
     with tempfile.TemporaryDirectory(prefix="harness-pins-") as tmp:
         out = Path(tmp) / "results.jsonl"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))}
-        proc = subprocess.run(_command(suite, against, out, cases, lanes), capture_output=True, text=True,
+        proc = subprocess.run(_command(suite, against, out, cases, lanes, observations), capture_output=True, text=True,
                               timeout=timeout, env=env, cwd=str(Path(suite.root).parent), check=False)
         lines = out.read_text().splitlines() if out.exists() else []
     results = [{"id": r["nodeid"], "outcome": r["outcome"] if r["when"] == "call" or r["outcome"] != "failed"

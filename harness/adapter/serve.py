@@ -1,0 +1,105 @@
+"""The Python end of the JSON-lines pipeline protocol (version 1). Standard library only.
+
+    serve(old=fn, new=fn, name="my-client", version="1.2")   in a script of yours
+    python serve.py --call package.module:function [--name new]   one callable, by path
+
+Protocol stdout is taken over before any pipeline runs: whatever the pipelines (or the
+libraries they import) print goes to stderr, so a banner can never corrupt an answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import sys
+import traceback
+from collections.abc import Callable
+from typing import IO, Any
+
+__all__ = ["serve"]
+
+PROTOCOL_VERSION = 1
+
+
+def _protocol_stdout() -> IO[str]:
+    """A private handle on the real stdout; fd 1 becomes stderr for everyone else."""
+    sys.stdout.flush()
+    private = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return private
+
+
+def _where(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    return f"{os.path.basename(last.filename)}:{last.lineno} in {last.name}"
+
+
+def _answer(request: dict[str, Any], pipelines: dict[str, Callable[..., Any]]) -> dict[str, Any]:
+    rid = request.get("id")
+    fn = pipelines.get(str(request.get("pipeline")))
+    if fn is None:
+        return {"type": "error", "id": rid, "error": {"type": "UnknownPipeline",
+                                                      "message": f"no pipeline {request.get('pipeline')!r}"}}
+    try:
+        output = fn(request.get("input"), request.get("lane"))
+        line = {"type": "result", "id": rid, "output": output}
+        json.dumps(line, allow_nan=False)  # an output that is not JSON is the pipeline's error
+        return line
+    except Exception as exc:
+        return {"type": "error", "id": rid,
+                "error": {"type": type(exc).__name__, "message": str(exc)[:2000], "where": _where(exc)}}
+
+
+def serve(*, name: str = "python", version: str = "", **pipelines: Callable[..., Any]) -> None:
+    """Answer calls on stdin until ``shutdown`` or end of input, then return."""
+    if not pipelines:
+        raise TypeError("serve() needs at least one pipeline, e.g. serve(new=build_body)")
+    out = _protocol_stdout()
+    hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "pipelines": sorted(pipelines),
+             "implementation": {"name": name, "version": version,
+                                "language": f"python {platform.python_version()}"}}
+    out.write(json.dumps(hello) + "\n")
+    for raw in sys.stdin:
+        if not raw.strip():
+            continue
+        try:
+            request = json.loads(raw)
+        except ValueError as exc:
+            out.write(json.dumps({"type": "error", "id": None,
+                                  "error": {"type": "BadRequest", "message": str(exc)}}) + "\n")
+            continue
+        if request.get("type") == "shutdown":
+            break
+        out.write(json.dumps(_answer(request, pipelines), ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def _load(call: str) -> Callable[..., Any]:
+    module, _, attr = call.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj  # type: ignore[no-any-return]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="serve one Python callable over the pipeline protocol")
+    parser.add_argument("--call", required=True, help="module:function taking (input, lane)")
+    parser.add_argument("--name", default="pipeline", help="the pipeline's name in the protocol")
+    args = parser.parse_args(argv)
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]  # our folder shadows nothing
+    sys.path.insert(0, os.getcwd())
+    serve(name="harness.adapter", version=str(PROTOCOL_VERSION), **{args.name: _load(args.call)})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""One pipeline call, guarded: whatever the pipeline does, the caller gets an Observation.
+
+A raise becomes outcome ``error``; running past the deadline becomes ``timeout`` (a SIGALRM
+interrupts pure-Python loops; a hang inside C code is caught by the worker pool's watchdog,
+which kills the worker); a value that is not JSON becomes ``error`` too, because it could not
+go on the wire. The input is copied first so a pipeline that mutates it cannot leak into the
+next call.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from harness.canonical import canonical_bytes
+from harness.model import ErrorInfo, Observation, Side
+
+__all__ = ["PipelineTimeout", "call_isolated", "call_pipeline", "deadline", "pack"]
+
+
+class PipelineTimeout(BaseException):
+    """Raised inside a pipeline call when its deadline passes."""
+
+
+def pack(pipeline_input: Any) -> bytes:
+    """The input as bytes: each call unpacks its own copy, so no call sees another's edits."""
+    return pickle.dumps(pipeline_input, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise PipelineTimeout()
+
+
+_installed: list[bool] = [False]
+
+
+@contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Interrupt the block after ``seconds`` (main thread only; elsewhere no deadline).
+
+    The SIGALRM handler is installed once per process and left in place: swapping it around
+    every call cost as much as a small pipeline. It only raises while a timer armed here runs.
+    """
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if not _installed[0] or signal.getsignal(signal.SIGALRM) is not _on_alarm:
+        signal.signal(signal.SIGALRM, _on_alarm)
+        _installed[0] = True
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _where(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    # The file's name only: an absolute path would differ between clones and leak local paths.
+    return f"{os.path.basename(last.filename)}:{last.lineno} in {last.name}"
+
+
+def call_pipeline(
+    fn: Callable[[Any, Any], Any],
+    pipeline_input: Any,
+    lane: dict[str, Any],
+    *,
+    case_id: str,
+    lane_id: str,
+    side: Side,
+    timeout: float | None,
+    packed: bytes | None = None,
+) -> Observation:
+    """Run ``fn(input, lane)`` once and record how it ended. ``packed`` is ``pack(input)``, for
+    callers that run one input many times; the lane must then be a fresh dict."""
+    args = (pickle.loads(packed if packed is not None else pack(pipeline_input)), dict(lane))
+    start = time.perf_counter()
+    try:
+        with deadline(timeout):
+            value = fn(*args)
+        wire = canonical_bytes(value)
+    except PipelineTimeout:
+        return Observation(
+            case_id, lane_id, side, "timeout",
+            error=ErrorInfo("Timeout", f"no answer within {timeout:g} s"),
+            duration_s=time.perf_counter() - start,
+        )
+    except (Exception, RecursionError) as exc:
+        return Observation(
+            case_id, lane_id, side, "error",
+            error=ErrorInfo(type(exc).__name__, str(exc)[:2000], _where(exc)),
+            duration_s=time.perf_counter() - start,
+        )
+    return Observation(
+        case_id, lane_id, side, "ok", wire=wire, value=value,
+        duration_s=time.perf_counter() - start,
+    )
+
+
+def call_isolated(
+    fn: Callable[[Any, Any], Any],
+    pipeline_input: Any,
+    lane: dict[str, Any],
+    *,
+    case_id: str,
+    lane_id: str,
+    side: Side,
+    timeout: float | None,
+) -> Observation:
+    """``call_pipeline`` in a forked child: a crash or a hang in C code becomes an outcome."""
+    import select
+
+    read_fd, write_fd = os.pipe()
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # child: answer through the pipe, then leave without running atexit hooks
+        os.close(read_fd)
+        try:
+            obs = call_pipeline(fn, pipeline_input, lane, case_id=case_id, lane_id=lane_id,
+                                side=side, timeout=timeout)
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(pickle.dumps(obs, protocol=pickle.HIGHEST_PROTOCOL))
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    chunks: list[bytes] = []
+    limit = start + (timeout or 3600) + 2.0
+    with os.fdopen(read_fd, "rb") as src:
+        while True:
+            left = limit - time.perf_counter()
+            ready, _, _ = select.select([src], [], [], max(left, 0))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return Observation(case_id, lane_id, side, "timeout",
+                                   error=ErrorInfo("Timeout", f"no answer within {timeout:g} s; killed"),
+                                   duration_s=time.perf_counter() - start)
+            chunk = src.read1(1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    if chunks:
+        result: Observation = pickle.loads(b"".join(chunks))
+        return result
+    how = (f"signal {signal.Signals(-os.waitstatus_to_exitcode(status)).name}"
+           if os.WIFSIGNALED(status) else f"exit code {os.waitstatus_to_exitcode(status)}")
+    return Observation(case_id, lane_id, side, "crash",
+                       error=ErrorInfo("Crash", f"the pipeline's process died ({how})"),
+                       duration_s=time.perf_counter() - start)

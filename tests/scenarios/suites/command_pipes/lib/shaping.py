@@ -1,0 +1,2 @@
+def shape(body, lane):
+    return {**body, "lane": lane["id"]}
