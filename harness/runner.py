@@ -156,7 +156,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after.
     private = tempfile.TemporaryDirectory(prefix="harness-observations-")
     store = ObservationStore(Path(private.name))
-    evidence = ObservationStore(folder / "observations", scrub=redactor().text)
+    evidence = ObservationStore(folder / "observations", scrub=redactor().redact)  # bodies stay JSON
 
     def on_result(res: UnitResult) -> None:
         v = res.verdict

@@ -27,6 +27,7 @@ from harness.report.sanitize import clean_text, walk_strings
 __all__ = ["Redactor", "redact_text", "redactor"]
 
 _CACHE_LIMIT = 200_000  # distinct strings remembered; past it the memo starts over
+_MEMO_MAX_CHARS = 4096  # at most ~800 MB of memo in the worst case, far less in practice
 
 # The key shapes the cassette scanner knows, plus a private key's whole body (the scanner only
 # needs its header to refuse a file; a report must lose the key itself).
@@ -55,6 +56,11 @@ class Redactor:
         self._labelled = [(kind, re.compile(rx)) for kind, rx in _LABELLED]
         self._memo: dict[str, str] = {}
 
+    def redact(self, value: str) -> str:
+        """``value`` with every credential replaced and nothing else changed, not memoised: for
+        bytes kept as evidence (a wire body stays the JSON it was)."""
+        return self._redact(value)
+
     def _redact(self, value: str) -> str:
         if self._literals is not None:
             value = self._literals.sub("[REDACTED:environment-credential]", value)
@@ -66,6 +72,8 @@ class Redactor:
 
     def text(self, value: str) -> str:
         """``value`` with every credential replaced, then sanitized for files and terminals."""
+        if len(value) > _MEMO_MAX_CHARS:  # long texts are rarely repeated: memoising them only costs memory
+            return clean_text(self._redact(value))
         done = self._memo.get(value)
         if done is None:
             if len(self._memo) >= _CACHE_LIMIT:

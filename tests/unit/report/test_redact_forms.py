@@ -37,3 +37,13 @@ def test_redaction_is_computed_once_per_distinct_string() -> None:
     r = Redactor([SECRET])
     first = r.text(f"x {SECRET}")
     assert r.text(f"x {SECRET}") is first
+
+
+def test_evidence_redaction_leaves_json_text_as_json_while_report_text_is_sanitized() -> None:
+    import json
+
+    body = json.dumps({"d": "next line\x85 and \u202e", "k": SECRET}, ensure_ascii=False)
+    r = Redactor([SECRET])
+    kept = json.loads(r.redact(body))
+    assert kept == {"d": "next line\x85 and \u202e", "k": "[REDACTED:environment-credential]"}
+    assert "\\x85" in r.text(body)
