@@ -25,12 +25,19 @@ def test_credential_like_variable_names_are_found_by_pattern(name: str) -> None:
     base64.urlsafe_b64encode(b"??" + SECRET.encode()).decode(),
     SECRET.encode().hex(),
     SECRET.encode().hex().upper(),
-    quote(SECRET + " /&", safe=""),
 ])
 def test_an_encoded_secret_is_redacted_in_reports_and_found_by_the_cassette_scanner(form: str) -> None:
     redacted = Redactor([SECRET]).text(f"body: {form};")
     assert "[REDACTED:environment-credential]" in redacted
     assert scan(f"body: {form};".encode(), [SECRET])
+
+
+def test_a_url_encoded_secret_with_reserved_characters_is_redacted_and_found() -> None:
+    secret = "p@ss/w+rd=long&enough"
+    form = quote(secret, safe="")
+    assert secret not in form
+    assert Redactor([secret]).text(f"GET /cb?state={form}") == "GET /cb?state=[REDACTED:environment-credential]"
+    assert scan(f"GET /cb?state={form}".encode(), [secret])
 
 
 def test_redaction_is_computed_once_per_distinct_string() -> None:
