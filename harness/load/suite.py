@@ -273,19 +273,9 @@ def _subject_line(path: Path) -> int | None:
 
 
 def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> list[Path]:
-    """Files matching ``patterns`` under ``root``; an absolute pattern, or a match that resolves
-    outside ``roots`` (``..``, a symlink), is bad input."""
-    for pattern in patterns:
-        if Path(pattern).is_absolute():
-            raise InputError(Place(_rel(root / "suite.yaml", root)), "globs relative to the suite folder",
-                             f"the absolute pattern {pattern!r}")
-    found = {p.resolve() for pattern in patterns for p in root.glob(pattern) if p.is_file()}
-    if roots:
-        from harness.sources import confined  # harness.sources imports harness.load
+    from harness.sources import suite_files  # harness.sources imports harness.load
 
-        for p in sorted(found):
-            confined(p, roots, Place(_rel(root / "suite.yaml", root)), _rel(p, root))
-    return sorted(found)
+    return suite_files(root, patterns, Place(_rel(root / "suite.yaml", root)), roots or None)
 
 
 def load_suite(root: Path | str) -> Suite:

@@ -185,7 +185,9 @@ def _display(path: Path, root: Path | None) -> str:
 
 def rules_of_suite(root: Path | str, settings: Mapping[str, Any]) -> RuleSet:
     """The rules a suite's settings name (globs under ``rules``, default ``**/*.rules.yaml``)."""
+    from harness.sources import read_roots, suite_files  # harness.sources imports harness.load
+
     base = Path(root)
     patterns = settings.get("rules") or ["**/*.rules.yaml"]
-    found = sorted({p.resolve() for pat in patterns for p in base.glob(pat) if p.is_file()})
+    found = suite_files(base, patterns, Place("suite.yaml", None, "rules"), read_roots(base, settings))
     return load_rules(found, base)

@@ -25,7 +25,7 @@ from typing import Any
 from harness.errors import InputError, Place
 from harness.load.yamlsafe import Document, load_document
 
-__all__ = ["confined", "read_roots", "resolve_path", "resolve_tools", "tools_from_listing"]
+__all__ = ["confined", "read_roots", "resolve_path", "resolve_tools", "suite_files", "tools_from_listing"]
 
 
 def read_roots(root: Path, settings: Mapping[str, Any]) -> tuple[Path, ...]:
@@ -41,6 +41,21 @@ def confined(path: Path, roots: Sequence[Path], place: Place, raw: str) -> Path:
         raise InputError(place, "a file inside the suite folder or a folder named in suite.yaml's read_roots",
                          f"{raw!r}, which resolves outside them")
     return real
+
+
+def suite_files(root: Path, patterns: Sequence[str], place: Place, roots: Sequence[Path] | None = None) -> list[Path]:
+    """The files matching ``patterns`` (globs relative to ``root``), resolved and sorted. An
+    absolute pattern is bad input (``Path.glob`` cannot take one); with ``roots``, a match that
+    resolves outside them (``..``, a symlink) is too."""
+    for pattern in patterns:
+        if Path(pattern).is_absolute():
+            raise InputError(place, "globs relative to the suite folder", f"the absolute pattern {pattern!r}")
+    found = sorted({p.resolve() for pattern in patterns for p in root.glob(pattern) if p.is_file()})
+    if roots is not None:
+        for path in found:
+            inside = path.is_relative_to(root.resolve())
+            confined(path, roots, place, path.relative_to(root.resolve()).as_posix() if inside else str(path))
+    return found
 
 
 def resolve_path(raw: str, base: Path, place: Place, roots: Sequence[Path] | None = None) -> Path:

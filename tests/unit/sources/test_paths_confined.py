@@ -62,3 +62,19 @@ def test_a_cases_glob_reaching_outside_the_suite_is_refused(tmp_path: Path, scen
     (tmp_path / "work" / "other").mkdir()
     shutil.copy(suite / "hostile.cases.yaml", tmp_path / "work" / "other" / "evil.cases.yaml")
     assert "resolves outside" in _refusal(suite)
+
+
+@pytest.mark.parametrize("key", ["rules", "ledgers"])
+def test_an_absolute_rules_or_ledgers_glob_is_bad_input_not_an_internal_error(
+        tmp_path: Path, scenarios: Path, key: str) -> None:
+    from harness.mutate.ledger import check_ledgers
+    from harness.reject.rules import rules_of_suite
+
+    suite = _suite(tmp_path, scenarios, "tools.json", settings=f"{key}: ['{tmp_path}/*.yaml']\n")
+    (suite / "tools.json").write_text(json.dumps(TOOLS))
+    loaded = load_suite(suite)
+    with pytest.raises((InputError, InputErrors), match="absolute pattern"):
+        if key == "rules":
+            rules_of_suite(suite, loaded.settings)
+        else:
+            check_ledgers(loaded)
