@@ -3,7 +3,7 @@
 ``HARNESS_FUZZ=long`` (set by tox's fuzz environment) runs each property for many examples:
 about ten minutes for the whole set on this project's 2-core machine. Otherwise each property
 runs ``BRIEF`` examples, a few seconds in all. No example database is written: a failure
-prints its reproducing example, and the fast tier stays free of files it did not ask for.
+prints its reproducing example. (Hypothesis still caches constants in `.hypothesis/`, git-ignored.)
 """
 
 from __future__ import annotations
