@@ -1,5 +1,7 @@
 """Terminal output shared by commands: a progress display (a bar on a terminal, plain lines
-in CI or when piped) and the text rendering of a report."""
+in CI or when piped) and the text rendering of a report. Every string printed from a run or a
+report passes the redactor, which also sanitizes it (``harness.report.sanitize``): a pipeline's
+message cannot clear the screen or recolour it."""
 
 from __future__ import annotations
 
@@ -97,6 +99,10 @@ _KIND = {mark: kind for kind, mark in _MARK.items()}
 
 
 def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False) -> None:
+    # The runner sanitizes its report before writing it; a report from anywhere else (a merge, a
+    # replay, an old report.json) gets the same treatment here, since this goes to a terminal.
+    # Each distinct string is memoised, so an already-clean report costs one dictionary lookup each.
+    report = redactor().value(report)
     by_subject: dict[str, list[Mapping[str, Any]]] = {}
     for row in report["differential"]:
         by_subject.setdefault(row["subject"], []).append(row)

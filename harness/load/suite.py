@@ -244,7 +244,8 @@ def _same_as_input_picks(doc: Document, at: str, raw: dict[str, Any], case_input
                              "a selector that picks something from the case's input", repr(selector))
 
 
-def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path) -> Case:
+def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path,
+          roots: tuple[Path, ...] | None = None) -> Case:
     at = f"cases[{i}]"
     raw = doc.value["cases"][i]
     extra = sorted(set(raw.get("input", {})) - subject.input_keys)
@@ -255,7 +256,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
         check_value(doc, raw.get("input", {}), subject.input_schema, f"{at}.input")
     from harness.sources import resolve_tools  # here, not at the top: harness.sources imports harness.load
 
-    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"))
+    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"), roots)
     case_lanes = _case_lanes(doc, at, raw, subject, lanes)
     for lane, exp in raw.get("expect", {}).items():
         if lane != "*" and lane not in case_lanes:
@@ -275,7 +276,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
 
 
 def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[str, Subject],
-               errors: _Errors) -> list[Case]:
+               errors: _Errors, roots: tuple[Path, ...] | None = None) -> list[Case]:
     try:
         doc = _load_checked(path, root, "cases")
         subject = resolve_subject(doc.value["subject"], declared)
@@ -289,7 +290,7 @@ def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[st
     cases = []
     for i in range(len(doc.value["cases"])):
         try:
-            cases.append(_case(doc, i, subject, lanes, path))
+            cases.append(_case(doc, i, subject, lanes, path, roots))
         except HarnessError as exc:
             errors.add(exc)
     return cases
@@ -307,9 +308,10 @@ def python_pins(root: Path) -> list[Path]:
     return _globbed(root, ["**/test_*.py", "**/*_test.py"])
 
 
-def _globbed(root: Path, patterns: list[str]) -> list[Path]:
-    found = {p.resolve() for pattern in patterns for p in root.glob(pattern) if p.is_file()}
-    return sorted(found)
+def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> list[Path]:
+    from harness.sources import suite_files  # harness.sources imports harness.load
+
+    return suite_files(root, patterns, Place(_rel(root / "suite.yaml", root)), roots or None)
 
 
 def load_suite(root: Path | str) -> Suite:
@@ -329,7 +331,10 @@ def load_suite(root: Path | str) -> Suite:
     declared = declared_subjects(settings, root)
     lanes: dict[str, Lane] = {}
     patterns = settings["lanes"]
-    lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns)
+    from harness.sources import read_roots  # harness.sources imports harness.load
+
+    roots = read_roots(root, settings)
+    lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
     if not lane_files:
         errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
     for path in lane_files:
@@ -342,7 +347,7 @@ def load_suite(root: Path | str) -> Suite:
         except HarnessError as exc:
             errors.add(exc)
     cases: list[Case] = []
-    case_files = _globbed(root, settings["cases"])
+    case_files = _globbed(root, settings["cases"], roots)
     # No case file is an error when the suite names its case globs or has nothing else to run;
     # a suite of Python pins only (module pins, a mutation-only suite) legitimately has none.
     if not case_files and (settings_doc is None or "cases" in settings_doc.value
@@ -350,7 +355,7 @@ def load_suite(root: Path | str) -> Suite:
         where = settings_doc.place("cases") if settings_doc else Place(str(root), None, "cases")
         errors.add(InputError(where, f"case files matching {settings['cases']}", "no file"))
     for path in case_files:
-        cases.extend(_case_file(path, root, lanes, declared, errors))
+        cases.extend(_case_file(path, root, lanes, declared, errors, roots))
     seen: dict[str, Case] = {}
     for case in cases:
         if case.id in seen:

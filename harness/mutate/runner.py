@@ -15,6 +15,7 @@ from harness.errors import ConfigError, InputError, InputErrors, MutationError, 
 from harness.exitcodes import ExitCode
 from harness.model import Suite
 from harness.mutate.extra import require_mutmut
+from harness.mutate.outputs import folder_lock
 from harness.mutate.plan import Options, Plan, build_plan, parse_shard, write_plan
 from harness.mutate.results import build_section, read_rows
 from harness.mutate.targets import load_settings
@@ -75,20 +76,22 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
     """Run the kill matrix for ``suite``; returns the report section (also written to the out dir)."""
     require_mutmut()
     options = _options(options)
-    # the engine runs in the project root from the start ('' on its sys.path is that folder)
-    engine = _start_engine(load_settings(Path(suite.root), suite.settings).root, options.progress)
-    try:
-        plan, done = _prepare(suite, options)
-        workers = options.workers if options.workers is not None else plan.settings.workers
-        plan_path = write_plan(plan, workers or 0, done)
-        _out, stderr = engine.communicate(f"{plan_path}\n".encode())
-    except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
-        supervise.kill_group(engine.pid)
-        engine.wait()
-        raise
-    if engine.returncode != 0:
-        raise _errors_from_engine(plan.out, engine.returncode, stderr)
-    return finish(plan.out, resumed=len(done))
+    out = (options.out or Path(suite.root).parent / "reports" / "mutation").resolve()
+    with folder_lock(out):  # another run in this folder would rewrite this one's results
+        # the engine runs in the project root from the start ('' on its sys.path is that folder)
+        engine = _start_engine(load_settings(Path(suite.root), suite.settings).root, options.progress)
+        try:
+            plan, done = _prepare(suite, options)
+            workers = options.workers if options.workers is not None else plan.settings.workers
+            plan_path = write_plan(plan, workers or 0, done)
+            _out, stderr = engine.communicate(f"{plan_path}\n".encode())
+        except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
+            supervise.kill_group(engine.pid)
+            engine.wait()
+            raise
+        if engine.returncode != 0:
+            raise _errors_from_engine(plan.out, engine.returncode, stderr)
+        return finish(plan.out, resumed=len(done))
 
 
 def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
