@@ -247,6 +247,7 @@ class Rows:
         self.rows = Path(described.get("rows", "."))
         self.original = Path(described.get("original", "."))
         self.shared: dict[str, str] = {}
+        self.take_shared_listing()  # before the baseline: its rows are compared with it too
 
     def folder(self, key: str) -> Path:
         return self.rows / key
@@ -281,10 +282,14 @@ class Rows:
         return self.scratch
 
     def mark(self, key: str, tree: Path) -> None:
-        """In the child, after the mutant is applied and built: what follows is the row's writes."""
-        if not self.on:
-            return
+        """In the child, after the mutant is applied and built: what follows is the row's writes.
+        A row re-forked after a crash keeps the first mark (its earlier pins' writes count)."""
+        if not self.on or (self.mode == "copy" and tree == self.scratch):
+            return  # a shared scratch is compared with the run's listing instead
         row = self.folder(key)
+        row.mkdir(parents=True, exist_ok=True)
+        if (row / "before.json").exists():
+            return
         seen = listing(row / "upper") if self.mode == "overlay" else listing(tree)
         (row / "before.json").write_text(json.dumps(seen), encoding="utf-8")
 

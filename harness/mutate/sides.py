@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,12 +79,18 @@ def _rerooted_subject(subject: Subject, old: Path, new: Path) -> Subject:
     return dataclasses.replace(subject, pipelines=moved)
 
 
-def reroot_suites(old: Path, new: Path) -> None:
-    """Point every loaded suite's sides at ``new`` (the row's own copy of the scratch)."""
+def reroot_suites(old: Path, new: Path, items: Sequence[Any] = ()) -> None:
+    """Point every loaded suite's sides at ``new`` (the row's own copy of the scratch), in the
+    pins plugin's table and in every collected pin that holds its suite."""
     loaded = suites()
+    moved: dict[int, Suite] = {}
     for key, suite in list(loaded.items()):
         subjects = {name: _rerooted_subject(s, old, new) for name, s in suite.subjects.items()}
-        loaded[key] = dataclasses.replace(suite, subjects=subjects)
+        loaded[key] = moved.setdefault(id(suite), dataclasses.replace(suite, subjects=subjects))
+    for item in items:
+        held = getattr(item, "suite", None)
+        if held is not None and id(held) in moved:
+            item.suite = moved[id(held)]
 
 
 def run_setups(fresh: bool) -> str | None:
@@ -103,13 +109,14 @@ def run_setups(fresh: bool) -> str | None:
     return None
 
 
-def apply_file(m: dict[str, Any], tree: Path, scratch: Path) -> str | None:
-    """Write mutant ``m``'s file into ``tree``, move the sides there, run their setups."""
+def apply_file(m: dict[str, Any], tree: Path, scratch: Path, items: Sequence[Any] = ()) -> str | None:
+    """Write mutant ``m``'s file into ``tree``, move the sides there (``items``: the collected
+    pins, which hold their suite), run their setups."""
     source = Path(m["source_path"]).read_text(encoding="utf-8")
     target = tree / m["file"]
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(source, encoding="utf-8")
     if tree != scratch:
-        reroot_suites(scratch, tree)
+        reroot_suites(scratch, tree, items)
     forget_pipelines()
     return run_setups(fresh=True)

@@ -1,0 +1,98 @@
+"""Mutants never touch the user's tree: `harness mutate` on scenario projects whose mutants delete
+and write files, in-process and as command sides (tests/scenarios/mutate/sandboxed, command,
+node), in both sandbox modes; the tree is hashed before and after every run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.mutate.foreign import INSTRUMENTER
+from harness.mutate.results import expand
+from harness.mutate.sandbox import overlay_works
+
+pytestmark = pytest.mark.slow
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios" / "mutate"
+HARNESS = [sys.executable, "-c", "from harness.cli.main import main; main()"]
+MODES = [pytest.param("overlay", marks=pytest.mark.skipif(not overlay_works(), reason="no mount namespaces here")),
+         "copy"]
+
+
+def _hashes(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and "node_modules" not in p.parts}
+
+
+def _mutate(project: Path, out: Path, mode: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]], str]:
+    env = {**os.environ, "HARNESS_SANDBOX": mode}
+    proc = subprocess.run([*HARNESS, "mutate", str(project), "--out", str(out), "-q"], capture_output=True,
+                          text=True, check=False, env=env, timeout=600)
+    assert (out / "mutation.json").is_file(), proc.stderr[-2000:]
+    section = expand(json.loads((out / "mutation.json").read_text()))
+    return section, {m["id"]: m for m in section["mutants"]}, proc.stderr
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_mutant_deleting_a_file_leaves_the_users_tree_byte_identical_and_is_named(tmp_path: Path,
+                                                                                      mode: str) -> None:
+    project = tmp_path / "sandboxed"
+    shutil.copytree(SCENARIOS / "sandboxed", project)
+    (project / "home.txt").write_text(str(project))
+    before = _hashes(project)
+    section, mutants, _ = _mutate(project, tmp_path / "out", mode)
+    deleting = mutants["deletes-its-data"]
+    assert deleting["writes"] == [{"path": "data.txt", "change": "deleted"}]
+    assert deleting["status"] == "equivalent"  # no pin sees it; the report still names the write
+    assert section["sandbox"]["mode"] == mode
+    if mode == "overlay":
+        # the user's tree is read-only to the row: the write by absolute path fails, nothing changes
+        assert _hashes(project) == before
+        assert section["sandbox"]["outside"] == []
+        assert mutants["writes-home"]["status"] == "killed"
+    else:
+        # without mount namespaces a write by absolute path cannot be stopped: it is reported
+        assert section["sandbox"]["outside"] == [{"path": "escaped.txt", "change": "created"}]
+        after = _hashes(project)
+        assert after.pop("escaped.txt") and after == before
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_declared_mutants_of_a_command_side_are_built_and_run_in_the_sandbox(tmp_path: Path, mode: str) -> None:
+    project = tmp_path / "command"
+    shutil.copytree(SCENARIOS / "command", project)
+    before = _hashes(project)
+    section, mutants, _ = _mutate(project, tmp_path / "out", mode)
+    assert _hashes(project) == before  # no build/ folder, data.txt still there
+    assert mutants["model-dropped"]["status"] == "killed"
+    assert mutants["model-dropped"]["claim"]["result"] == "exact"
+    assert mutants["deletes-data"]["writes"] == [{"path": "data.txt", "change": "deleted"}]
+    assert mutants["deletes-data"]["status"] == "equivalent"
+    unbuilt = mutants["does-not-build"]
+    assert unbuilt["status"] == "unviable"
+    assert "build failed: src/pipeline.py:10: invalid syntax" in unbuilt["unviable"]
+    assert "harness-sandbox" not in json.dumps(section)  # no absolute sandbox path in the report
+
+
+def test_stryker_operator_mutants_of_a_node_pipeline_run_beside_its_ledger(tmp_path: Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    if not (SCENARIOS / "node" / INSTRUMENTER / "package.json").is_file():
+        pytest.skip(f"@stryker-mutator/instrumenter is not installed: run `npm install` in {SCENARIOS / 'node'}")
+    project = tmp_path / "node"
+    shutil.copytree(SCENARIOS / "node", project, symlinks=True)
+    before = _hashes(project)
+    section, mutants, _ = _mutate(project, tmp_path / "out", "overlay" if overlay_works() else "copy")
+    assert _hashes(project) == before
+    assert mutants["gate-forced-open"]["claim"]["result"] == "exact"
+    stryker = [m for m in section["mutants"] if m["kind"] == "operator"]
+    assert len(stryker) >= 10 and {"EqualityOperator", "BooleanLiteral"} <= {m["operator"] for m in stryker}
+    assert sum(m["status"] == "killed" for m in stryker) >= len(stryker) - 2
