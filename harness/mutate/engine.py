@@ -123,6 +123,7 @@ class Engine:
         problem = run_setups(fresh=False)  # the unmutated build, in the scratch: rows start from it
         if problem is not None:
             raise RuntimeError(f"the unmutated code cannot run: {problem}")
+        self.rows.take_shared_listing()  # the built scratch is what every row starts from
         from harness.mutate.pool import run_jobs
 
         workers = int(self.plan["workers"]) or _cores()
