@@ -85,11 +85,6 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
         engine = _start_engine(Path(sandbox.map(root)), options.progress)
         try:
             plan, done = _prepare(suite, options)
-            if sandbox.mode == "copy" and any(m.how == "file" for m in plan.mutants):
-                # rows in their own copies do not yet run the rebuilt side reliably: no false
-                # "survived", a clear refusal instead (see docs/mutation.md, Sandbox)
-                raise ConfigError("sandbox", "copy", "overlay mode (mount namespaces) for mutants of "
-                                  "sides outside the engine's process (commands, other interpreters)")
             workers = options.workers if options.workers is not None else plan.settings.workers
             plan_path = write_plan(plan, workers or 0, done, sandbox)
             _out, stderr = engine.communicate(f"{plan_path}\n".encode())

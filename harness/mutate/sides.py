@@ -81,16 +81,19 @@ def _rerooted_subject(subject: Subject, old: Path, new: Path) -> Subject:
 
 def reroot_suites(old: Path, new: Path, items: Sequence[Any] = ()) -> None:
     """Point every loaded suite's sides at ``new`` (the row's own copy of the scratch), in the
-    pins plugin's table and in every collected pin that holds its suite."""
+    pins plugin's table and in every collected pin (or collector above it) holding its suite."""
     loaded = suites()
     moved: dict[int, Suite] = {}
     for key, suite in list(loaded.items()):
         subjects = {name: _rerooted_subject(s, old, new) for name, s in suite.subjects.items()}
         loaded[key] = moved.setdefault(id(suite), dataclasses.replace(suite, subjects=subjects))
-    for item in items:
-        held = getattr(item, "suite", None)
-        if held is not None and id(held) in moved:
-            item.suite = moved[id(held)]
+    for item in items:  # a pin reads the suite its collector holds (the case x lane node)
+        node = item
+        while node is not None:
+            held = getattr(node, "suite", None)
+            if held is not None and id(held) in moved:
+                node.suite = moved[id(held)]
+            node = getattr(node, "parent", None)
 
 
 def run_setups(fresh: bool) -> str | None:
