@@ -269,7 +269,7 @@ class Engine:
             if not pins:
                 _write_row(results, m, {}, {}, None, 0, 0.0)
                 continue
-            jobs.append(Job(key, pins, _preparer(m, self.rows, self.items), _clear_once()))
+            jobs.append(Job(key, pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once()))
         done = [0]
         total = len(jobs)
 
@@ -332,7 +332,7 @@ def _covers(mutant: dict[str, Any], hits: list[str]) -> bool:
     return any(h.startswith(f"{module}:") for h in hits)
 
 
-def _preparer(m: dict[str, Any], rows: Any, items: list[Any]) -> Any:
+def _preparer(m: dict[str, Any], rows: Any, items: list[Any], rebuild_with: str | None = None) -> Any:
     def prepare() -> str | None:
         from harness.mutate.mutmut_adapter import activate
         from harness.mutate.sides import apply_file, forget_pipelines
@@ -341,7 +341,7 @@ def _preparer(m: dict[str, Any], rows: Any, items: list[Any]) -> Any:
         tree = rows.enter(m["key"], own_tree=rows.mode == "copy" and how == "file")
         if how == "file":
             activate(None)
-            problem = apply_file(m, tree, rows.scratch, items)
+            problem = apply_file(m, tree, rows.scratch, items, rebuild_with)
             rows.mark(m["key"], tree)
             # the report names no absolute path: the row's tree is '<sandbox>'
             return problem.replace(str(tree), "<sandbox>") if problem else None

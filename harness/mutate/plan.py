@@ -187,6 +187,7 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
                     if t.module and any(m.how == "switch" and m.file == t.rel for m in plan.mutants)},
         "site_modules": sorted({m.module for m in plan.mutants if m.how == "module"}),
         "sandbox": sandbox.describe() if sandbox is not None else None,
+        "rebuild": plan.settings.rebuild,
         "mutants": [m.as_dict() for m in plan.mutants],
         "selected": sorted(plan.selected),
         "done": sorted(done),

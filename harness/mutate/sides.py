@@ -14,6 +14,7 @@ in memory: its mutant is a changed file in the row's tree. In a row's child this
 from __future__ import annotations
 
 import dataclasses
+import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,7 +22,8 @@ from typing import Any
 
 from harness.model import PipelineSpec, Subject, Suite
 
-__all__ = ["apply_file", "external_specs", "forget_pipelines", "reroot", "run_setups", "suites"]
+__all__ = ["apply_file", "external_specs", "forget_pipelines", "rebuild", "reroot", "reroot_suites", "run_setups",
+           "suites"]
 
 
 def suites() -> dict[str, Suite]:
@@ -112,9 +114,27 @@ def run_setups(fresh: bool) -> str | None:
     return None
 
 
-def apply_file(m: dict[str, Any], tree: Path, scratch: Path, items: Sequence[Any] = ()) -> str | None:
+def rebuild(command: str, tree: Path) -> str | None:
+    """The suite's ``mutation.rebuild`` in the row's tree; a sentence when it fails."""
+    if not command:
+        return None
+    from harness.pipeline.setup import SETUP_TIMEOUT_S
+
+    try:
+        proc = subprocess.run(command, shell=True, cwd=tree, capture_output=True, text=True,
+                              timeout=SETUP_TIMEOUT_S, check=False, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return f"the rebuild {command!r} did not end within {SETUP_TIMEOUT_S:g} s"
+    if proc.returncode != 0:
+        tail = (proc.stdout + proc.stderr).strip()[-1500:]
+        return f"the rebuild {command!r} does not build the mutant (exit code {proc.returncode}): {tail}"
+    return None
+
+
+def apply_file(m: dict[str, Any], tree: Path, scratch: Path, items: Sequence[Any] = (),
+               rebuild_with: str | None = None) -> str | None:
     """Write mutant ``m``'s file into ``tree``, move the sides there (``items``: the collected
-    pins, which hold their suite), run their setups."""
+    pins, which hold their suite), run the suite's ``rebuild`` there, else the sides' setups."""
     source = Path(m["source_path"]).read_text(encoding="utf-8")
     target = tree / m["file"]
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -122,4 +142,6 @@ def apply_file(m: dict[str, Any], tree: Path, scratch: Path, items: Sequence[Any
     if tree != scratch:
         reroot_suites(scratch, tree, items)
     forget_pipelines()
+    if rebuild_with is not None:
+        return rebuild(rebuild_with, tree)
     return run_setups(fresh=True)

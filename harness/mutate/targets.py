@@ -46,6 +46,7 @@ class MutationSettings:
     timeout_floor_s: float = 1.0
     baseline_deadline_s: float = 60.0
     workers: int = 0
+    rebuild: str | None = None  # in each file mutant's tree instead of the sides' setup
     place: Place = field(default_factory=lambda: Place("suite.yaml", None, "mutation"))
 
 
@@ -99,6 +100,7 @@ def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSett
         min_score=threshold.get("min_score"), timeout_factor=float(timeout.get("factor", 10.0)),
         timeout_floor_s=float(timeout.get("floor_s", 1.0)),
         baseline_deadline_s=float(timeout.get("baseline_s", 60.0)), workers=int(raw.get("workers", 0)),
+        rebuild=raw.get("rebuild"),
     )
 
 

@@ -96,3 +96,17 @@ def test_stryker_operator_mutants_of_a_node_pipeline_run_beside_its_ledger(tmp_p
     stryker = [m for m in section["mutants"] if m["kind"] == "operator"]
     assert len(stryker) >= 10 and {"EqualityOperator", "BooleanLiteral"} <= {m["operator"] for m in stryker}
     assert sum(m["status"] == "killed" for m in stryker) >= len(stryker) - 2
+
+
+def test_the_suites_rebuild_command_replaces_each_sides_setup_in_a_mutants_tree(tmp_path: Path) -> None:
+    project = tmp_path / "command"
+    shutil.copytree(SCENARIOS / "command", project)
+    suite = project / "suite.yaml"
+    suite.write_text(suite.read_text().replace("  operators: false\n",
+                                               "  operators: false\n  rebuild: python3 build.py && exit 3\n"))
+    _, mutants, _ = _mutate(project, tmp_path / "out", "overlay" if overlay_works() else "copy")
+    for m in mutants.values():  # the baseline still used the sides' setup: the run went on
+        assert m["status"] == "unviable"
+        assert m["unviable"].startswith("the rebuild 'python3 build.py && exit 3' does not build the mutant")
+    assert "(exit code 3)" in mutants["model-dropped"]["unviable"]
+    assert "(exit code 1): build failed" in mutants["does-not-build"]["unviable"]
