@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LINKED", "MODES", "SKIPPED", "Sandbox", "changes", "choose_mode", "listing", "overlay_works"]
+__all__ = ["LINKED", "MODES", "SKIPPED", "Rows", "Sandbox", "changes", "choose_mode", "copy_tree", "listing",
+           "overlay_works"]
 
 MODES = ("overlay", "copy")
 SKIPPED = frozenset({".git", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"})
