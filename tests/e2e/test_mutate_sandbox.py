@@ -48,7 +48,7 @@ def test_a_mutant_deleting_a_file_leaves_the_users_tree_byte_identical_and_is_na
     shutil.copytree(SCENARIOS / "sandboxed", project)
     (project / "home.txt").write_text(str(project))
     before = _hashes(project)
-    section, mutants, _ = _mutate(project, tmp_path / "out", mode)
+    section, mutants, stderr = _mutate(project, tmp_path / "out", mode)
     deleting = mutants["deletes-its-data"]
     assert deleting["writes"] == [{"path": "data.txt", "change": "deleted"}]
     assert deleting["status"] == "equivalent"  # no pin sees it; the report still names the write
@@ -61,6 +61,7 @@ def test_a_mutant_deleting_a_file_leaves_the_users_tree_byte_identical_and_is_na
     else:
         # without mount namespaces a write by absolute path cannot be stopped: it is reported
         assert section["sandbox"]["outside"] == [{"path": "escaped.txt", "change": "created"}]
+        assert "outside the sandbox: escaped.txt (created)" in stderr
         after = _hashes(project)
         assert after.pop("escaped.txt") and after == before
 
@@ -76,6 +77,9 @@ def test_declared_mutants_of_a_command_side_are_built_and_run_in_the_sandbox(tmp
     assert mutants["model-dropped"]["claim"]["result"] == "exact"
     assert mutants["deletes-data"]["writes"] == [{"path": "data.txt", "change": "deleted"}]
     assert mutants["deletes-data"]["status"] == "equivalent"
+    summary = subprocess.run([*HARNESS, "mutate", str(project), "--out", str(tmp_path / "out2")], capture_output=True,
+                             text=True, check=False, env={**os.environ, "HARNESS_SANDBOX": mode}).stdout
+    assert "wrote deletes-data (in its sandbox): data.txt (deleted)" in summary
     unbuilt = mutants["does-not-build"]
     assert unbuilt["status"] == "unviable"
     assert "build failed: src/pipeline.py:10: invalid syntax" in unbuilt["unviable"]
