@@ -130,6 +130,7 @@ class _Pool:
         self.on_row = on_row
         self.rows: dict[str, Row] = {}
         self.running: dict[int, _Running] = {}
+        self.exiting: list[int] = []  # children that finished their row and are still exiting
         self.sel = selectors.DefaultSelector()
 
     def run(self, workers: int) -> None:
@@ -142,9 +143,22 @@ class _Pool:
                 if state is not None:
                     self._read(state)
             self._expire()
+            self._reap(block=False)
+
+    def _reap(self, block: bool) -> None:
+        """Collect children that finished their rows; their exit (a mount namespace torn down,
+        an overlay unmounted) need not hold up the next row."""
+        for pid in list(self.exiting):
+            try:
+                done, _status = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                self.exiting.remove(pid)
 
     def close(self) -> None:
         """Kill whatever still runs (an exception, ^C): no child outlives the run."""
+        self._reap(block=True)
         for state in list(self.running.values()):
             try:
                 os.kill(state.pid, signal.SIGKILL)
@@ -168,6 +182,10 @@ class _Pool:
     def _read(self, state: _Running) -> None:
         data = os.read(state.fd, 65536)
         if not data:  # the child closed its pipe: it has ended, one way or another
+            if state.current is None and not state.todo:  # it ran its whole row: no status needed
+                self.exiting.append(state.pid)
+                self._finish(state, None, 0)
+                return
             _pid, status = os.waitpid(state.pid, 0)
             self._finish(state, None, status)
             return

@@ -308,7 +308,8 @@ class Rows:
         else:
             found = changes(self.shared, listing(self.scratch))
             self._put_back(found)
-        shutil.rmtree(row, ignore_errors=True)
+        if self.mode == "copy":  # a row's own copy of the tree is large; an overlay's layers are not,
+            shutil.rmtree(row, ignore_errors=True)  # and removing them costs more than a small row
         return found
 
     def _put_back(self, found: list[dict[str, str]]) -> None:
