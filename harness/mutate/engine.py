@@ -228,7 +228,8 @@ class Engine:
         result: dict[str, Any] = {"pins": nodeids, "outcomes": {}, "details": {}, "durations": {}, "hits": {}}
 
         def on_row(row: Row) -> None:
-            self.rows.writes(row.key, own_tree=False)  # the unmutated code's own: put back, not charged
+            # what the unmutated code writes is its own behaviour: not charged, not put back (in
+            # copy mode the scratch is listed again after the warm-up; an overlay's layer is dropped)
             for i, outcome in row.outcomes.items():
                 result["outcomes"][nodeids[i]] = outcome
                 extra = row.extra.get(i, {})
@@ -288,6 +289,10 @@ class Engine:
             if done[0] % 25 == 0 or done[0] == total:
                 print(f"harness mutate: {done[0]}/{total} mutants run", file=sys.stderr, flush=True)
 
+        if self.rows.on and self.rows.mode == "copy" and any(not self._own_tree(mutants[j.key]) for j in jobs):
+            # rows sharing the scratch one at a time: a write is charged to the row that made it,
+            # and putting the scratch back never pulls a file from under another row
+            workers = 1
         try:
             run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
         finally:
