@@ -6,7 +6,8 @@ Bodies: every server dump of ../shared/corpora/mcp/ and codewhale/, each turned 
 request body per wire (Anthropic Messages, OpenAI Chat, OpenAI Responses, Gemini, Bedrock
 Converse) carrying all of that dump's tools. Measured in the same run on the same bytes:
 ``json.loads`` of every body, and ``json.loads`` plus every rule of the bundled catalog fired
-on it. The figure printed is (rules) / (json.loads): how many json.loads the rule check costs.
+on it. The figure printed is (rules) / (json.loads): how many json.loads the rule check costs,
+in wall and in CPU time (best of ``--repeat``; CPU time is steadier on a loaded machine).
 """
 
 from __future__ import annotations
@@ -66,21 +67,24 @@ def main() -> int:
     bodies = corpus_bodies()
     size = sum(len(b) for b in bodies)
     hits = sum(len(fire_all(rules, json.loads(b))) for b in bodies)  # warm validator caches
-    best_json = best_rules = float("inf")
+    best_json = best_rules = cpu_json = cpu_rules = float("inf")
     for _ in range(args.repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for b in bodies:
             json.loads(b)
         best_json = min(best_json, time.perf_counter() - start)
-        start = time.perf_counter()
+        cpu_json = min(cpu_json, time.process_time() - cpu)
+        start, cpu = time.perf_counter(), time.process_time()
         for b in bodies:
             fire_all(rules, json.loads(b))
         best_rules = min(best_rules, time.perf_counter() - start)
+        cpu_rules = min(cpu_rules, time.process_time() - cpu)
     print(f"bodies: {len(bodies)} ({size / 1e6:.2f} MB), rules: {len(rules)}, hits: {hits}")
     print(f"json.loads:        {best_json * 1e3:8.2f} ms  ({size / best_json / 1e6:7.1f} MB/s)")
     print(f"loads + all rules: {best_rules * 1e3:8.2f} ms  ({size / best_rules / 1e6:7.1f} MB/s, "
           f"{len(bodies) / best_rules:.0f} bodies/s)")
-    print(f"ratio (rules / json.loads): {best_rules / best_json:.1f}x")
+    print(f"ratio (rules / json.loads): {best_rules / best_json:.1f}x wall, "
+          f"{cpu_rules / max(cpu_json, 1e-9):.1f}x cpu (target <= 10x)")
     return 0
 
 

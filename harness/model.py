@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 __all__ = [
@@ -202,10 +203,12 @@ class Suite:
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     def case(self, case_id: str) -> Case:
-        for c in self.cases:
-            if c.id == case_id:
-                return c
-        raise KeyError(case_id)
+        return self._by_id[case_id]
+
+    @cached_property
+    def _by_id(self) -> dict[str, Case]:
+        # Built once on first use: a scan per lookup made the pin stage quadratic in cases.
+        return {c.id: c for c in self.cases}
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ class RunOptions:
     lanes: Sequence[str] = ()
     against: Side = "new"
     pins: bool = True
+    pin_set: str | None = None
     rejections: bool = True
     mutate: bool = False
     workers: int | None = None
@@ -49,7 +50,7 @@ class RunOptions:
 
     def as_json(self) -> dict[str, Any]:
         return {"cases": list(self.cases), "lanes": list(self.lanes), "pins_against": self.against,
-                "pins": self.pins, "rejections": self.rejections, "mutate": self.mutate}
+                "pins": self.pins, "pin_set": self.pin_set, "rejections": self.rejections, "mutate": self.mutate}
 
 
 @dataclass
@@ -182,12 +183,13 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     if options.rejections:
         sections["rejections"] = _stage("rejections").evaluate(suite, _observations(results))
     with private:
-        pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder)
-                if options.pins else None)
+        pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder,
+                         pin_set=options.pin_set) if options.pins else None)
     pinned = time.time()
     if options.mutate:
         out = str(folder / "mutation")
-        sections["mutation"] = _stage("mutation").run(suite, {**options.mutation_options, "out": out})
+        sections["mutation"] = _stage("mutation").run(suite, {**options.mutation_options, "out": out,
+                                                                 "pins": options.pin_set})
     timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
                "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3),
                "total_s": round(time.time() - started, 3),

@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.errors import ConfigError
 
-__all__ = ["Selector", "compile_selector", "location", "select"]
+__all__ = ["Selector", "compile_selector", "location", "select", "walk"]
 
 _STEP = re.compile(r'\.?(?:(?P<key>[A-Za-z_$][\w$-]*)|"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<star>\*))'
                    r"|\[(?:(?P<index>-?\d+)|(?P<all>\*))\]")
@@ -58,6 +58,7 @@ def compile_selector(text: str) -> Selector:
     return tuple(steps)
 
 
+@cache
 def _key_step(key: str) -> str:
     return f".{key}" if re.fullmatch(r"[A-Za-z_$][\w$-]*", key) else f".{json.dumps(key)}"
 
@@ -86,6 +87,11 @@ def _walk(value: Any, steps: Selector, at: list[str | int]) -> Iterator[tuple[li
     elif kind == "any-key" and isinstance(value, dict):
         for k, item in value.items():
             yield from _walk(item, rest, [*at, k])
+
+
+def walk(value: Any, steps: Selector) -> Iterator[tuple[list[str | int], Any]]:
+    """Every (parts, value) a compiled selector reaches, parts as keys and indices."""
+    return _walk(value, steps, [])
 
 
 def select(value: Any, selector: str) -> list[tuple[str, Any]]:

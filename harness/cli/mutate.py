@@ -50,13 +50,19 @@ def emit(section: dict[str, Any], out: Path, form: str | None, quiet: bool) -> N
 @click.option("--format", "form", type=click.Choice(FORMATS), default=None,
               help="stdout: summary (default: counts, ledger table, one line per escape), markdown "
                    "(mutation.md, with diffs) or json (mutation.json).")
+@click.option("--pins", "pin_set", metavar="SET", default=None,
+              help="Only the pins of this named set (pin_sets in suite.yaml), e.g. one review round.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress output; no summary unless --format asks.")
 def command(suite: Path | None, in_diff: str | None, shard: str | None, workers: int | None, out: Path,
-            resume: bool, form: str | None, quiet: bool) -> int:
+            resume: bool, form: str | None, pin_set: str | None, quiet: bool) -> int:
     """Run every covering pin against every mutant of SUITE (default ./cases) and check the ledgers."""
     loaded = load_suite(suite or _default_suite())
+    if pin_set:
+        from harness.pins.ids import pin_set as known_set
+
+        known_set(loaded, pin_set)  # an unknown set is bad input before anything is planned
     options = Options(in_diff=in_diff, shard=parse_shard(shard) if shard else None, workers=workers,
-                      out=out, resume=resume, progress=not quiet)
+                      out=out, resume=resume, progress=not quiet, pins=pin_set)
     section = run(loaded, options)
     emit(section, out, form, quiet)
     code: ExitCode = exit_code(section)

@@ -121,7 +121,8 @@ def render_text(report: Mapping[str, Any], console: Console) -> None:
     if pins:
         p = pins["summary"]
         expect = sum(1 for r in pins["results"] if r["id"].endswith("::expect"))
-        console.print(f"pins (against {pins['against']}): {p['passed']} passed, {p['failed']} failed, "
+        chosen = f", set {pins['set']}" if pins.get("set") else ""
+        console.print(f"pins (against {pins['against']}{chosen}): {p['passed']} passed, {p['failed']} failed, "
                       f"{p['skipped']} skipped, {p['error']} errors ({len(pins['results']) - expect} pins and "
                       f"{expect} expect items)", highlight=False)
         _pin_lines(pins, console)

@@ -15,6 +15,8 @@ from harness.cli.output import interactive, progress, render_text
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
 from harness.load import load_suite
+from harness.load.suite import python_pins
+from harness.pins.ids import pin_set as known_set
 from harness.runner import RunOptions, run
 
 __all__ = ["command", "default_suite"]
@@ -55,7 +57,9 @@ def default_suite() -> Path:
               help="Worker processes (default: one per core). Pipelines always run isolated from the harness.")
 @click.option("--timeout", type=click.FloatRange(0.01, 3600), default=None, callback=_finite,
               help="Seconds a pipeline call may take (default: the suite's timeout_s).")
-@click.option("--pins/--no-pins", default=True, show_default=True, help="Run the pins (pytest items).")
+@click.option("--pins", "pin_set", metavar="SET", default=None,
+              help="Run only the pins of this named set (pin_sets in suite.yaml); default: every pin.")
+@click.option("--no-pins", "no_pins", is_flag=True, help="Do not run the pins (pytest items).")
 @click.option("--pins-against", type=click.Choice(["new", "old"]), default="new", show_default=True,
               help="Run the pins against this pipeline; 'old' shows which pins catch the old behaviour.")
 @click.option("--rejections/--no-rejections", default=True, show_default=True,
@@ -63,15 +67,17 @@ def default_suite() -> Path:
 @click.option("--mutate/--no-mutate", default=False, show_default=True, help="Also run the mutation stage.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress output.")
 def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
-            workers: int | None, timeout: float | None, pins: bool, pins_against: str, rejections: bool,
-            mutate: bool, quiet: bool) -> int:
+            workers: int | None, timeout: float | None, pin_set: str | None, no_pins: bool, pins_against: str,
+            rejections: bool, mutate: bool, quiet: bool) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
     loaded = load_suite(suite or default_suite())
-    if not loaded.cases:
-        raise ConfigError("SUITE", str(suite or default_suite()), "a suite with at least one case (this one only "
-                          "names mutation targets: run `harness mutate` on it)")
+    if not loaded.cases and not python_pins(Path(loaded.root)):
+        raise ConfigError("SUITE", str(suite or default_suite()), "a suite with at least one case or Python pin "
+                          "(this one only names mutation targets: run `harness mutate` on it)")
+    if pin_set:
+        known_set(loaded, pin_set)  # an unknown set is bad input before anything runs
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
-                         pins=pins, rejections=rejections, mutate=mutate, workers=workers,
+                         pins=not no_pins, pin_set=pin_set, rejections=rejections, mutate=mutate, workers=workers,
                          timeout=timeout, out=out)
     total = len(units(loaded, cases or None, lanes or None, timeout))
     with progress(total, quiet) as tick:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from harness.model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subjec
 from harness.selectors import compile_selector
 from harness.subjects import load_callable, resolve_subject
 
-__all__ = ["DEFAULT_SETTINGS", "load_suite"]
+__all__ = ["DEFAULT_SETTINGS", "declared_subjects", "load_suite", "python_pins"]
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "lanes": ["lanes.yaml", "lanes/*.yaml"],
@@ -115,7 +116,8 @@ def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
     )
 
 
-def _subjects(settings: dict[str, Any], root: Path) -> dict[str, Subject]:
+def declared_subjects(settings: Mapping[str, Any], root: Path) -> dict[str, Subject]:
+    """The subjects ``suite.yaml`` declares, by name."""
     out: dict[str, Subject] = {}
     for name, spec in settings.get("subjects", {}).items():
         sides = {role: _pipeline(spec[role], role, root) for role in ("old", "new")}
@@ -171,22 +173,27 @@ def _expectations(raw: dict[str, Any]) -> dict[str, Expectation]:
 
 def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -> tuple[PinSpec, ...]:
     pins: list[PinSpec] = []
-    seen: set[str] = set()
+    seen: dict[tuple[str, str], int] = {}  # (pin name, lane) -> the entry that has it
     common = {"name", "kind", "lanes", "why", "catches_old"}
     for j, p in enumerate(raw.get("pins", [])):
         where = f"{at}.pins[{j}]"
-        if p["name"] in seen:
-            raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case", repr(p["name"]))
-        seen.add(p["name"])
-        if "select" in p:
-            try:
-                compile_selector(p["select"])
-            except ConfigError as exc:
-                raise InputError(doc.place(f"{where}.select"), exc.expected, repr(p["select"])) from None
+        for key in ("select", "same_as_input"):
+            if key in p:
+                try:
+                    compile_selector(p[key])
+                except ConfigError as exc:
+                    raise InputError(doc.place(f"{where}.{key}"), exc.expected, repr(p[key])) from None
         pin_lanes = tuple(p.get("lanes", lanes))
         stray = [lane for lane in pin_lanes if lane not in lanes]
         if stray:
             raise InputError(doc.place(f"{where}.lanes"), f"lanes of this case ({', '.join(lanes)})", repr(stray))
+        # one name may recur on disjoint lanes (one pin, a different check per lane): one item a lane
+        clash = [lane for lane in pin_lanes if (p["name"], lane) in seen]
+        if clash:
+            first = seen[(p["name"], clash[0])]
+            raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case on each lane",
+                             f"{p['name']!r} again on {', '.join(clash)} (also pins[{first}])")
+        seen.update({(p["name"], lane): j for lane in pin_lanes})
         pins.append(PinSpec(
             name=p["name"], kind=p["kind"], lanes=pin_lanes,
             params={k: v for k, v in p.items() if k not in common},
@@ -271,6 +278,11 @@ def _subject_line(path: Path) -> int | None:
     return None
 
 
+def python_pins(root: Path) -> list[Path]:
+    """The Python pin files of a suite folder, by pytest's default names (test_*.py, *_test.py)."""
+    return _globbed(root, ["**/test_*.py", "**/*_test.py"])
+
+
 def _globbed(root: Path, patterns: list[str]) -> list[Path]:
     found = {p.resolve() for pattern in patterns for p in root.glob(pattern) if p.is_file()}
     return sorted(found)
@@ -290,7 +302,7 @@ def load_suite(root: Path | str) -> Suite:
     _check_imports(settings_doc, settings, errors, root)
     if errors.items:
         raise InputErrors(errors.items)
-    declared = _subjects(settings, root)
+    declared = declared_subjects(settings, root)
     lanes: dict[str, Lane] = {}
     patterns = settings["lanes"]
     lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns)
@@ -308,8 +320,9 @@ def load_suite(root: Path | str) -> Suite:
     cases: list[Case] = []
     case_files = _globbed(root, settings["cases"])
     # No case file is an error when the suite names its case globs or has nothing else to run;
-    # a mutation-only suite (pins from ordinary pytest tests) legitimately has none.
-    if not case_files and (settings_doc is None or "cases" in settings_doc.value or "mutation" not in settings):
+    # a suite of Python pins only (module pins, a mutation-only suite) legitimately has none.
+    if not case_files and (settings_doc is None or "cases" in settings_doc.value
+                           or not ("mutation" in settings or python_pins(root))):
         where = settings_doc.place("cases") if settings_doc else Place(str(root), None, "cases")
         errors.add(InputError(where, f"case files matching {settings['cases']}", "no file"))
     for path in case_files:

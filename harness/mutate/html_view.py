@@ -45,11 +45,26 @@ def _outcomes(m: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+_WORST = ("failed", "crash", "timeout", "passed")  # a pin group's cell: its reddest item
+
+
+def _grouped(outcomes: dict[str, str], groups: dict[str, list[str]]) -> dict[str, str]:
+    out = dict(outcomes)
+    for name, items in groups.items():
+        seen = [outcomes[i] for i in items if i in outcomes]
+        if seen:
+            out[name] = min(seen, key=lambda o: _WORST.index(o) if o in _WORST else len(_WORST))
+    return out
+
+
 def render_html(section: dict[str, Any]) -> str:
     section = expand(section)
-    pins = [r["pin"] for r in section.get("pin_kills", [])]
-    head = "".join(f'<th class="pin" title="{escape(p)}">{escape(p)}</th>' for p in pins)
-    rows = "\n".join(_row(m, pins, _outcomes(m)) for m in section["mutants"])
+    rows_ = section.get("pin_kills", [])
+    pins = [r.get("group", r["pin"]) for r in rows_]  # one column per pin; a group's items in its title
+    groups = {r["group"]: r["items"] for r in rows_ if "group" in r}
+    titles = {r["group"]: f"{r['group']} ({len(r['items'])} items)" for r in rows_ if "group" in r}
+    head = "".join(f'<th class="pin" title="{escape(titles.get(p, p))}">{escape(p)}</th>' for p in pins)
+    rows = "\n".join(_row(m, pins, _grouped(_outcomes(m), groups)) for m in section["mutants"])
     summary = counts_line(section)
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<title>Mutation matrix: {escape(section.get("suite", ""))}</title><style>{_CSS}</style></head>'

@@ -46,6 +46,12 @@ class Ledger:
     file: str
     targets: tuple[tuple[str, Place], ...]
     mutants: tuple[DeclaredMutant, ...]
+    pin_sets: tuple[str, ...] = ()  # the review rounds it belongs to; () for every run
+    place: Place | None = None  # where ``pin_sets`` stands
+
+    def runs_with(self, pin_set: str | None) -> bool:
+        """Whether its mutants run when only ``pin_set`` (None: every pin) runs."""
+        return pin_set is None or not self.pin_sets or pin_set in self.pin_sets
 
 
 def load_ledgers(suite_root: Path, patterns: list[str] | str, project_root: Path) -> list[Ledger]:
@@ -93,7 +99,12 @@ def check_ledgers(suite: Suite) -> None:
     root = Path(suite.root)
     settings = load_settings(root, suite.settings)
     ledgers, errors = _load_all(root, suite.settings.get("ledgers", ["**/*.ledger.yaml"]), settings.root)
+    known = set(suite.settings.get("pin_sets") or {})
     for ledger in ledgers:
+        stray = [name for name in ledger.pin_sets if name not in known]
+        if stray and ledger.place is not None:
+            names = ", ".join(sorted(known)) or "none: suite.yaml has no pin_sets"
+            errors.append(InputError(ledger.place, f"pin sets of suite.yaml ({names})", repr(stray)))
         for entry in ledger.targets:
             try:
                 resolve_targets([entry], settings.root, root)
@@ -124,7 +135,8 @@ def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
             errors.append(exc)
     if errors:
         raise InputErrors(errors)
-    return Ledger(file=display, targets=targets, mutants=tuple(mutants))
+    return Ledger(file=display, targets=targets, mutants=tuple(mutants),
+                  pin_sets=tuple(doc.value.get("pin_sets", ())), place=doc.place("pin_sets"))
 
 
 def _verdict_errors(doc: Document) -> list[InputError]:

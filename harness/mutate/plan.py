@@ -39,6 +39,7 @@ class Options:
     out: Path | None = None
     resume: bool = False
     progress: bool = False
+    pins: str | None = None  # a named pin set (suite.yaml pin_sets): only its pins run
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Plan:
     out: Path
     shard: tuple[int, int] | None
     in_diff: str | None
+    pin_set: str | None = None
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -138,6 +140,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     out = out_folder(suite_root, options)
     out.mkdir(parents=True, exist_ok=True)
     ledgers: list[Ledger] = load_ledgers(suite_root, settings.get("ledgers", ["**/*.ledger.yaml"]), ms.root)
+    ledgers = [ledger for ledger in ledgers if ledger.runs_with(options.pins)]  # a round's own mutants
     entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
     entries += [entry for ledger in ledgers for entry in ledger.targets]
     targets = resolve_targets(entries, ms.root, suite_root) if ms.operators else []
@@ -163,7 +166,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     selected = shard_keys(keys, *options.shard) if options.shard else set(keys)
     return Plan(suite_root=suite_root, suite_name=suite_name, settings=ms, targets=tuple(targets),
                 mutants=tuple(mutants), selected=frozenset(selected), out=out, shard=options.shard,
-                in_diff=options.in_diff)
+                in_diff=options.in_diff, pin_set=options.pins)
 
 
 def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> dict[str, Any]:
@@ -182,7 +185,10 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
         "suite_root": at(plan.suite_root),
         "suite_prefix": prefix,
         "exclude": list(plan.settings.exclude),
-        "pin_args": [at((plan.suite_root / p).resolve()) for p in plan.settings.pins],
+        # a pin set is chosen by the pins plugin at collection, as plain pytest chooses it
+        "pin_args": [*(at((plan.suite_root / p).resolve()) for p in plan.settings.pins),
+                     *([f"--harness-pins={plan.pin_set}"] if plan.pin_set else [])],
+        "pin_set": plan.pin_set,
         "modules": {t.module: [at(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets
                     if t.module and any(m.how == "switch" and m.file == t.rel for m in plan.mutants)},
         "site_modules": sorted({m.module for m in plan.mutants if m.how == "module"}),

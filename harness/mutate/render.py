@@ -91,12 +91,12 @@ def _pin_lines(section: dict[str, Any]) -> list[str]:
     if not rows:
         return []
     unique = [r for r in rows if r["unique_kills"]]
-    idle = [r["pin"] for r in rows if not r["kills"]]
+    idle = [r.get("group", r["pin"]) for r in rows if not r["kills"]]  # a pin group is one pin
     out = ["### Pins", "", f"{len(rows)} pins: {len(rows) - len(idle)} kill at least one mutant, "
            f"{len(unique)} kill one that no other pin kills, {len(idle)} kill none.", ""]
     if unique:
         out += ["Unique killers:", ""]
-        out += [f"- `{r['pin']}`: {', '.join(r['unique'])}" for r in unique]
+        out += [f"- `{r.get('group', r['pin'])}`: {', '.join(r['unique'])}" for r in unique]
         out.append("")
     if idle:
         out += ["Pins no mutant turned red (no mutant here changes what they check):", ""]
@@ -147,11 +147,17 @@ def _verdict_lines(section: dict[str, Any]) -> list[str]:
     return out
 
 
+def _title(prefix: str, section: dict[str, Any]) -> str:
+    """The suite, and the pin set when the run was limited to one (a review round)."""
+    chosen = section.get("pins", {}).get("set")
+    return (f"{prefix}{section.get('suite', '')}".rstrip() + (f" (pin set {chosen})" if chosen else ""))
+
+
 def render_summary(section: dict[str, Any], out: Path | str | None = None) -> str:
     """What a terminal wants: the counts, the claims, one line per escape, where the reports are.
     The diffs stay in mutation.md (``--format markdown``); a suite's escapes can run to hundreds."""
     section = expand(section)
-    lines = [f"Mutation: {section.get('suite', '')}".rstrip(), counts_line(section), "", *_verdict_lines(section),
+    lines = [_title("Mutation: ", section), counts_line(section), "", *_verdict_lines(section),
              *_ledger_table(section["mutants"])]
     for m in section["mutants"]:
         if m["status"] in ("survived", "no_coverage"):
@@ -171,7 +177,7 @@ def render_summary(section: dict[str, Any], out: Path | str | None = None) -> st
 def render_markdown(section: dict[str, Any]) -> str:
     section = expand(section)
     t = section["totals"]
-    head = [f"## Mutation: {section.get('suite', '')}".rstrip(), "", counts_line(section), ""]
+    head = [_title("## Mutation: ", section), "", counts_line(section), ""]
     if not t["total"]:
         head += ["Nothing to mutate: no targets (suite.yaml `mutation.targets`, a ledger's `targets`) "
                  "and no declared mutants" + (f" touched by the diff against {section['in_diff']}"

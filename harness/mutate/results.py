@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.mutate.pinrefs import resolve_all
+from harness.mutate.pinrefs import group_of, groups, resolve_all
 
 __all__ = ["SECTION_VERSION", "STATUSES", "build_section", "expand", "read_rows"]
 
@@ -89,7 +89,10 @@ def _claim(m: Mapping[str, Any], status: str, turned_red: list[str], claimed: li
            excluded: set[str], outputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
     if m.get("equivalent"):
         return _equivalent_claim(m, status, turned_red, outputs)
-    green = [p for p in claimed if p not in turned_red]
+    # judged per pin group: a pin spanning several lanes is red when any of its items is
+    red_groups = {group_of(p) for p in turned_red}
+    claimed_groups = {group_of(p) for p in claimed}
+    green = [p for p in claimed if group_of(p) not in red_groups]
     if status == "pending":
         result, note = "pending", "not run yet"
     elif status == "unviable":
@@ -98,7 +101,7 @@ def _claim(m: Mapping[str, Any], status: str, turned_red: list[str], claimed: li
         bad = [p for p in green if p in excluded]
         result = "failed"
         note = "claimed pin(s) stayed green" + (" (failing on unmutated code)" if bad else "")
-    elif set(turned_red) == set(claimed):
+    elif red_groups == claimed_groups:
         result, note = "exact", "red on exactly its claimed pins"
     else:
         result, note = "collateral", "claimed pins red, and others too"
@@ -135,16 +138,25 @@ def _mutant_entry(m: Mapping[str, Any], row: Mapping[str, Any] | None, nodeids: 
 
 
 def _pin_table(mutants: list[dict[str, Any]], pins: list[str]) -> list[dict[str, Any]]:
-    kills: dict[str, list[str]] = {p: [] for p in pins}
-    unique: dict[str, list[str]] = {p: [] for p in pins}
+    """One row per pin: a pin group (several lanes or parameters) is one row, named by its first
+    item, with its group id and items; a mutant counts once for a group however many items it reds."""
+    grouped = groups(pins)
+    kills: dict[str, list[str]] = {g: [] for g in grouped}
+    unique: dict[str, list[str]] = {g: [] for g in grouped}
     for m in mutants:
-        red = [*m["killed_by"], *m["timed_out"]]
-        for p in red:
-            kills.setdefault(p, []).append(m["id"])
+        red = list(dict.fromkeys(group_of(p) for p in [*m["killed_by"], *m["timed_out"]]))
+        for g in red:
+            kills.setdefault(g, []).append(m["id"])
         if len(red) == 1:
             unique.setdefault(red[0], []).append(m["id"])
-    return [{"pin": p, "kills": len(kills[p]), "unique_kills": len(unique.get(p, [])),
-             "unique": sorted(unique.get(p, []))} for p in pins]
+    rows = []
+    for g, items in grouped.items():
+        row: dict[str, Any] = {"pin": items[0], "kills": len(kills[g]), "unique_kills": len(unique.get(g, [])),
+                               "unique": sorted(unique.get(g, []))}
+        if len(items) > 1:
+            row.update(group=g, items=items)
+        rows.append(row)
+    return rows
 
 
 def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
@@ -171,7 +183,8 @@ def _compact(section: dict[str, Any]) -> dict[str, Any]:
             claim = m["claim"]
             m["claim"] = {**claim, **{k: [index[p] for p in claim[k]] for k in _CLAIM_INDEXED if k in claim}}
         mutants.append(m)
-    pin_kills = [{**r, "pin": index[r["pin"]]} for r in section["pin_kills"]]
+    pin_kills = [{**r, "pin": index[r["pin"]], **({"items": [index[p] for p in r["items"]]} if "items" in r else {})}
+                 for r in section["pin_kills"]]
     return {**section, "mutants": mutants, "pin_sets": [list(s) for s in sets], "pin_kills": pin_kills}
 
 
@@ -190,7 +203,8 @@ def expand(section: Mapping[str, Any]) -> dict[str, Any]:
             claim = m["claim"]
             m["claim"] = {**claim, **{k: [ids[i] for i in claim[k]] for k in _CLAIM_INDEXED if k in claim}}
         mutants.append(m)
-    pin_kills = [{**r, "pin": ids[r["pin"]]} for r in section["pin_kills"]]
+    pin_kills = [{**r, "pin": ids[r["pin"]], **({"items": [ids[i] for i in r["items"]]} if "items" in r else {})}
+                 for r in section["pin_kills"]]
     out = {k: v for k, v in section.items() if k != "pin_sets"}
     return {**out, "mutants": mutants, "pin_kills": pin_kills}
 
@@ -228,7 +242,8 @@ def _full_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Ma
             [f"{plan['shard'][0]}/{plan['shard'][1]}"] if plan.get("shard") else None),
         "in_diff": plan.get("in_diff"),
         "targets": sorted({m["file"] for m in metas}),
-        "pins": {"collected": len(nodeids), "ids": nodeids, "excluded": excluded},
+        "pins": {"collected": len(nodeids), "ids": nodeids, "excluded": excluded,
+                 "set": plan.get("pin_set")},
         "totals": {**counts, "total": len(mutants), "score": score},
         "threshold": threshold,
         "escaped": escaped,

@@ -55,7 +55,9 @@ def stryker_report(section: dict[str, Any], root: Path) -> dict[str, Any]:
             source = path.read_text(encoding="utf-8") if path.is_file() else ""
             entry = files[m["file"]] = {"language": "python", "source": source, "mutants": []}
         entry["mutants"].append(_mutant(m))
-    pins = [*(r["pin"] for r in section.get("pin_kills", [])), *(e["pin"] for e in section["pins"]["excluded"])]
+    # every item of a pin group: killedBy and coveredBy name items
+    pins = [*(p for r in section.get("pin_kills", []) for p in r.get("items", [r["pin"]])),
+            *(e["pin"] for e in section["pins"]["excluded"])]
     tests: dict[str, dict[str, Any]] = {}
     for pin in sorted(set(pins)):
         tests.setdefault(_test_file(pin), {"tests": []})["tests"].append({"id": pin, "name": pin})

@@ -1,7 +1,8 @@
 """The declarative pin kinds of case files, each a function of the case's observations.
 
     same-as-old     new equals old: ``compare: bytes`` (default) or ``value``; optional ``select``
-    equals          new (or what ``select`` picks) equals ``value`` or the JSON/YAML ``file``
+    equals          new (or what ``select`` picks) equals ``value``, the JSON/YAML ``file``, or
+                    what ``same_as_input`` picks from the case's input ("ships verbatim")
     schema          every value ``select`` picks must (``must_match``) or must not
                     (``must_not_match``) match a JSON Schema; picking nothing fails
                     unless ``allow_empty: true`` (a pin that selects nothing cannot fail)
@@ -80,6 +81,9 @@ def _same_as_old(ctx: Context, p: dict[str, Any]) -> None:
 def _expected_value(ctx: Context, p: dict[str, Any]) -> Any:
     if "value" in p:
         return p["value"]
+    if "same_as_input" in p:
+        picked = [v for _, v in _picked(dict(ctx.case.input), p["same_as_input"])]
+        return picked[0] if len(picked) == 1 else picked
     path = (Path(ctx.suite.root) / ctx.case.file).parent / p["file"]
     return load_document(path).value
 

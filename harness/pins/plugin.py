@@ -1,24 +1,42 @@
 """pytest plugin: every case file becomes pytest items, so plain ``pytest`` runs every pin.
 
-Node ids are ``<case file>::<case id>[<lane id>]::<pin name>``; each case x lane also gets an
-``expect`` item checking the old-vs-new verdict the case declares (skipped when pins run
-against the old pipeline, where it has no meaning).
+Installed as a ``pytest11`` entry point: with the wheel installed, plain ``pytest`` in any
+project collects case files and offers the fixtures below (no conftest.py needed).
+
+Node ids are ``<case file>::<case id>[<lane id>]::<pin name>``, relative to pytest's rootdir
+(the project root, see ``harness.pins.ids``); each case x lane also gets an ``expect`` item
+checking the old-vs-new verdict the case declares (skipped when pins run against the old
+pipeline, where it has no meaning). Every printed id reruns that one item: ``pytest
+'<file>::<case>[<lane>]::<pin>'`` (pytest alone cannot address a name after a bracket).
 
 Options:
-    --harness-against old|new   which pipeline the pins check (default new)
+    --harness-against old|new   which pipeline the pins check (default new); against old, a pin
+                                marked ``catches_old`` that fails is an expected failure (xfail)
+                                and one that passes fails, so the run is green exactly when the
+                                marked pins catch the old pipeline
     --harness-isolate           each pipeline call in a forked child (crash-proof; slower)
     --harness-cases GLOB,...    only these case ids      --harness-lanes GLOB,...  only these lanes
+    --harness-pins SET          only the pins of this named set (``pin_sets`` in suite.yaml)
     --harness-results FILE      write one JSON line per item outcome (used by ``harness run``)
+    --harness-rejections check|off  an ``expect`` item also fails when the new body meets a known
+                                provider rejection the case does not declare (``harness run``
+                                exit 3); ``harness run`` checks those itself and passes ``off``
     --harness-observations DIR  read saved observations from a run's store before calling pipelines
 
-Fixture for Python pins beside the case files:
+Fixtures for Python pins inside a suite folder:
     observe(case_id, lane_id, side="new") -> Observation
+    pipeline_module(subject=None, side="new") -> module   the module defining the subject's
+        pipeline (``--harness-against old`` swaps in the old one), to call any of its functions;
+        the mutation engine charges each pin for the functions it reaches, as for case pins
 """
 
 from __future__ import annotations
 
 import fnmatch
+import importlib
 import json
+import re
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -26,13 +44,14 @@ from typing import IO, Any
 import pytest
 
 from harness.compare import compare
-from harness.errors import HarnessError
-from harness.model import Case, Observation, PinSpec, Side, Suite
+from harness.errors import HarnessError, InputError
+from harness.model import Case, Observation, PinSpec, Side, Subject, Suite
 from harness.pins import cache
 from harness.pins.declarative import PinFailure, evaluate
+from harness.pins.ids import select_set, suite_prefix
 from harness.report.redact import redactor
 
-__all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem"]
+__all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem", "observe", "pipeline_module"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -43,7 +62,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="run each pipeline call in a forked child, so a crash fails one item only")
     group.addoption("--harness-cases", default="", help="comma-separated case id globs")
     group.addoption("--harness-lanes", default="", help="comma-separated lane id globs")
+    group.addoption("--harness-pins", default="", metavar="SET",
+                    help="only the pins of this named set (pin_sets in suite.yaml)")
     group.addoption("--harness-results", default="", help="write item outcomes as JSON lines here")
+    group.addoption("--harness-rejections", choices=("check", "off"), default="check",
+                    help="expect items also fail on an undeclared known rejection of the new body (default: check)")
     group.addoption("--harness-observations", default="",
                     help="a run's observations folder: pins read these instead of calling the pipelines again")
 
@@ -77,7 +100,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     elif report.skipped and isinstance(report.longrepr, tuple):
         message = str(report.longrepr[2])
     message = redactor().text(message[:2000])  # a pin's message can quote pipeline output
-    handle.write(json.dumps({"nodeid": report.nodeid, "when": report.when, "outcome": report.outcome,
+    # a catches_old pin against old: the file keeps what the pin itself did (harness run reads it)
+    outcome = dict(report.user_properties).get("harness_outcome", report.outcome)
+    handle.write(json.dumps({"nodeid": report.nodeid, "when": report.when, "outcome": outcome,
                              "message": message, "duration_s": round(report.duration, 6)}) + "\n")
     handle.flush()
 
@@ -86,6 +111,82 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if file_path.name.endswith(".cases.yaml"):
         return CaseFile.from_parent(parent, path=file_path)
     return None
+
+
+_ITEM_ARG = re.compile(r"^(?P<head>[^\[]+?\.cases\.ya?ml::[^:\[\]]+\[[^\]]*\])::(?P<pin>[^:\[\]]+)$")
+_only: dict[tuple[str, str], set[str]] = {}  # (case file, "case[lane]") -> pin names asked for
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """Let ``<file>::<case>[<lane>]::<pin>`` name one item: pytest reads everything after a
+    ``[`` as parameters of the last name, so the argument is collected as ``<file>::<case>[<lane>]``
+    and the other pins of that case x lane are deselected afterwards."""
+    _only.clear()
+    args = session.config.args
+    here = session.config.invocation_params.dir
+    plain: list[tuple[str, str]] = []
+    for i, arg in enumerate(args):
+        m = _ITEM_ARG.match(arg)
+        file, _, name = (m.group("head") if m else arg).partition("::")
+        key = (str((here / file).resolve()), name)
+        if m is None:
+            plain.append(key)
+            continue
+        args[i] = m.group("head")
+        _only.setdefault(key, set()).add(m.group("pin"))
+    for file, name in plain:  # its folder, file, case or case x lane asked for too: every pin of it
+        for key in [k for k in _only if _covers(file, name, k)]:
+            del _only[key]
+    args[:] = list(dict.fromkeys(args))
+
+
+def _covers(file: str, name: str, key: tuple[str, str]) -> bool:
+    """Whether the plain argument ``file::name`` collects every pin of the case x lane ``key``."""
+    if not name:
+        return Path(key[0]).is_relative_to(file)
+    return key[0] == file and (key[1] == name or key[1].startswith(name + "["))
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    keep = [item for item in items if _asked_for(item)]
+    name = str(config.getoption("--harness-pins"))
+    if name:
+        keep = _in_pin_set(config, keep, name)
+    kept = set(keep)
+    dropped = [item for item in items if item not in kept]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
+def _asked_for(item: pytest.Item) -> bool:
+    parent = item.parent
+    if not _only or not isinstance(parent, CaseLane):
+        return True
+    pins = _only.get((str(item.path.resolve()), parent.name))
+    return pins is None or item.name in pins
+
+
+def _in_pin_set(config: pytest.Config, items: list[pytest.Item], name: str) -> list[pytest.Item]:
+    """The items of the named pin set, suite by suite; items of no suite are not in any set."""
+    by_suite: dict[str, tuple[Suite, list[pytest.Item]]] = {}
+    for item in items:
+        try:
+            suite = cache.suite_for(item.path)
+        except LookupError:
+            continue
+        by_suite.setdefault(suite.root, (suite, []))[1].append(item)
+    kept: set[str] = set()
+    for suite, members in by_suite.values():
+        prefix = suite_prefix(suite, config.rootpath)
+        try:
+            kept.update(select_set(suite, name, [i.nodeid for i in members], prefix))
+        except InputError as exc:
+            raise pytest.UsageError(f"--harness-pins {name}: {exc}") from None
+    if not by_suite:
+        raise pytest.UsageError(f"--harness-pins {name}: no collected item belongs to a suite folder")
+    return [item for item in items if item.nodeid in kept]
 
 
 def _globs(config: pytest.Config, name: str) -> list[str]:
@@ -146,7 +247,17 @@ class PinItem(_HarnessItem):
         self.add_marker(pytest.mark.harness_pin)
 
     def runtest(self) -> None:
-        evaluate(self.parent.suite, self.parent.case, self.parent.lane_id, self.pin)
+        if not (self.pin.catches_old and cache.against() == "old"):
+            evaluate(self.parent.suite, self.parent.case, self.parent.lane_id, self.pin)
+            return
+        try:
+            evaluate(self.parent.suite, self.parent.case, self.parent.lane_id, self.pin)
+        except PinFailure as exc:
+            self.user_properties.append(("harness_outcome", "failed"))
+            pytest.xfail(f"catches the old pipeline, as marked: {exc}")
+        self.user_properties.append(("harness_outcome", "passed"))
+        raise PinFailure("marked catches_old, but it passes against the old pipeline: it does not catch "
+                         "the old behaviour it claims to")
 
 
 class ExpectItem(_HarnessItem):
@@ -160,6 +271,23 @@ class ExpectItem(_HarnessItem):
         if got.failed:
             where = f" at {', '.join(got.unexpected_paths[:5])}" if got.unexpected_paths else ""
             raise PinFailure(f"verdict {got.kind}: {got.detail}{where}")
+        if self.config.getoption("--harness-rejections") == "check":
+            _undeclared_rejections(p.suite, p.case, p.lane_id, new)
+
+
+def _undeclared_rejections(suite: Suite, case: Case, lane_id: str, new: Observation) -> None:
+    """A known rejection the case does not declare fails the item, as it fails ``harness run``
+    (exit 3); ``harness run`` itself checks rejections in its own stage and turns this off."""
+    from dataclasses import replace
+
+    from harness.reject.verdicts import evaluate as rejections
+
+    section = rejections(replace(suite, cases=(case,)), {(case.id, lane_id, "new"): new})
+    found = [r for f in section["findings"] if f["side"] == "new" for r in f["rejections"] if not r["expected"]]
+    if found:
+        said = "; ".join(f"{r['rule']} at {r['location']}" + (f": {r['title']}" if r["title"] else "")
+                         for r in found[:5])
+        raise PinFailure(f"the new body meets a known provider rejection the case does not declare: {said}")
 
 
 @pytest.fixture
@@ -171,3 +299,41 @@ def observe(request: pytest.FixtureRequest) -> Callable[..., Observation]:
         return cache.observe(suite, case_id, lane_id, side)
 
     return _observe
+
+
+@pytest.fixture
+def pipeline_module(request: pytest.FixtureRequest) -> Callable[..., types.ModuleType]:
+    """``pipeline_module(subject=None, side="new")``: the module defining that subject's pipeline
+    (the suite's only subject when none is named), imported now, so a mutant switched on is the
+    code a pin calls. ``--harness-against old`` makes ``side="new"`` the old pipeline's module."""
+    suite = cache.suite_for(Path(str(request.path)))
+
+    def _module(subject: str | None = None, side: Side = "new") -> types.ModuleType:
+        chosen = _subject(suite, subject)
+        spec = chosen.pipeline(cache.against() if side == "new" else "old")
+        if spec.kind != "python" or spec.python or not spec.call:
+            raise pytest.UsageError(f"pipeline_module({chosen.name!r}): its {side} pipeline does not run in this "
+                                    "process (a command or another interpreter), so it has no module to hand a pin")
+        return importlib.import_module(spec.call.partition(":")[0])
+
+    return _module
+
+
+def _subject(suite: Suite, name: str | None) -> Subject:
+    """A subject suite.yaml declares or a case uses, or a built-in one named explicitly."""
+    from harness.load.suite import declared_subjects
+    from harness.subjects import resolve_subject
+
+    declared = declared_subjects(suite.settings, Path(suite.root))
+    known = {**declared, **suite.subjects}
+    if name is None:
+        if len(known) != 1:
+            raise pytest.UsageError(f"pipeline_module() needs a subject name: suite {suite.name} has "
+                                    f"{', '.join(sorted(known)) or 'no subject'}")
+        return next(iter(known.values()))
+    if name in known:
+        return known[name]
+    try:
+        return resolve_subject(name, declared)
+    except HarnessError as exc:
+        raise pytest.UsageError(f"pipeline_module({name!r}): {exc}") from None

@@ -17,16 +17,24 @@ from pathlib import Path
 from typing import Any
 
 from harness.model import Side, Suite
+from harness.pins.ids import node_root
+from harness.pins.ids import pin_set as pin_set_refs
 
 __all__ = ["run_pins"]
 
 
 def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | None,
-             lanes: Sequence[str] | None, observations: Path | None = None) -> list[str]:
+             lanes: Sequence[str] | None, observations: Path | None = None,
+             pin_set: str | None = None) -> list[str]:
     root = Path(suite.root)
+    # node ids relative to the project root, as `harness mutate` and plain pytest there name them;
+    # the user's addopts (-n 2, --lf...) would change what runs and who writes the results file
     cmd = [sys.executable, "-m", "pytest", str(root), "-p", "harness.pins.plugin", "-p", "no:cacheprovider",
-           "-q", "--tb=no", "--no-header", f"--rootdir={root.parent}", "--harness-isolate",
-           f"--harness-against={against}", f"--harness-results={results}"]
+           "-o", "addopts=", "-q", "--tb=no", "--no-header", f"--rootdir={node_root(suite)}", "--harness-isolate",
+           f"--harness-against={against}", f"--harness-results={results}",
+           "--harness-rejections=off"]  # the rejection stage reports those, with their own exit code
+    if pin_set:
+        cmd.append(f"--harness-pins={pin_set}")
     if cases:
         cmd.append("--harness-cases=" + ",".join(cases))
     if lanes:
@@ -54,15 +62,19 @@ def _claims(suite: Suite, results: list[dict[str, Any]]) -> dict[str, Any]:
 
 def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = None,
              lanes: Sequence[str] | None = None, timeout: float = 1800,
-             observations: Path | None = None) -> dict[str, Any]:
+             observations: Path | None = None, pin_set: str | None = None) -> dict[str, Any]:
     """Every pin's outcome, a summary, and (against old) the catches_old check. With
     ``observations`` (a run's store), pins read the build stage's observations instead of
-    calling every pipeline again."""
+    calling every pipeline again; ``pin_set`` keeps only the pins of that named set
+    (``pin_sets`` in suite.yaml)."""
+    if pin_set:
+        pin_set_refs(suite, pin_set)  # an unknown set is bad input, before any pytest starts
     with tempfile.TemporaryDirectory(prefix="harness-pins-") as tmp:
         out = Path(tmp) / "results.jsonl"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))}
-        proc = subprocess.run(_command(suite, against, out, cases, lanes, observations), capture_output=True, text=True,
-                              timeout=timeout, env=env, cwd=str(Path(suite.root).parent), check=False)
+        env.pop("PYTEST_ADDOPTS", None)
+        proc = subprocess.run(_command(suite, against, out, cases, lanes, observations, pin_set), capture_output=True,
+                              text=True, timeout=timeout, env=env, cwd=str(node_root(suite)), check=False)
         lines = out.read_text().splitlines() if out.exists() else []
     results = [{"id": r["nodeid"], "outcome": r["outcome"] if r["when"] == "call" or r["outcome"] != "failed"
                 else "error", "message": r["message"], "when": r["when"]}
@@ -72,7 +84,7 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
     counts = Counter(r["outcome"] for r in results)
     summary = {k: counts.get(k, 0) for k in ("passed", "failed", "skipped", "error")}
     doc: dict[str, Any] = {"against": against, "results": results, "summary": summary,
-                           "pytest_exit": proc.returncode, "catches_old": None}
+                           "pytest_exit": proc.returncode, "catches_old": None, "set": pin_set}
     if proc.returncode not in (0, 1, 5):  # 2-4: pytest itself could not run (collection, usage)
         tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
         doc["problem"] = "\n".join(tail)

@@ -3,7 +3,7 @@
 Rules test thousands of subschemas per body, and jsonschema's general machinery costs tens of
 microseconds a call. The keywords rules actually use (type, required, properties, const, enum,
 anyOf/allOf/oneOf/not, sizes, pattern, contains, propertyNames, bounds) compile here into
-closures with the same answers; a schema with any other keyword (or a $ref) is left to
+generated Python functions with the same answers; a schema with any other keyword (or a $ref) is left to
 jsonschema, so the result is always what Draft 2020-12 says. A differential test holds the two
 to the same answers over every bundled body.
 """
@@ -11,24 +11,12 @@ to the same answers over every bundled body.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["Check", "compile_schema", "json_equal"]
 
 Check = Callable[[Any], bool]
-
-_TYPES: dict[str, Check] = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
-    or (isinstance(v, float) and v.is_integer()),
-}
-
 
 def json_equal(a: Any, b: Any) -> bool:
     """Equality as JSON Schema means it: true is not 1, 1 is 1.0, containers compare deeply."""
@@ -43,91 +31,131 @@ def json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _type(arg: Any) -> Check | None:
-    names = [arg] if isinstance(arg, str) else arg
-    if not isinstance(names, list) or not all(n in _TYPES for n in names):
-        return None
-    checks = [_TYPES[n] for n in names]
-    return lambda v: any(c(v) for c in checks)
+_TYPE_EXPR: dict[str, str] = {
+    "object": "isinstance(v, dict)",
+    "array": "isinstance(v, list)",
+    "string": "isinstance(v, str)",
+    "boolean": "isinstance(v, bool)",
+    "null": "v is None",
+    "number": "(isinstance(v, (int, float)) and not isinstance(v, bool))",
+    "integer": "((isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()))",
+}
+_SIZES = {"minProperties": "dict", "maxProperties": "dict", "minItems": "list", "maxItems": "list",
+          "minLength": "str", "maxLength": "str"}
 
 
-def _sub(arg: Any) -> Check | None:
-    return compile_schema(arg)
+class _Gen:
+    """Python source for a schema's check: one expression per schema over the name ``v``, and a
+    function for each subschema applied to another value (a property, an item, a key).
 
+    Generated code runs several times faster than nested closures (a rule tests thousands of
+    nodes per body); it says exactly what the closures said, keyword for keyword."""
 
-def _subs(arg: Any) -> list[Check] | None:
-    if not isinstance(arg, list) or not arg:
-        return None
-    out = [compile_schema(s) for s in arg]
-    return None if any(c is None for c in out) else out  # type: ignore[return-value]
+    def __init__(self) -> None:
+        self.consts: dict[str, Any] = {"json_equal": json_equal}
+        self.defs: list[str] = []
 
+    def const(self, value: Any) -> str:
+        name = f"c{len(self.consts)}"
+        self.consts[name] = value
+        return name
 
-def _keyword(key: str, arg: Any, schema: Mapping[str, Any]) -> Check | None:
-    """One keyword's check, or None when this compiler does not handle it exactly."""
-    if key in ("title", "description", "$comment", "examples", "default"):
-        return lambda v: True
-    if key == "type":
-        return _type(arg)
-    if key == "required" and isinstance(arg, list):
-        return lambda v: not isinstance(v, dict) or all(k in v for k in arg)
-    if key == "const":
-        return lambda v: json_equal(v, arg)
-    if key == "enum" and isinstance(arg, list):
-        return lambda v: any(json_equal(v, e) for e in arg)
-    if key in ("minProperties", "maxProperties", "minItems", "maxItems", "minLength", "maxLength") \
-            and isinstance(arg, int) and not isinstance(arg, bool):
-        kind = dict if "Properties" in key else list if "Items" in key else str
-        low = key.startswith("min")
-        return lambda v: not isinstance(v, kind) or (len(v) >= arg if low else len(v) <= arg)
-    if key in ("minimum", "maximum") and isinstance(arg, int | float) and not isinstance(arg, bool):
-        low = key == "minimum"
-        return lambda v: not _TYPES["number"](v) or (v >= arg if low else v <= arg)
-    if key == "pattern" and isinstance(arg, str):
-        try:
-            rx = re.compile(arg)
-        except re.error:
+    def function(self, schema: Any) -> str | None:
+        body = self.expr(schema)
+        if body is None:
             return None
-        return lambda v: not isinstance(v, str) or rx.search(v) is not None
-    return _applicator(key, arg)
+        name = f"f{len(self.defs)}"
+        self.defs.append(f"def {name}(v):\n    return {body}\n")
+        return name
 
+    def expr(self, schema: Any) -> str | None:
+        if isinstance(schema, bool):
+            return "True" if schema else "False"
+        if not isinstance(schema, dict):
+            return None
+        parts: list[str] = []
+        for key, arg in schema.items():
+            part = self.keyword(key, arg)
+            if part is None:
+                return None
+            if part != "True":
+                parts.append(part)
+        return "(" + " and ".join(parts) + ")" if parts else "True"
 
-def _applicator(key: str, arg: Any) -> Check | None:
-    if key == "properties" and isinstance(arg, dict):
-        subs = {k: compile_schema(s) for k, s in arg.items()}
-        if any(c is None for c in subs.values()):
-            return None
-        return lambda v: not isinstance(v, dict) or all(c(v[k]) for k, c in subs.items() if k in v)  # type: ignore[misc]
-    if key in ("not", "contains", "propertyNames"):
-        sub = _sub(arg)
-        if sub is None:
-            return None
+    def keyword(self, key: str, arg: Any) -> str | None:
+        if key in ("title", "description", "$comment", "examples", "default"):
+            return "True"
+        if key == "type":
+            names = [arg] if isinstance(arg, str) else arg
+            if not isinstance(names, list) or not all(isinstance(n, str) and n in _TYPE_EXPR for n in names):
+                return None
+            return "(" + " or ".join(_TYPE_EXPR[n] for n in names) + ")" if names else "False"
+        if key == "required" and isinstance(arg, list):
+            held = " and ".join(f"{self.const(k)} in v" for k in arg) or "True"
+            return f"(not isinstance(v, dict) or ({held}))"
+        if key == "const":
+            if isinstance(arg, str):
+                return f"(isinstance(v, str) and v == {self.const(arg)})"
+            return f"json_equal(v, {self.const(arg)})"
+        if key == "enum" and isinstance(arg, list):
+            if all(isinstance(e, str) for e in arg):
+                return f"(isinstance(v, str) and v in {self.const(frozenset(arg))})"
+            return f"any(json_equal(v, e) for e in {self.const(list(arg))})"
+        if key in _SIZES and isinstance(arg, int) and not isinstance(arg, bool):
+            op = ">=" if key.startswith("min") else "<="
+            return f"(not isinstance(v, {_SIZES[key]}) or len(v) {op} {arg})"
+        if key in ("minimum", "maximum") and isinstance(arg, int | float) and not isinstance(arg, bool):
+            op = ">=" if key == "minimum" else "<="
+            return f"(not {_TYPE_EXPR['number']} or v {op} {self.const(arg)})"
+        if key == "pattern" and isinstance(arg, str):
+            try:
+                rx = re.compile(arg)
+            except re.error:
+                return None
+            return f"(not isinstance(v, str) or {self.const(rx)}.search(v) is not None)"
+        return self.applicator(key, arg)
+
+    def applicator(self, key: str, arg: Any) -> str | None:
+        if key == "properties" and isinstance(arg, dict):
+            checks = []
+            for name, sub in arg.items():
+                fn = self.function(sub)
+                if fn is None:
+                    return None
+                k = self.const(name)
+                checks.append(f"({k} not in v or {fn}(v[{k}]))")
+            return f"(not isinstance(v, dict) or ({' and '.join(checks) or 'True'}))"
         if key == "not":
-            return lambda v: not sub(v)
-        if key == "contains":
-            return lambda v: not isinstance(v, list) or any(sub(x) for x in v)
-        return lambda v: not isinstance(v, dict) or all(sub(k) for k in v)
-    if key in ("anyOf", "allOf", "oneOf"):
-        subs_list = _subs(arg)
-        if subs_list is None:
-            return None
-        if key == "anyOf":
-            return lambda v: any(c(v) for c in subs_list)
-        if key == "allOf":
-            return lambda v: all(c(v) for c in subs_list)
-        return lambda v: sum(1 for c in subs_list if c(v)) == 1
-    return None
+            inner = self.expr(arg)
+            return None if inner is None else f"(not {inner})"
+        if key in ("contains", "propertyNames"):
+            fn = self.function(arg)
+            if fn is None:
+                return None
+            if key == "contains":
+                return f"(not isinstance(v, list) or any({fn}(x) for x in v))"
+            return f"(not isinstance(v, dict) or all({fn}(k) for k in v))"
+        if key in ("anyOf", "allOf", "oneOf") and isinstance(arg, list) and arg:
+            subs = [self.expr(s) for s in arg]
+            if any(x is None for x in subs):
+                return None
+            if key == "anyOf":
+                return "(" + " or ".join(subs) + ")"  # type: ignore[arg-type]
+            if key == "allOf":
+                return "(" + " and ".join(subs) + ")"  # type: ignore[arg-type]
+            return "((" + ") + (".join(f"bool({x})" for x in subs if x is not None) + ") == 1)"
+        return None
 
 
 def compile_schema(schema: Any) -> Check | None:
     """A predicate equal to Draft 2020-12 validity, or None when the schema is out of reach."""
-    if isinstance(schema, bool):
-        return (lambda v: True) if schema else (lambda v: False)
-    if not isinstance(schema, dict):
+    gen = _Gen()
+    top = gen.function(schema)
+    if top is None:
         return None
-    checks: list[Check] = []
-    for key, arg in schema.items():
-        check = _keyword(key, arg, schema)
-        if check is None:
-            return None
-        checks.append(check)
-    return lambda v: all(c(v) for c in checks)
+    namespace: dict[str, Any] = dict(gen.consts)
+    # Our own source: keys, strings and numbers of the schema reach it only as names bound in
+    # ``namespace`` (or ints checked as ints), never spliced into the text.
+    exec("".join(gen.defs), namespace)
+    check: Check = namespace[top]
+    return check

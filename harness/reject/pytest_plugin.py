@@ -11,7 +11,8 @@
 ``rejection_replay(body, fronts=None, lane=None)`` checks the body against the rules of the
 validators the lane fronts, replays the recorded response when one fires (status "rejected")
 and never sends anything (status "unknown" otherwise). The suite is ``--rejections-suite``
-(default ``cases``). pytest-recording compatibility: its ``--record-mode`` is honoured when
+(default ``cases``); a suite with no rules is refused, since every body would pass.
+pytest-recording compatibility: its ``--record-mode`` is honoured when
 present (only ``none`` makes sense for recorded rejections; anything else is refused with a
 pointer to ``harness probe``), and the network stays blocked during a replay either way.
 """
@@ -59,7 +60,12 @@ def rejection_replay(request: pytest.FixtureRequest) -> Callable[..., Replayed]:
         pytest.fail(f"--record-mode={mode}: recorded rejections replay only; re-record with `harness probe`")
     marker = request.node.get_closest_marker("rejections")
     defaults: dict[str, Any] = dict(marker.kwargs) if marker else {}
-    catalog = cached_catalog(*_settings(Path(request.config.getoption("rejections_suite"))))
+    suite = Path(request.config.getoption("rejections_suite"))
+    catalog = cached_catalog(*_settings(suite))
+    if not catalog.rules.rules:  # a wrong or missing suite path must not read as "nothing rejected"
+        pytest.fail(f"--rejections-suite={suite}: no rejection rules found there (rules files "
+                    f"{', '.join(_settings(suite)[2])} under {suite.resolve()}); replaying against no rules "
+                    "would pass every body", pytrace=False)
 
     def send(body: Any, fronts: Sequence[str] | None = None, lane: str | None = None,
              url: str | None = None) -> Replayed:

@@ -18,7 +18,8 @@ from typing import Any
 from harness.exitcodes import ExitCode
 from harness.model import Case, Lane, Observation, Suite
 from harness.reject.cassettes import Catalog, Interaction, load_catalog
-from harness.reject.match import Hit, Walks, fire
+from harness.reject.compiled import compiled
+from harness.reject.match import Hit
 from harness.reject.preload import preload
 from harness.reject.report import render_markdown
 from harness.reject.rules import Rule
@@ -76,11 +77,7 @@ def _declared(case: Case, rule_id: str, lane_id: str, side: str) -> str | None:
 
 def findings_for_body(catalog: Catalog, lane: Lane, body: Any) -> list[tuple[Rule, Hit]]:
     """(rule, hit) for every rule of the lane's fronted validators that fires on ``body``."""
-    out: list[tuple[Rule, Hit]] = []
-    walks: Walks = {}
-    for rule in catalog.rules.for_validators(lane.fronts):
-        out.extend((rule, hit) for hit in fire(rule, body, walks))
-    return out
+    return compiled(catalog.rules.for_validators(lane.fronts)).fire(body)
 
 
 def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observation | None,

@@ -1,4 +1,6 @@
-"""junit.xml: the differential verdicts and the pins as test cases, for CI systems."""
+"""junit.xml: the differential verdicts, the pins, the known rejections and the mutation claims
+as test cases, for CI systems. A test case fails exactly where its finding fails the run: an
+undeclared known rejection of the new pipeline (exit 3), a ledger claim that does not hold (exit 4)."""
 
 from __future__ import annotations
 
@@ -37,6 +39,43 @@ def render(report: Mapping[str, Any]) -> bytes:
             for p in report["pins"]["results"]
         ]
         root.append(_suite("pins", pins))
+    if report.get("rejections"):
+        root.append(_suite("rejections", _rejections(report["rejections"])))
+    if report.get("mutation"):
+        root.append(_suite("mutation claims", _claims(report["mutation"])))
     ET.indent(root)
     data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return data
+
+
+def _rejections(section: Mapping[str, Any]) -> list[tuple[str, str, str | None, str | None]]:
+    """One case per case x lane x side a known rejection fires on; undeclared on new fails."""
+    out: list[tuple[str, str, str | None, str | None]] = []
+    for finding in section.get("findings", []):
+        if not finding["rejections"]:
+            continue
+        undeclared = [r for r in finding["rejections"] if not r["expected"]]
+        fails = finding["side"] == "new" and bool(undeclared)
+        shown = undeclared if fails else finding["rejections"]
+        message = "; ".join(f"{r['rule']} at {r['location']}: {r['title']}" for r in shown)
+        if not fails:
+            message = ("declared: " if finding["side"] == "new" else "old pipeline: ") + message
+        out.append((f"{finding['case']}[{finding['lane']}]", f"{finding['side']}:known-rejection",
+                    "failure" if fails else None, message if fails else None))
+    return out
+
+
+def _claims(section: Mapping[str, Any]) -> list[tuple[str, str, str | None, str | None]]:
+    """One case per declared mutant: a claim that does not hold fails, a pending one is skipped."""
+    from harness.mutate.results import expand  # names pins by id; the mutation stage is optional
+
+    out: list[tuple[str, str, str | None, str | None]] = []
+    for m in expand(section)["mutants"]:
+        claim = m.get("claim")
+        if claim is None:
+            continue
+        kind = {"failed": "failure", "pending": "skipped"}.get(claim["result"])
+        green = claim.get("green") or []
+        detail = f"{claim['note']}" + (f": {', '.join(green[:10])}" if green else "")
+        out.append((m.get("ledger") or "ledger", m["id"], kind, detail if kind else None))
+    return out

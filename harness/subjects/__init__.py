@@ -18,6 +18,7 @@ __all__ = ["BUILTIN", "load_callable", "resolve_subject"]
 
 BUILTIN: dict[str, str] = {
     "anthropic_messages": "harness.subjects.anthropic_messages:SUBJECT",
+    "anthropic_messages_fixed": "harness.subjects.anthropic_messages:FIXED_SUBJECT",
     "openai_strict_resume": "harness.subjects.openai_strict_resume:SUBJECT",
     "openapi_omit": "harness.subjects.openapi_omit:SUBJECT",
 }

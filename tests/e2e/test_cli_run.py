@@ -67,7 +67,7 @@ def test_pins_against_old_report_which_pins_catch_it(toy: Path, tmp_path: Path) 
                   "--format", "json", cwd=tmp_path)
     report = json.loads(got.stdout)
     assert report["pins"]["catches_old"] == {"failed": 1, "passed": [],
-                                             "marked": ["toy/toy.cases.yaml::plain-tool[fancy]::fancy_names_are_upper"]}
+                                             "marked": ["toy.cases.yaml::plain-tool[fancy]::fancy_names_are_upper"]}
     assert got.returncode == 0  # the one catches_old pin failed against old, as it should
 
 

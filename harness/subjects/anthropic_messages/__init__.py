@@ -4,6 +4,10 @@
     new  the first-party lane (``gate.py``) runs the narrowing pass (``narrow.py``);
          every other Messages lane ships ``input_schema`` verbatim
 
+``SUBJECT`` is the pull request head as shipped, its endpoint predicate included (which misses
+careless spellings of the genuine URL: the round-5 review's MINOR-2). ``FIXED_SUBJECT``
+(``anthropic_messages_fixed``) is the same pair with the review's one-line predicate fix.
+
 Both passes start with the shared registry normalization (``registry.py``) and share the root
 composition helpers (``compose.py``: find, merge, strip); notes (``notes.py``) tell the model
 about a constraint a pass dropped; ``body.py`` builds the request body and the refeed.
@@ -13,7 +17,7 @@ from __future__ import annotations
 
 from harness.model import Subject
 
-__all__ = ["SUBJECT"]
+__all__ = ["FIXED_SUBJECT", "SUBJECT"]
 
 SUBJECT = Subject(
     name="anthropic_messages",
@@ -25,4 +29,16 @@ SUBJECT = Subject(
     output="request-body",
     description="Anthropic Messages tools[].input_schema: root flatten everywhere (old) vs "
     "recorded-keyword narrowing on the first-party lane and verbatim elsewhere (new)",
+)
+
+FIXED_SUBJECT = Subject(
+    name="anthropic_messages_fixed",
+    old="harness.subjects.anthropic_messages.old:build_body",
+    new="harness.subjects.anthropic_messages.new:build_body_fixed",
+    refeed="harness.subjects.anthropic_messages.body:refeed",
+    wires=frozenset({"anthropic-messages"}),
+    input_keys=frozenset({"system"}),
+    output="request-body",
+    description="seed 001's pull request with the round-5 review's MINOR-2 fix to the endpoint "
+    "predicate (lower-case before the scheme strip, trim the host's trailing dot)",
 )

@@ -2,7 +2,9 @@
 
 Only the lane with a recorded rejection (``is_first_party``) gets the narrowing pass. Every other
 Messages lane (DeepSeek, MiniMax, Model Studio, Openmodel, custom gateways) ships the schema
-exactly as declared: no registry normalization, no note.
+exactly as declared: no registry normalization, no note. ``build_body`` is the pull request head
+(its endpoint predicate as shipped); ``build_body_fixed`` is the same builder behind the review's
+fixed predicate (the ``anthropic_messages_fixed`` variant).
 """
 
 from __future__ import annotations
@@ -11,11 +13,11 @@ import copy
 from typing import Any
 
 from harness.subjects.anthropic_messages.body import messages_body, tool_entry
-from harness.subjects.anthropic_messages.gate import is_first_party
+from harness.subjects.anthropic_messages.gate import is_first_party, is_first_party_fixed
 from harness.subjects.anthropic_messages.narrow import narrow
 from harness.subjects.anthropic_messages.notes import with_note
 
-__all__ = ["build_body", "shipped_tool"]
+__all__ = ["build_body", "build_body_fixed", "shipped_tool"]
 
 
 def shipped_tool(tool: dict[str, Any], first_party: bool) -> dict[str, Any]:
@@ -28,8 +30,16 @@ def shipped_tool(tool: dict[str, Any], first_party: bool) -> dict[str, Any]:
     return tool_entry(tool, description, declared)
 
 
-def build_body(inputs: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
-    """(input, lane) -> Messages body; the gate decides once per request, as the builder does."""
-    first_party = is_first_party(lane)
+def _body(inputs: dict[str, Any], lane: dict[str, Any], first_party: bool) -> dict[str, Any]:
     tools = [shipped_tool(tool, first_party) for tool in inputs["tools"]]
     return messages_body(inputs, lane, tools)
+
+
+def build_body(inputs: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
+    """(input, lane) -> Messages body; the gate decides once per request, as the builder does."""
+    return _body(inputs, lane, is_first_party(lane))
+
+
+def build_body_fixed(inputs: dict[str, Any], lane: dict[str, Any]) -> dict[str, Any]:
+    """The same body behind the review's fixed endpoint predicate (MINOR-2's one-line fix)."""
+    return _body(inputs, lane, is_first_party_fixed(lane))

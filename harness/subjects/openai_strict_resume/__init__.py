@@ -4,7 +4,9 @@ OpenAI strict mode makes every property required, so an optional field the model
 comes back as ``null``. The live stream removes those nulls; a call rebuilt from history on
 resume kept them and failed its own input check when input repair was off. The pull request
 adds a ``normalizeToolInput`` hook that the engine calls on resume, after the parse and before
-the check, for the OpenAI adapters only.
+the check, for the OpenAI adapters only. ``new`` is the pull request head: the hook of the
+adapter the call resumes through runs, whoever produced the call (``origin_provider`` is
+recorded but not read), which is the review's wrong-provider finding (see ``resume``).
 
 Input (beside ``tools``):
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.subjects.openai_strict_resume.adapters import adapter_for
+
 __all__ = ["INPUT_KEYS", "INPUT_SCHEMA", "MODES", "Call", "read_call", "read_mode", "read_repair"]
 
 INPUT_KEYS = frozenset({"mode", "call", "repair"})
@@ -75,6 +77,8 @@ def read_call(data: dict[str, Any]) -> Call:
     origin = raw.get("origin_provider")
     if origin is not None and not isinstance(origin, str):
         raise _bad("call.origin_provider", "a provider name", origin)
+    if origin is not None:
+        adapter_for(origin)  # the pull request head never reads it, but a typo is still a broken case
     tools = {tool["name"]: tool for tool in data.get("tools", ())}
     if raw.get("name") not in tools:
         raise _bad("call.name", f"a tool of this case ({', '.join(tools)})", raw.get("name"))

@@ -3,12 +3,15 @@
 Old (main before the pull request): parse, check, run. The strict nulls are still in the
 string, so with repair off an omitted optional field arrives as null and the check refuses it.
 
-New (the pull request, with the review's wrong-provider finding applied): parse, normalize with
-the adapter of the provider that *produced* the call (``origin_provider``; a call without one
-was produced on this lane), check, run. Normalizing happens before the check and only when
-that adapter has the hook (see ``adapters``): a call Anthropic produced keeps its nulls even
-when it is resumed through the OpenAI adapter, and OpenRouter and Mistral keep the old
-behaviour (the known gap).
+New (the pull request head, as seed 003 shows it): parse, normalize with the hook of the
+adapter the engine resumes through (the lane's provider: ``TextEngine`` hands its own adapter's
+``normalizeToolInput`` to every batch), check, run. Normalizing happens before the check and
+only when that adapter has the hook (see ``adapters``), so OpenRouter and Mistral keep the old
+behaviour (the known gap). The provider that *produced* the call (``origin_provider``) is not
+consulted: that is the review's wrong-provider finding, unfixed at the head, so a call Anthropic
+produced and resumed through the OpenAI adapter loses a null that was the model's own. The
+review's fix (normalize with the originating adapter) is a declared mutant in
+cases/openai_strict_resume/seed003.ledger.yaml.
 """
 
 from __future__ import annotations
@@ -33,14 +36,13 @@ def resume_old(call: Call, lane: dict[str, Any], repair: bool) -> dict[str, Any]
 
 def resume_new(call: Call, lane: dict[str, Any], repair: bool) -> dict[str, Any]:
     arguments = parse_arguments(call)
-    origin = call.origin_provider or lane["provider"]
-    arguments = normalize_tool_input(origin, call.tool, arguments)
+    arguments = normalize_tool_input(lane["provider"], call.tool, arguments)
     checked = check_input(call.tool, arguments, repair)
     return run_tool(call.tool, checked)
 
 
-def normalize_tool_input(origin: str, tool: dict[str, Any], arguments: Any) -> Any:
-    """The ``normalizeToolInput`` hook of ``origin``'s adapter; arguments unchanged without one."""
-    if not adapter_for(origin).resume_hook:
+def normalize_tool_input(provider: str, tool: dict[str, Any], arguments: Any) -> Any:
+    """The ``normalizeToolInput`` hook of ``provider``'s adapter; arguments unchanged without one."""
+    if not adapter_for(provider).resume_hook:
         return arguments
     return remove_strict_nulls(arguments, make_strict(tool["input_schema"]).widened)

@@ -228,3 +228,39 @@ def test_the_ledger_check_of_harness_run_refuses_a_site_and_a_target_outside_the
     assert [e.split(": expected")[0] for e in errors] == ["t.ledger.yaml:2 at targets[0]",
                                                           "x.ledger.yaml:6 at mutants[0].site.file"]
     assert all("which resolves outside it" in e for e in errors)
+
+
+def test_a_ledger_naming_a_pin_set_the_suite_lacks_is_an_input_error(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "site.py").write_text(SITE)
+    (tmp_path / "x.ledger.yaml").write_text('''version: 1
+pin_sets: [r1, r7]
+mutants:
+  - id: gate-off
+    title: gate forced off
+    site: {file: pkg/site.py, function: gate}
+    change: {find: "        return True\\n", replace: "        return False\\n"}
+    killed_by: [case::pin]
+''')
+    suite = Suite(root=str(tmp_path), name="t", lanes={}, subjects={}, cases=(),
+                  settings={"ledgers": ["*.ledger.yaml"], "pin_sets": {"r1": ["case::pin"]}})
+    with pytest.raises(InputErrors) as info:
+        check_ledgers(suite)
+    (error,) = [str(e) for e in info.value.errors]
+    assert error.startswith("x.ledger.yaml:2 at pin_sets:") and "(r1)" in error and "'r7'" in error
+
+
+def test_a_ledger_of_one_round_runs_only_with_that_round_or_with_every_pin(tmp_path: Path) -> None:
+    (ledger,) = load_ledgers(_suite(tmp_path, '''
+  - id: gate-off
+    title: gate forced off
+    site: {file: pkg/site.py, function: gate}
+    change: {find: "        return True\\n", replace: "        return False\\n"}
+    killed_by: [case::pin]
+'''), ["*.ledger.yaml"], tmp_path)
+    assert ledger.runs_with(None) and ledger.runs_with("r2")  # no pin_sets: every run
+    text = (tmp_path / "x.ledger.yaml").read_text().replace("version: 1\n", "version: 1\npin_sets: [r2]\n")
+    (tmp_path / "x.ledger.yaml").write_text(text)
+    (ledger,) = load_ledgers(tmp_path, ["*.ledger.yaml"], tmp_path)
+    assert ledger.pin_sets == ("r2",)
+    assert ledger.runs_with(None) and ledger.runs_with("r2") and not ledger.runs_with("r1")

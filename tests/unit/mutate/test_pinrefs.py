@@ -33,3 +33,29 @@ def test_wildcards_match_but_brackets_stay_literal() -> None:
 def test_a_reference_to_no_collected_pin_is_reported_missing() -> None:
     found, missing = resolve_all(["narrows::note-appended", "narows::note-appended"], IDS, "cases/")
     assert found == IDS[:2] and missing == ["narows::note-appended"]
+
+
+def test_a_glob_names_a_python_pin_exactly_as_mutation_exclude_does() -> None:
+    from harness.mutate.pinrefs import matches_any
+
+    assert resolve("*::test_add", IDS, "cases/") == [IDS[3]]
+    assert matches_any(IDS[3], ["*::test_add"])
+    assert resolve("*::verbatim", IDS, "cases/") == [IDS[2]]
+
+
+def test_the_items_of_a_pin_on_several_lanes_or_parameters_form_one_group() -> None:
+    from harness.mutate.pinrefs import group_of, groups
+
+    assert group_of(IDS[0]) == group_of(IDS[1]) == "cases/am/gate.cases.yaml::narrows::note-appended"
+    assert group_of("tests/test_calc.py::test_add[1-2]") == "tests/test_calc.py::test_add"
+    assert group_of("tests/test_calc.py::TestX::test_add[a]") == "tests/test_calc.py::TestX::test_add"
+    assert group_of(IDS[3]) == IDS[3]
+    assert list(groups(IDS)) == ["cases/am/gate.cases.yaml::narrows::note-appended",
+                                 "cases/am/gate.cases.yaml::narrows::verbatim", IDS[3]]
+
+
+def test_a_reference_to_a_parametrized_test_names_every_item_of_it() -> None:
+    ids = ["s/test_r.py::test_host[a]", "s/test_r.py::test_host[b]", "s/test_r.py::test_other"]
+    assert resolve("*::test_host", ids, "s/") == ids[:2]
+    assert resolve("test_r.py::test_host", ids, "s/") == ids[:2]
+    assert resolve("s/test_r.py::test_host[b]", ids, "s/") == [ids[1]]

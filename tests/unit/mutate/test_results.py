@@ -199,3 +199,78 @@ def test_a_declared_equivalent_whose_output_changes_unseen_is_an_escape_and_a_fa
     assert m["status"] == "survived" and section["escaped"] == ["same"]
     assert m["claim"]["result"] == "failed"
     assert "differs on 1 case x lane(s): c[l]; no pin sees it" in m["claim"]["note"]
+
+
+LANES = ["c.cases.yaml::case[a]::pin", "c.cases.yaml::case[b]::pin", "c.cases.yaml::case[c]::pin",
+         "c.cases.yaml::case[a]::other"]
+
+
+def _lane_section(red: list[str], claims: list[str]) -> dict[str, Any]:
+    meta = _meta("m1", "declared", claims=claims)
+    plan = {"selected": ["k-m1"], "mutants": [meta], "suite_prefix": "", "threshold": {}}
+    baseline = {"pins": LANES, "outcomes": {p: "passed" for p in LANES}}
+    row = _row("m1", {p: "failed" if p in red else "passed" for p in LANES})
+    return expand(build_section(plan, baseline, {"k-m1": row}))
+
+
+def test_a_claim_on_a_pin_spanning_lanes_is_exact_when_one_of_its_lanes_is_red() -> None:
+    claim = _lane_section(red=[LANES[1]], claims=["case::pin"])["mutants"][0]["claim"]
+    assert claim["result"] == "exact" and claim["green"] == []
+
+
+def test_a_claim_on_a_pin_group_fails_only_when_no_item_of_it_is_red() -> None:
+    claim = _lane_section(red=[LANES[3]], claims=["case::pin"])["mutants"][0]["claim"]
+    assert claim["result"] == "failed" and claim["green"] == LANES[:3]
+
+
+def test_another_red_pin_beside_the_claimed_group_is_collateral() -> None:
+    claim = _lane_section(red=[LANES[0], LANES[3]], claims=["case::pin"])["mutants"][0]["claim"]
+    assert claim["result"] == "collateral"
+
+
+def test_a_pin_group_is_one_row_of_the_kill_table_with_its_items() -> None:
+    section = _lane_section(red=[LANES[0], LANES[2]], claims=["case::pin"])
+    rows = {r["pin"]: r for r in section["pin_kills"]}
+    assert list(rows) == [LANES[0], LANES[3]]
+    assert rows[LANES[0]]["group"] == "c.cases.yaml::case::pin" and rows[LANES[0]]["items"] == LANES[:3]
+    assert rows[LANES[0]]["kills"] == 1 and rows[LANES[0]]["unique"] == ["m1"]
+    schema = json.loads((REPO / "harness/report/schemas/mutation.schema.json").read_text())
+    plan = {"selected": ["k-m1"], "mutants": [_meta("m1", "declared", claims=["case::pin"])], "suite_prefix": "",
+            "threshold": {}}
+    compact = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}},
+                            {"k-m1": _row("m1", {LANES[0]: "failed"})})
+    jsonschema.Draft202012Validator(schema).validate(compact)
+
+
+def test_the_html_matrix_shows_a_pin_group_as_one_column_red_when_any_item_is() -> None:
+    from harness.mutate.html_view import render_html
+
+    plan = {"selected": ["k-m1"], "mutants": [_meta("m1", "declared", claims=["case::pin"])], "suite_prefix": "",
+            "threshold": {}, "suite_name": "s"}
+    section = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}},
+                            {"k-m1": _row("m1", {LANES[0]: "passed", LANES[1]: "failed", LANES[3]: "passed"})})
+    html = render_html(section)
+    assert html.count('<th class="pin"') == 2
+    assert 'title="c.cases.yaml::case::pin (3 items)"' in html
+    assert "<td class=K>K</td><td class=P>·</td>" in html  # the group red by its proxy item
+    assert "`c.cases.yaml::case::pin`: m1" in render_markdown(section)
+
+
+def test_the_stryker_report_lists_every_item_of_a_pin_group_as_a_test() -> None:
+    plan = {"selected": ["k-m1"], "mutants": [_meta("m1", "declared", claims=["case::pin"])], "suite_prefix": "",
+            "threshold": {}}
+    section = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}},
+                            {"k-m1": _row("m1", {LANES[1]: "failed"})})
+    doc = stryker_report(section, Path("/nowhere"))
+    tests = {t["id"] for f in doc["testFiles"].values() for t in f["tests"]}
+    assert tests == set(LANES)
+
+
+def test_the_mutation_reports_name_the_pin_set_a_run_was_limited_to() -> None:
+    from harness.mutate import render_summary
+
+    plan = {"selected": [], "mutants": [], "suite_prefix": "", "threshold": {}, "suite_name": "s", "pin_set": "r2"}
+    section = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}}, {})
+    assert section["pins"]["set"] == "r2"
+    assert render_summary(section).startswith("Mutation: s (pin set r2)\n")
+    assert render_markdown(section).startswith("## Mutation: s (pin set r2)\n")

@@ -118,3 +118,12 @@ def test_record_mode_once_is_refused_with_a_pointer_to_harness_probe(
     result.assert_outcomes(errors=1)  # refused in the fixture, before the test body runs
     result.stdout.fnmatch_lines(["*--record-mode=once: recorded rejections replay only*harness probe*"])
     assert _accepted(listener) == 0
+
+
+def test_a_suite_path_with_no_rules_is_refused_instead_of_passing_every_body(
+        pytester: pytest.Pytester, suite_tests: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "no-such-suite"
+    empty.mkdir()
+    result = pytester.runpytest(f"--rejections-suite={empty}", "-p", "no:cacheprovider", "-k", "fires_a_rule")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*--rejections-suite=*no-such-suite: no rejection rules found there*"])

@@ -12,7 +12,7 @@ import pytest
 from harness.canonical import canonical_bytes
 from harness.load import load_suite
 from harness.subjects import resolve_subject
-from harness.subjects.anthropic_messages import SUBJECT, new, old
+from harness.subjects.anthropic_messages import FIXED_SUBJECT, SUBJECT, new, old
 from harness.subjects.anthropic_messages.body import refeed
 
 REPO = Path(__file__).resolve().parents[3]
@@ -33,6 +33,23 @@ def recorded(name: str) -> dict[str, Any]:
 def test_the_subject_is_registered_as_a_builtin() -> None:
     assert resolve_subject("anthropic_messages") is SUBJECT
     assert SUBJECT.wires == frozenset({"anthropic-messages"})
+
+
+def test_the_fixed_variant_is_a_builtin_sharing_the_old_pipeline_and_the_refeed() -> None:
+    assert resolve_subject("anthropic_messages_fixed") is FIXED_SUBJECT
+    assert FIXED_SUBJECT.old == SUBJECT.old and FIXED_SUBJECT.refeed == SUBJECT.refeed
+    assert FIXED_SUBJECT.new.endswith(":build_body_fixed")
+
+
+@pytest.mark.parametrize("url", ["HTTPS://api.anthropic.com", "https://api.anthropic.com./v1",
+                                 "//api.anthropic.com"])
+def test_a_careless_spelling_of_the_genuine_url_ships_the_raw_root_union_at_the_pr_head(url: str) -> None:
+    tool = recorded("apply_patch")
+    lane = DEEPSEEK | {"provider": "custom", "base_url": url, "fronts": ["anthropic"]}
+    assert new.build_body({"tools": [tool]}, lane)["tools"][0]["input_schema"] == tool["input_schema"]
+    fixed = new.build_body_fixed({"tools": [tool]}, lane)["tools"][0]["input_schema"]
+    # The review's fix closes the first two spellings; '//' has no scheme for it to strip.
+    assert ("oneOf" in fixed) == url.startswith("//")
 
 
 @pytest.mark.parametrize("name", ["apply_patch", "finance"])
@@ -84,11 +101,22 @@ def test_refeeding_a_narrowed_body_changes_nothing() -> None:
     assert canonical_bytes(again) == canonical_bytes(first)
 
 
-def test_the_bundled_lanes_land_on_the_side_of_the_gate_they_name() -> None:
+def _narrowed_lanes(build: Any) -> set[str]:
     suite = load_suite(REPO / "cases")
     tool = {"name": "u", "description": "", "input_schema": {
         "type": "object", "properties": {}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}}
-    narrowed = {lane.id for lane in suite.lanes.values() if lane.wire == "anthropic-messages"
-                and "oneOf" not in new.build_body({"tools": [tool]}, lane.as_dict())["tools"][0]["input_schema"]}
-    assert narrowed == {"anthropic-first-party", "anthropic-proxy-identity", "custom-anthropic-endpoint",
-                        "url-upper-scheme", "url-trailing-dot", "url-protocol-relative"}
+    return {lane.id for lane in suite.lanes.values() if lane.wire == "anthropic-messages"
+            and "oneOf" not in build({"tools": [tool]}, lane.as_dict())["tools"][0]["input_schema"]}
+
+
+def test_the_pr_head_narrows_the_plain_first_party_lanes_and_the_userinfo_trick_only() -> None:
+    # Seed 001's MINOR-2: the careless spellings of the genuine URL ship the raw union.
+    assert _narrowed_lanes(new.build_body) == {
+        "anthropic-first-party", "anthropic-proxy-identity", "custom-anthropic-endpoint",
+        "anthropic-other-host", "url-userinfo-trick"}
+
+
+def test_the_fixed_variant_also_narrows_the_upper_case_scheme_and_trailing_dot_lanes() -> None:
+    assert _narrowed_lanes(new.build_body_fixed) == {
+        "anthropic-first-party", "anthropic-proxy-identity", "custom-anthropic-endpoint",
+        "anthropic-other-host", "url-userinfo-trick", "url-upper-scheme", "url-trailing-dot"}

@@ -48,13 +48,16 @@ def test_the_seed_repro_old_refuses_the_strict_null_and_new_runs_the_tool(wire: 
     assert new(resume(), lane("openai", wire)) == RAN
 
 
-def test_a_call_anthropic_produced_is_not_normalized_by_the_openai_adapter() -> None:
-    assert new(resume(origin="anthropic"), lane("openai")) == {"error": SEED_REFUSAL}
+def test_the_pr_head_normalizes_a_call_anthropic_produced_with_the_openai_rules() -> None:
+    # Seed 003's review (wrong provider), unfixed at the head: the resuming adapter's hook runs,
+    # so the Anthropic model's own null date is removed and the tool runs.
+    assert new(resume(origin="anthropic"), lane("openai")) == RAN
+    assert old(resume(origin="anthropic"), lane("openai")) == {"error": SEED_REFUSAL}
 
 
-def test_a_call_openai_produced_is_normalized_by_its_own_rules_on_another_lane() -> None:
+def test_the_pr_head_does_not_normalize_an_openai_call_resumed_through_anthropic() -> None:
     on_anthropic = lane("anthropic", "anthropic-resume")
-    assert new(resume(origin="openai"), on_anthropic) == RAN
+    assert new(resume(origin="openai"), on_anthropic) == {"error": SEED_REFUSAL}
     assert old(resume(origin="openai"), on_anthropic) == {"error": SEED_REFUSAL}
 
 

@@ -1,0 +1,155 @@
+"""The pin model in a user's pytest session: printed ids rerun one item, pin sets, module pins,
+one pin name on disjoint lanes, ``same_as_input``, catches_old against the old pipeline, and a
+suite of Python pins only. Each runs a real pytest (pytester) over a copy of examples/porting."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness.errors import InputErrors
+from harness.load import load_suite
+
+pytest_plugins = ["pytester"]
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "porting"
+CASE_PIN = "porting/router.cases.yaml::root-union[proxy]::root_shape"
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> Path:
+    """A project holding the example suite at porting/, as a user's checkout would."""
+    shutil.copytree(EXAMPLE, pytester.path / "porting")
+    (pytester.path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    return pytester.path
+
+
+def _ids(result: pytest.RunResult) -> list[str]:
+    return [line for line in result.outlines if "::" in line and not line.startswith(("=", " "))]
+
+
+def test_every_printed_pin_id_reruns_exactly_that_item(pytester: pytest.Pytester, project: Path) -> None:
+    ids = _ids(pytester.runpytest("--collect-only", "-q", "porting"))
+    assert CASE_PIN in ids and len(ids) == 14
+    for nodeid in [CASE_PIN, "porting/router.cases.yaml::root-union[first-party]::expect",
+                   "porting/test_review.py::test_lookalike_hosts_are_not_first_party[https://evilapi.anthropic.com]"]:
+        assert _ids(pytester.runpytest("--collect-only", "-q", nodeid)) == [nodeid]
+    every = pytester.runpytest("--collect-only", "-q", *ids)
+    assert _ids(every) == ids  # each id names its one item, all of them together every item once
+
+
+def test_asking_for_a_case_lane_and_one_of_its_pins_keeps_the_whole_case_lane(
+        pytester: pytest.Pytester, project: Path) -> None:
+    ids = _ids(pytester.runpytest("--collect-only", "-q", CASE_PIN, CASE_PIN.rpartition("::")[0]))
+    assert ids == [CASE_PIN.replace("root_shape", "expect"), CASE_PIN]
+    assert len(_ids(pytester.runpytest("--collect-only", "-q", CASE_PIN, "porting"))) == 14  # the whole folder
+
+
+def test_a_pin_set_keeps_only_its_pins_and_a_group_ref_names_every_item(
+        pytester: pytest.Pytester, project: Path) -> None:
+    result = pytester.runpytest("-q", "porting", "--harness-pins", "r2", "-rA")
+    result.assert_outcomes(passed=8)
+    result.stdout.fnmatch_lines(["*6 deselected*"])
+    assert sum("test_lookalike_hosts_are_not_first_party[" in line for line in result.outlines if "PASSED" in line) == 3
+
+
+def test_an_unknown_pin_set_or_a_set_ref_naming_nothing_is_a_usage_error(
+        pytester: pytest.Pytester, project: Path) -> None:
+    result = pytester.runpytest("-q", "porting", "--harness-pins", "r9")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--harness-pins r9*pin set of suite porting-example (r1, r2, r3), found 'r9'*"])
+    suite_yaml = project / "porting" / "suite.yaml"
+    suite_yaml.write_text(suite_yaml.read_text().replace("*::test_host_is_case_insensitive", "*::test_hots", 1))
+    result = pytester.runpytest_subprocess("-q", "porting", "--harness-pins", "r1")  # a fresh suite cache
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*pin_sets.r1[[]0[]]*a pin reference matching a collected pin, found '[*]::test_hots'*"])
+
+
+def test_a_module_pin_calls_any_function_of_the_pipeline_module(pytester: pytest.Pytester, project: Path) -> None:
+    (project / "porting" / "test_more.py").write_text(
+        "def test_helper(pipeline_module):\n"
+        "    assert pipeline_module().host_of('HTTPS://A.example.:8443/x') == 'a.example'\n"
+        "    assert pipeline_module('router', side='old').__name__ == 'router'\n\n"
+        "def test_unknown_subject(pipeline_module):\n"
+        "    pipeline_module('nope')\n")
+    result = pytester.runpytest("-q", "porting/test_more.py")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*pipeline_module('nope'):*"])
+
+
+def test_one_pin_name_on_disjoint_lanes_is_one_item_per_lane_and_same_as_input_restates_nothing(
+        pytester: pytest.Pytester, project: Path) -> None:
+    result = pytester.runpytest("-q", "porting/router.cases.yaml", "-rA")
+    result.assert_outcomes(passed=6)
+    router = project / "porting" / "router.py"
+    router.write_text(router.read_text().replace("narrow = is_first_party(lane)", "narrow = True"))
+    result = pytester.runpytest_subprocess("-q", "porting/router.cases.yaml", "-k", "root_shape", "-rA")
+    result.assert_outcomes(passed=1, failed=2)  # the verbatim lanes now differ from their input
+    result.stdout.fnmatch_lines(["FAILED porting/router.cases.yaml::root-union[[]proxy[]]::root_shape - *"])
+
+
+def test_a_pin_name_twice_on_one_lane_is_refused_at_its_place(project: Path) -> None:
+    cases = project / "porting" / "router.cases.yaml"
+    cases.write_text(cases.read_text().replace("lanes: [proxy, deepseek]", "lanes: [first-party, proxy]"))
+    with pytest.raises(InputErrors) as info:
+        load_suite(project / "porting")
+    (error,) = [str(e) for e in info.value.errors]
+    assert error.startswith("router.cases.yaml:") and "cases[0].pins[1].name" in error
+    assert "'root_shape' again on first-party (also pins[0])" in error
+
+
+CATCHES = """version: 1
+subject: router
+cases:
+  - id: union
+    tools: [{name: w, input_schema: {anyOf: [{type: object}]}}]
+    lanes: [first-party]
+    expect: {first-party: {diverges: {why: flattened}}}
+    pins:
+      - {name: flattened, kind: schema, select: "tools[0].input_schema", must_not_match: {required: [anyOf]},
+         catches_old: true}
+"""
+
+
+def test_against_old_pytest_passes_exactly_when_the_catches_old_pins_fail(
+        pytester: pytest.Pytester, project: Path) -> None:
+    (project / "porting" / "router.cases.yaml").write_text(CATCHES)
+    result = pytester.runpytest("-q", "porting/router.cases.yaml", "--harness-against=old", "-rA")
+    assert result.ret == pytest.ExitCode.OK
+    result.assert_outcomes(xfailed=1, skipped=1)  # the expect item has no meaning against old
+    # a marked pin that the old pipeline passes does not catch it: that fails the run
+    (project / "porting" / "router.cases.yaml").write_text(CATCHES.replace("anyOf: [{type: object}]", "type: object"))
+    result = pytester.runpytest_subprocess("-q", "porting/router.cases.yaml", "--harness-against=old")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*marked catches_old, but it passes against the old pipeline*"])
+
+
+def test_a_suite_of_python_pins_only_loads_and_runs(pytester: pytest.Pytester, project: Path) -> None:
+    (project / "porting" / "router.cases.yaml").unlink()
+    suite = load_suite(project / "porting")
+    assert suite.cases == ()
+    pytester.runpytest("-q", "porting", "--harness-pins", "r1").assert_outcomes(passed=4)
+
+
+def test_an_undeclared_known_rejection_fails_the_expect_item_as_it_fails_harness_run(
+        pytester: pytest.Pytester) -> None:
+    import yaml
+
+    from tests.unit.reject.scenario import write_suite
+
+    suite = write_suite(pytester.path, None)
+    union = {"name": "u", "input_schema": {"type": "object", "anyOf": [{"required": ["a"]}]}}
+    declared = {"rule": "demo.root-composition", "lanes": ["gw"], "side": "both", "why": "the gateway forwards it"}
+    (suite / "demo.cases.yaml").write_text(yaml.safe_dump({"version": 1, "subject": "demo", "cases": [
+        {"id": "undeclared", "tools": [union]},
+        {"id": "declared", "tools": [union], "rejections": [declared]}]}))
+    result = pytester.runpytest("-q", "suite", "-k", "expect", "-rA")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["the new body meets a known provider rejection the case does not declare: "
+                                 "demo.root-composition at tools[[]0[]].input_schema*",
+                                 "FAILED suite/demo.cases.yaml::undeclared[[]gw[]]::expect - *"])
+    # `harness run` reports those in its rejection stage (exit 3), so its child pytest turns this off
+    pytester.runpytest("-q", "suite", "-k", "expect", "--harness-rejections=off").assert_outcomes(passed=4)

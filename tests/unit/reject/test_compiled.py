@@ -1,0 +1,118 @@
+"""The compiled catalog (one pass per body) fires exactly what each rule fires on its own."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.errors import Place
+from harness.reject.cassettes import load_catalog
+from harness.reject.compiled import _LIST, anchor, compiled, prefilter
+from harness.reject.match import checker, fire, fire_all
+from harness.reject.rules import Rule
+from harness.reject.walk import subschemas
+from harness.sources import tools_from_listing
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _catalog_bodies() -> tuple[list[Rule], list[Any]]:
+    catalog = load_catalog(REPO / "cases", {"rules": ["rules/*.rules.yaml"], "cassettes": "../cassettes"})
+    bodies = [i.body for i in catalog.interactions]
+    # and each body with every schema's `type` dropped: the shapes the type-keyed rules skip
+    for body in list(bodies):
+        stripped = copy.deepcopy(body)
+        for _, node in subschemas(stripped):
+            if isinstance(node, dict):
+                node.pop("type", None)
+        bodies.append(stripped)
+    return list(catalog.rules.rules), bodies
+
+
+def _one_by_one(rules: list[Rule], body: Any) -> list[Any]:
+    walks: dict[int, Any] = {}
+    return [hit for rule in rules for hit in fire(rule, body, walks)]
+
+
+def test_the_compiled_pass_gives_each_rules_own_hits_in_order_on_every_bundled_body() -> None:
+    rules, bodies = _catalog_bodies()
+    fired = 0
+    for body in bodies:
+        expected = _one_by_one(rules, body)
+        assert fire_all(rules, body) == expected
+        fired += len(expected)
+    assert fired > 100  # the bodies do trigger rules, so equality is not two empty lists
+
+
+def test_the_compiled_pass_agrees_on_every_corpus_body(shared: Path) -> None:
+    rules, _ = _catalog_bodies()
+    checked = 0
+    corpora = shared / "corpora"
+    for path in sorted([*(corpora / "mcp").glob("*.json"), *(corpora / "codewhale").glob("*.json")]):
+        tools = tools_from_listing(json.loads(path.read_text()), Place(str(path)))
+        for body in ({"tools": [{"name": t["name"], "input_schema": t["input_schema"]} for t in tools]},
+                     {"tools": [{"type": "function", "function": {"name": t["name"], "parameters": t["input_schema"]}}
+                                for t in tools]},
+                     {"tools": [{"function_declarations": [{"name": t["name"], "parameters": t["input_schema"]}
+                                                           for t in tools]}]}):
+            assert fire_all(rules, body) == _one_by_one(rules, body), path.name
+            checked += 1
+    assert checked >= 30
+
+
+def test_a_node_a_rule_rejects_always_passes_its_prefilter_and_lands_in_its_anchor_bucket() -> None:
+    rules, bodies = _catalog_bodies()
+    nodes = [n for body in bodies for _, n in subschemas(body) if isinstance(n, dict)]
+    nodes += [{"type": ["string", "null"]}, {"type": "STRING", "enum": [1]}, {"anyOf": [{}], "x": 1}, {}]
+    looked = 0
+    for rule in rules:
+        if rule.rejects is None:
+            continue
+        check, pre, anchored = checker(rule.rejects), prefilter(rule.rejects), anchor(rule.rejects)
+        for node in nodes:
+            if not check(node):
+                continue
+            looked += 1
+            assert pre is None or pre(node), (rule.id, node)
+            if anchored is not None:
+                key, values = anchored
+                assert key in node, (rule.id, node)
+                if values is not None:
+                    kind = node["type"]
+                    assert (kind if isinstance(kind, str) else _LIST) in values, (rule.id, node)
+    assert looked > 50
+
+
+@pytest.mark.parametrize(("schema", "node", "passes"), [
+    ({"required": ["a", "b"]}, {"a": 1}, False),
+    ({"anyOf": [{"required": ["a"]}, {"required": ["b"]}]}, {"b": 1}, True),
+    ({"not": {"anyOf": [{"required": ["type"]}, {"required": ["anyOf"]}]}}, {"type": "x"}, False),
+    ({"not": {"propertyNames": {"enum": ["type", "title"]}}}, {"type": "x", "title": "t"}, False),
+    ({"not": {"propertyNames": {"enum": ["type", "title"]}}}, {"type": "x", "nope": 1}, True),
+    ({"required": ["type"], "properties": {"type": {"const": "array"}}}, {"type": "object"}, False),
+])
+def test_prefilters_decide_by_keys_and_type_values(schema: dict[str, Any], node: dict[str, Any], passes: bool) -> None:
+    pre = prefilter(schema)
+    assert pre is not None and pre(node) is passes
+
+
+def test_a_catalog_is_compiled_once_per_list_of_rules() -> None:
+    rules, _ = _catalog_bodies()
+    assert compiled(rules) is compiled(list(rules))
+
+
+def test_the_stack_walk_yields_the_same_subschemas_in_the_same_order_as_the_recursive_one() -> None:
+    from harness.reject.walk import subschema_list
+
+    _, bodies = _catalog_bodies()
+    deep: Any = {"type": "string"}
+    for _ in range(2000):  # deeper than Python's recursion limit: the stack walk does not care
+        deep = {"type": "array", "items": deep}
+    for body in bodies:
+        for _, node in subschemas(body):
+            assert subschema_list(node) == list(subschemas(node))
+    assert len(subschema_list(deep)) == 2001
