@@ -114,3 +114,18 @@ def test_the_suites_rebuild_command_replaces_each_sides_setup_in_a_mutants_tree(
         assert m["unviable"].startswith("the rebuild 'python3 build.py && exit 3' does not build the mutant")
     assert "(exit code 3)" in mutants["model-dropped"]["unviable"]
     assert "(exit code 1): build failed" in mutants["does-not-build"]["unviable"]
+
+
+def test_a_merge_of_shards_keeps_what_any_shard_changed_outside_its_sandbox(tmp_path: Path) -> None:
+    project = tmp_path / "sandboxed"
+    shutil.copytree(SCENARIOS / "sandboxed", project)
+    (project / "home.txt").write_text(str(project))
+    env = {**os.environ, "HARNESS_SANDBOX": "copy"}
+    for k in (1, 2):
+        (project / "escaped.txt").unlink(missing_ok=True)
+        subprocess.run([*HARNESS, "mutate", str(project), "--shard", f"{k}/2", "--out", str(tmp_path / f"s{k}"), "-q"],
+                       capture_output=True, text=True, check=False, env=env, timeout=600)
+    subprocess.run([*HARNESS, "merge", "--out", str(tmp_path / "merged"), str(tmp_path / "s1"), str(tmp_path / "s2"),
+                    "-q"], capture_output=True, text=True, check=False, timeout=600)
+    merged = json.loads((tmp_path / "merged" / "mutation.json").read_text())
+    assert merged["sandbox"] == {"mode": "copy", "outside": [{"path": "escaped.txt", "change": "created"}]}
