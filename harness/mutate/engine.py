@@ -249,6 +249,7 @@ class Engine:
 
     def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int, run_jobs: Any) -> None:
         from harness.mutate.pool import Job, Row
+        from harness.pipeline.setup import SETUP_TIMEOUT_S
 
         good = [i for i, nid in enumerate(nodeids) if baseline["outcomes"].get(nid) == "passed"]
         factor, floor = float(self.plan["timeout"]["factor"]), float(self.plan["timeout"]["floor_s"])
@@ -270,7 +271,10 @@ class Engine:
             if not pins:
                 _write_row(results, m, {}, {}, None, 0, 0.0)
                 continue
-            jobs.append(Job(key, pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once()))
+            # a file mutant builds before its first pin: the setup's own deadline, not the pool's
+            start = SETUP_TIMEOUT_S + 30.0 if _how(m) == "file" else 0.0
+            jobs.append(Job(key, pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once(),
+                            start))
         done = [0]
         total = len(jobs)
 

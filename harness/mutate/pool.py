@@ -38,6 +38,7 @@ class Job:
     pins: list[int]
     prepare: Callable[[], str | None]  # runs in the child; a message means "unviable"
     before_pin: Callable[[], None] = lambda: None
+    start_s: float = 0.0  # how long ``prepare`` may take (0: START_DEADLINE_S); a rebuild needs more
 
 
 @dataclass
@@ -176,7 +177,8 @@ class _Pool:
         os.close(w)
         row = self.rows.setdefault(job.key, Row(job.key, started=time.monotonic()))
         row.forks += 1
-        self.running[r] = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + START_DEADLINE_S)
+        start = job.start_s or START_DEADLINE_S
+        self.running[r] = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + start)
         self.sel.register(r, selectors.EVENT_READ)
 
     def _read(self, state: _Running) -> None:

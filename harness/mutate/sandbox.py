@@ -214,7 +214,8 @@ class Sandbox:
     def create(cls, original: Path, skip: Iterable[Path] = (), mode: str | None = None) -> Sandbox:
         original = original.resolve()
         base = Path(tempfile.mkdtemp(prefix="harness-sandbox-"))
-        box = cls(original, base, mode or choose_mode(), tuple(p.resolve() for p in skip))
+        # a temporary folder inside the project (TMPDIR=./tmp) is never copied into itself
+        box = cls(original, base, mode or choose_mode(), (*(p.resolve() for p in skip), base.resolve()))
         copy_tree(original, box.scratch, box.skip)
         (base / "rows").mkdir()
         return box

@@ -80,3 +80,18 @@ def test_an_unknown_sandbox_mode_is_refused_by_name(monkeypatch: pytest.MonkeyPa
     with pytest.raises(ConfigError) as err:
         choose_mode()
     assert "HARNESS_SANDBOX" in str(err.value) and "overlay or copy" in str(err.value)
+
+
+def test_a_temporary_folder_inside_the_project_is_not_copied_into_itself(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    original = _tree(tmp_path / "project")
+    (original / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(original / "tmp"))
+    box = Sandbox.create(original, mode="copy")
+    try:
+        assert box.base.parent == original / "tmp"
+        assert (box.scratch / "tmp").is_dir() and list((box.scratch / "tmp").iterdir()) == []
+    finally:
+        box.remove()
