@@ -213,7 +213,9 @@ class Sandbox:
     @classmethod
     def create(cls, original: Path, skip: Iterable[Path] = (), mode: str | None = None) -> Sandbox:
         original = original.resolve()
+        _remove_abandoned()
         base = Path(tempfile.mkdtemp(prefix="harness-sandbox-"))
+        (base / "pid").write_text(str(os.getpid()), encoding="ascii")
         # a temporary folder inside the project (TMPDIR=./tmp) is never copied into itself
         box = cls(original, base, mode or choose_mode(), (*(p.resolve() for p in skip), base.resolve()))
         copy_tree(original, box.scratch, box.skip)
@@ -235,6 +237,22 @@ class Sandbox:
 
     def remove(self) -> None:
         shutil.rmtree(self.base, ignore_errors=True)
+
+
+def _remove_abandoned() -> None:
+    """Sandboxes of runs that were killed (SIGKILL leaves no chance to clean up): their owner's
+    pid, written in the folder, is no longer alive."""
+    for folder in Path(tempfile.gettempdir()).glob("harness-sandbox-*"):
+        try:
+            pid = int((folder / "pid").read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            continue  # not ours, or still being made
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            continue  # alive, someone else's
 
 
 # -- inside the engine ------------------------------------------------------------------------

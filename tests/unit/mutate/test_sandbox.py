@@ -95,3 +95,21 @@ def test_a_temporary_folder_inside_the_project_is_not_copied_into_itself(tmp_pat
         assert (box.scratch / "tmp").is_dir() and list((box.scratch / "tmp").iterdir()) == []
     finally:
         box.remove()
+
+
+def test_the_sandbox_of_a_killed_run_is_removed_by_the_next_one(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    original = _tree(tmp_path / "project")
+    # a run killed by SIGKILL: its sandbox stays behind, naming a pid that no longer exists
+    code = ("import sys; from pathlib import Path; from harness.mutate.sandbox import Sandbox; "
+            "print(Sandbox.create(Path(sys.argv[1]), mode='copy').base)")
+    left = Path(subprocess.run([sys.executable, "-c", code, str(original)], capture_output=True, text=True,
+                               check=True).stdout.strip())
+    assert left.is_dir()
+    box = Sandbox.create(original, mode="copy")
+    try:
+        assert not left.exists() and box.base.is_dir()
+    finally:
+        box.remove()
