@@ -451,6 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     _cheap_failures()
     signal.signal(signal.SIGTERM, _interrupted)  # a cancelled CI job: stop the children too
     engine = Engine(plan)
+    engine.rows.protect([Path(plan["out"])])  # the user's tree read-only to everything from here on
     # --assert=plain: a failing assert's rewritten explanation (a diff of two large values) costs
     # far more than the pin itself, and only pass/fail crosses the pipe
     # the pins plugin registered here, as `harness run` does: a suite needs no conftest.py for its

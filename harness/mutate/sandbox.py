@@ -277,6 +277,20 @@ class Rows:
         if self.on and self.mode == "copy":
             self.shared = listing(self.scratch)
 
+    def protect(self, writable: Iterable[Path] = ()) -> None:
+        """In the engine process, once, before anything runs (overlay mode): a mount namespace of
+        its own where the user's tree is read-only, ``writable`` (the run's out folder) excepted.
+        Every row and every side the engine starts inherits it, so no row pays for it."""
+        if not self.on or self.mode != "overlay":
+            return
+        _enter_namespace()
+        if self.scratch.is_relative_to(self.original):  # TMPDIR inside the project: nothing to bind
+            return
+        _read_only(self.original)
+        for folder in writable:
+            if folder.resolve().is_relative_to(self.original) and folder.is_dir():
+                _mount(str(folder), str(folder), None, _MS_BIND | _MS_REC, None)  # writable again
+
     def enter(self, key: str, own_tree: bool) -> Path:
         """In a row's child, before its mutant is applied: where the row's tree is."""
         if not self.on:
@@ -287,8 +301,6 @@ class Rows:
                 (row / name).mkdir(parents=True, exist_ok=True)
             _enter_namespace()
             _overlay(self.scratch, row / "upper", row / "work", self.scratch)
-            if not self.scratch.is_relative_to(self.original):
-                _read_only(self.original)
             os.chdir(self.scratch)
             return self.scratch
         if own_tree:
