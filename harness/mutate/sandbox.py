@@ -289,7 +289,9 @@ class Rows:
         _read_only(self.original)
         for folder in writable:
             if folder.resolve().is_relative_to(self.original) and folder.is_dir():
-                _mount(str(folder), str(folder), None, _MS_BIND | _MS_REC, None)  # writable again
+                # a bind of a read-only mount is read-only too: bind, then clear the flag on it
+                _mount(str(folder), str(folder), None, _MS_BIND | _MS_REC, None)
+                _mount(None, str(folder), None, _MS_REMOUNT | _MS_BIND, None)
 
     def enter(self, key: str, own_tree: bool) -> Path:
         """In a row's child, before its mutant is applied: where the row's tree is."""

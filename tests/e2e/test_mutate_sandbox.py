@@ -129,3 +129,21 @@ def test_a_merge_of_shards_keeps_what_any_shard_changed_outside_its_sandbox(tmp_
                     "-q"], capture_output=True, text=True, check=False, timeout=600)
     merged = json.loads((tmp_path / "merged" / "mutation.json").read_text())
     assert merged["sandbox"] == {"mode": "copy", "outside": [{"path": "escaped.txt", "change": "created"}]}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_run_folder_inside_the_project_stays_writable_while_the_rest_is_protected(tmp_path: Path,
+                                                                                        mode: str) -> None:
+    project = tmp_path / "sandboxed"
+    shutil.copytree(SCENARIOS / "sandboxed", project)
+    (project / "home.txt").write_text(str(project))
+    before = _hashes(project)
+    # the default --out (reports/mutation under the working folder) lands inside the project
+    proc = subprocess.run([*HARNESS, "mutate", "."], cwd=project, capture_output=True, text=True, check=False,
+                          env={**os.environ, "HARNESS_SANDBOX": mode}, timeout=600)
+    section = json.loads((project / "reports" / "mutation" / "mutation.json").read_text())
+    assert section["totals"]["total"] == 2, proc.stderr[-2000:]
+    after = {k: v for k, v in _hashes(project).items() if not k.startswith("reports/")}
+    if mode == "copy":
+        after.pop("escaped.txt")
+    assert after == before
