@@ -8,8 +8,11 @@
     5   drift found by a live probe (a recorded rejection that changed or went away), or a probe
         that could not check (no answer to compare, or nothing to probe)
     70  an internal error in the harness itself (a bug: please report it)
+    130 stopped by Ctrl-C (SIGINT); ``harness run`` still writes a partial report
+    143 stopped by SIGTERM; ``harness run`` still writes a partial report (``partial`` in it)
 
-When several apply, the lowest non-zero code wins except 2 and 70, which stop the run.
+When several apply, the lowest non-zero code wins except 2 and 70, which stop the run (and 130
+and 143, which end it).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ class ExitCode(IntEnum):
     MUTANTS_ESCAPED = 4
     DRIFT = 5
     INTERNAL = 70
+    INTERRUPTED = 130
+    TERMINATED = 143
 
 
 def combine(*codes: ExitCode) -> ExitCode:

@@ -35,8 +35,9 @@ __all__ = [
 Side = Literal["old", "new"]
 SIDES: tuple[Side, Side] = ("old", "new")
 
-Outcome = Literal["ok", "error", "timeout", "crash"]
-"""How one pipeline call ended: returned JSON, raised, ran past its deadline, or killed its process."""
+Outcome = Literal["ok", "error", "timeout", "crash", "memory"]
+"""How one pipeline call ended: returned JSON, raised, ran past its deadline, killed its process,
+or ran out of memory under the suite's ``memory_mb`` ceiling."""
 
 VerdictKind = Literal["identical", "reordered", "intended", "unexpected", "error"]
 """The closed set of comparison verdicts (see ``harness.compare``)."""

@@ -2,9 +2,12 @@
 
 Writes ``<out>/<run-id>/`` as it goes (``differential.jsonl`` grows one line per finished case x
 lane, so an interrupted run leaves evidence), then report.json, report.md and junit.xml, and
-points ``<out>/latest`` at it. The stages other packages own (rejections, mutation) are named in
-``STAGES`` and imported on first use: the mutation engine pulls in mutmut, which a run without
-``--mutate`` should not pay for.
+points ``<out>/latest`` at it. Stopped by SIGTERM or Ctrl-C, it still writes report.json,
+report.md and junit.xml from what was finished, with ``partial: {stage, signal, ...}`` in the
+report and exit code 143 (SIGTERM) or 130 (Ctrl-C); the supervisor has ended every child by then.
+
+The stages other packages own (rejections, mutation) are named in ``STAGES`` and imported on first
+use: the mutation engine pulls in mutmut, which a run without ``--mutate`` should not pay for.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import contextlib
 import importlib
 import json
 import os
+import signal
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from harness.build import UnitResult, build
+from harness.build import UnitResult, build, units
 from harness.evidence import ObservationStore
 from harness.exitcodes import ExitCode, combine
 from harness.model import Observation, Side, Suite
@@ -30,6 +34,7 @@ from harness.report import junit, markdown
 from harness.report.assemble import report_document
 from harness.report.redact import redactor
 from harness.report.validate import validate_report
+from harness.supervise import Terminated
 
 __all__ = ["RunOptions", "RunResult", "run"]
 
@@ -48,9 +53,16 @@ class RunOptions:
     out: Path = Path("reports")
     mutation_options: Mapping[str, Any] = field(default_factory=dict)
 
+    revisions: Mapping[str, str] = field(default_factory=dict)
+    """``{"old": sha, "new": sha}`` when a side runs from a git revision (``--old-ref``)."""
+
     def as_json(self) -> dict[str, Any]:
-        return {"cases": list(self.cases), "lanes": list(self.lanes), "pins_against": self.against,
-                "pins": self.pins, "pin_set": self.pin_set, "rejections": self.rejections, "mutate": self.mutate}
+        out: dict[str, Any] = {"cases": list(self.cases), "lanes": list(self.lanes), "pins_against": self.against,
+                               "pins": self.pins, "pin_set": self.pin_set, "rejections": self.rejections,
+                               "mutate": self.mutate}
+        if self.revisions:
+            out["revisions"] = dict(self.revisions)
+        return out
 
 
 @dataclass
@@ -147,11 +159,32 @@ def preload(suite: Suite, options: RunOptions) -> None:
     _stage("mutation").check_ledgers(suite)  # ledgers are suite files: checked on every run
 
 
+class _Progress:
+    """Where a run is, so a stopped run can say so: the stage, the finished units."""
+
+    def __init__(self, planned: int) -> None:
+        self.stage = "build"
+        self.planned = planned
+        self.done: list[UnitResult] = []
+        self.pins: dict[str, Any] | None = None
+        self.sections: dict[str, Any] = {}
+
+
 def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
     preload(suite, options)
     started = time.time()
     folder = options.out / _run_id(suite)
     folder.mkdir(parents=True, exist_ok=False)
+    where = _Progress(len(units(suite, options.cases or None, options.lanes or None, options.timeout)))
+    try:
+        return _stages(suite, options, folder, started, where, progress)
+    except (Terminated, KeyboardInterrupt) as exc:
+        signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
+        return _partial(suite, options, folder, started, where, signum)
+
+
+def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, where: _Progress,
+            progress: Callable[[UnitResult], None] | None) -> RunResult:
     stream = (folder / "differential.jsonl").open("w", encoding="utf-8")
     # Two stores: the run folder's evidence, scrubbed of secrets, and a private one with the
     # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after.
@@ -168,6 +201,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
                 evidence.put(obs)
         stream.write(json.dumps({"case": v.case_id, "lane": v.lane_id, "verdict": v.kind, "failed": v.failed}) + "\n")
         stream.flush()
+        where.done.append(res)
         if progress:
             progress(res)
 
@@ -179,17 +213,22 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
         store.close()
         evidence.close()
     built = time.time()
-    sections: dict[str, Any] = {}
+    sections = where.sections
     if options.rejections:
+        where.stage = "rejections"
         sections["rejections"] = _stage("rejections").evaluate(suite, _observations(results))
     with private:
+        where.stage = "pins"
         pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder,
-                         pin_set=options.pin_set) if options.pins else None)
+                         pin_set=options.pin_set, revisions=options.revisions) if options.pins else None)
+        where.pins = pins
     pinned = time.time()
     if options.mutate:
+        where.stage = "mutation"
         out = str(folder / "mutation")
         sections["mutation"] = _stage("mutation").run(suite, {**options.mutation_options, "out": out,
                                                                  "pins": options.pin_set})
+    where.stage = "report"
     timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
                "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3),
                "total_s": round(time.time() - started, 3),
@@ -198,10 +237,34 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     report = report_document(suite, options.as_json(), results, pins, sections, timings)
     code, reason = _exit(report, sections)
     report["exit"] = {"code": int(code), "reason": reason}
+    return _written(report, folder, options, sections, code)
+
+
+def _written(report: dict[str, Any], folder: Path, options: RunOptions, sections: Mapping[str, Any],
+             code: ExitCode, banner: str = "") -> RunResult:
     report = redactor().value(report)  # before anything is written or printed: no secret leaves the run
     validate_report(report)
     _write(folder, "report.json", json.dumps(report, indent=1, ensure_ascii=False) + "\n")
-    _write(folder, "report.md", markdown.render(report, _renderers(sections)))
+    _write(folder, "report.md", banner + markdown.render(report, _renderers(sections)))
     _write(folder, "junit.xml", junit.render(report))
     warning = _point_latest(options.out, folder)
     return RunResult(report, folder, code, warning)
+
+
+def _partial(suite: Suite, options: RunOptions, folder: Path, started: float, where: _Progress,
+             signum: int) -> RunResult:
+    """The report of a stopped run: what was finished, and where it stopped. Stages after the
+    one that was running are absent (null), not empty: nothing claims they passed."""
+    name = signal.Signals(signum).name
+    code = ExitCode.TERMINATED if signum == signal.SIGTERM else ExitCode.INTERRUPTED
+    sections = {k: v for k, v in where.sections.items() if k != "mutation"}
+    timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
+               "total_s": round(time.time() - started, 3)}
+    report = report_document(suite, options.as_json(), where.done, where.pins, sections, timings)
+    report["partial"] = {"stage": where.stage, "signal": name, "units_done": len(where.done),
+                         "units_planned": where.planned}
+    reason = (f"stopped by {name} during the {where.stage} stage: a partial report "
+              f"({len(where.done)} of {where.planned} case x lane runs finished)")
+    report["exit"] = {"code": int(code), "reason": reason}
+    banner = f"> **Partial run.** {reason[0].upper()}{reason[1:]}.\n\n"
+    return _written(report, folder, options, sections, code, banner)

@@ -41,20 +41,32 @@ def _where(exc: BaseException) -> str:
     return f"{os.path.basename(last.filename)}:{last.lineno} in {last.name}"
 
 
-def _answer(request: dict[str, Any], pipelines: dict[str, Callable[..., Any]]) -> dict[str, Any]:
-    rid = request.get("id")
+def _error(rid: Any, kind: str, message: str, where: str = "") -> dict[str, Any]:
+    return {"type": "error", "id": rid, "error": {"type": kind, "message": message[:2000], "where": where}}
+
+
+def _answer(request: Any, pipelines: dict[str, Callable[..., Any]]) -> str:
+    """The answer line (without its newline) to one decoded request."""
+    rid = request.get("id") if isinstance(request, dict) else None
+    if not isinstance(rid, int) or isinstance(rid, bool):
+        rid = None
+    if not isinstance(request, dict) or request.get("type") != "call":
+        found = str(request)[:200]
+        return json.dumps(_error(rid, "BadRequest", f"expected a call or shutdown message, found {found}"))
+    if rid is None:
+        return json.dumps(_error(None, "BadRequest", f"a call needs an integer id, found {request.get('id')!r}"))
     fn = pipelines.get(str(request.get("pipeline")))
     if fn is None:
-        return {"type": "error", "id": rid, "error": {"type": "UnknownPipeline",
-                                                      "message": f"no pipeline {request.get('pipeline')!r}"}}
+        return json.dumps(_error(rid, "UnknownPipeline", f"no pipeline {request.get('pipeline')!r}; "
+                                 f"this program serves {', '.join(sorted(pipelines))}"))
     try:
         output = fn(request.get("input"), request.get("lane"))
-        line = {"type": "result", "id": rid, "output": output}
-        json.dumps(line, allow_nan=False)  # an output that is not JSON is the pipeline's error
-        return line
     except Exception as exc:
-        return {"type": "error", "id": rid,
-                "error": {"type": type(exc).__name__, "message": str(exc)[:2000], "where": _where(exc)}}
+        return json.dumps(_error(rid, type(exc).__name__, str(exc), _where(exc)), ensure_ascii=False)
+    try:  # an output that cannot go on the wire is the pipeline's error, not the server's end
+        return json.dumps({"type": "result", "id": rid, "output": output}, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        return json.dumps(_error(rid, "OutputNotJSON", str(exc)))
 
 
 def serve(*, name: str = "python", version: str = "", **pipelines: Callable[..., Any]) -> None:
@@ -71,13 +83,12 @@ def serve(*, name: str = "python", version: str = "", **pipelines: Callable[...,
             continue
         try:
             request = json.loads(raw)
-        except ValueError as exc:
-            out.write(json.dumps({"type": "error", "id": None,
-                                  "error": {"type": "BadRequest", "message": str(exc)}}) + "\n")
+        except (ValueError, RecursionError) as exc:
+            out.write(json.dumps(_error(None, "BadRequest", f"a line that is not JSON: {exc}")) + "\n")
             continue
-        if request.get("type") == "shutdown":
+        if isinstance(request, dict) and request.get("type") == "shutdown":
             break
-        out.write(json.dumps(_answer(request, pipelines), ensure_ascii=False) + "\n")
+        out.write(_answer(request, pipelines) + "\n")
     out.flush()
 
 

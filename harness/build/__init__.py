@@ -55,4 +55,5 @@ def build(suite: Suite, cases: Sequence[str] | None = None, lanes: Sequence[str]
         if subject.refeed:
             load_callable(subject.refeed)
     count = (os.cpu_count() or 1) if workers is None else workers
-    return run_units(todo, count, on_result or (lambda _r: None))
+    memory = suite.settings.get("memory_mb")
+    return run_units(todo, count, on_result or (lambda _r: None), float(memory) if memory else None)

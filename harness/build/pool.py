@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from harness import supervise
 from harness.build.unit import Pipelines, Unit, checks_for, observe, verdict_for
 from harness.model import ErrorInfo, Observation, Side, Verdict
 
@@ -64,14 +65,18 @@ def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], send: Callable
 
 def _kill_group(w: _Worker) -> None:
     """End whatever a pipeline started and left running (a worker leads its own process group)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(w.proc.pid, signal.SIGKILL)
+    supervise.kill_group(w.proc.pid)
 
 
-def _worker(conn: Connection) -> None:
+def _worker(conn: Connection, parent: int, memory_mb: float | None) -> None:
+    supervise.forked_child(parent)  # dies with the harness, even when the harness is SIGKILLed
     os.setpgid(0, 0)  # its own group, so processes a pipeline starts can be ended with it
     os.dup2(2, 1)  # a pipeline's prints must not corrupt machine-readable stdout
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C and SIGTERM are the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # The ceiling counts on top of the harness this worker was forked from; the pipeline
+    # commands it starts inherit the same ceiling.
+    supervise.limit_memory(memory_mb, on_top=True)
     pipes = Pipelines()
     while True:
         task = conn.recv()
@@ -91,7 +96,9 @@ class _Worker:
 
 
 class _Pool:
-    def __init__(self, units: list[Unit], workers: int, on_result: Callable[[UnitResult], None]) -> None:
+    def __init__(self, units: list[Unit], workers: int, on_result: Callable[[UnitResult], None],
+                 memory_mb: float | None = None) -> None:
+        self.memory_mb = memory_mb
         self.results = [UnitResult(u) for u in units]
         self.todo: deque[int] = deque(range(len(units)))
         self.careful: set[int] = set()
@@ -103,7 +110,7 @@ class _Pool:
 
     def spawn(self) -> _Worker:
         parent, child = self.ctx.Pipe()
-        proc = self.ctx.Process(target=_worker, args=(child,), daemon=True)
+        proc = self.ctx.Process(target=_worker, args=(child, os.getpid(), self.memory_mb), daemon=True)
         proc.start()
         child.close()
         return _Worker(proc, parent)
@@ -133,9 +140,8 @@ class _Pool:
     def lost(self, w: _Worker, outcome: str) -> None:
         """The worker died or hung on its first queued unit: requeue that unit (carefully the
         first time, recording the lost side the second time) and the rest of its queue."""
-        w.proc.kill()
+        _kill_group(w)  # the worker leads its group: it and what its pipelines started, before reaping
         w.proc.join()
-        _kill_group(w)
         if w.queue:
             index = w.queue.popleft()
             if index in self.careful:
@@ -144,6 +150,7 @@ class _Pool:
                 self.careful.add(index)
             self.todo.extendleft(reversed([index, *w.queue]))
         w.queue.clear()
+
     def _record_loss(self, res: UnitResult, outcome: str, code: int | None) -> None:
         if outcome == "timeout":
             info = ErrorInfo("Timeout", f"no answer within {res.unit.timeout:g} s; the worker was killed")
@@ -166,22 +173,32 @@ class _Pool:
         return unit.timeout * calls + GRACE_S
 
     def run(self) -> list[UnitResult]:
+        finished = False
+        supervise.start()  # before the fork: workers and what they start carry the watchdog's token
         try:
             self.workers = [self.spawn() for _ in range(self.size)]
             for w in self.workers:
                 self.feed(w)
             while any(w.queue for w in self.workers):
                 self.step()
+            finished = True
         finally:
-            for w in self.workers:
-                if w.proc.is_alive():
-                    with contextlib.suppress(OSError):
-                        w.conn.send(None)
-                    w.proc.join(timeout=1)
-                    if w.proc.is_alive():
-                        w.proc.kill()
-                _kill_group(w)
+            self.stop(gently=finished)
         return self.results
+
+    def stop(self, gently: bool) -> None:
+        """End every worker and what its pipelines started. Gently (a shutdown message, so
+        long-lived pipeline commands hear it) after a finished run; at once when interrupted."""
+        if gently:
+            for w in self.workers:
+                with contextlib.suppress(OSError):
+                    w.conn.send(None)
+        until = time.monotonic() + 1
+        for w in self.workers:
+            if gently and w.proc.pid is not None:
+                supervise.exited(w.proc.pid, max(0.0, until - time.monotonic()))
+            _kill_group(w)  # before reaping: what a pipeline left behind goes with its worker
+            w.proc.join(timeout=5)
 
     def step(self) -> None:
         busy = [w for w in self.workers if w.queue]
@@ -207,22 +224,26 @@ class _Pool:
         self.feed(fresh)
 
 
-def run_units(units: list[Unit], workers: int, on_result: Callable[[UnitResult], None]) -> list[UnitResult]:
-    """Run every unit; ``workers=0`` runs them in this process (no crash isolation)."""
+def run_units(units: list[Unit], workers: int, on_result: Callable[[UnitResult], None],
+              memory_mb: float | None = None) -> list[UnitResult]:
+    """Run every unit; ``workers=0`` runs them in this process (no crash isolation, no memory
+    ceiling: that would bound the harness itself)."""
     if workers == 0:
-        pipes = Pipelines()
         results = []
-        for unit in units:
-            res = UnitResult(unit)
+        pipes = Pipelines()
+        try:
+            for unit in units:
+                res = UnitResult(unit)
 
-            def send(msg: tuple[Any, ...], res: UnitResult = res) -> None:
-                res.old, res.new, res.checks, res.verdict = msg[1:]
+                def send(msg: tuple[Any, ...], res: UnitResult = res) -> None:
+                    res.old, res.new, res.checks, res.verdict = msg[1:]
 
-            _finish(unit, pipes, {}, send)
-            on_result(res)
-            results.append(res)
-        pipes.close()
+                _finish(unit, pipes, {}, send)
+                on_result(res)
+                results.append(res)
+        finally:
+            pipes.close()
         return results
     global _UNITS
     _UNITS = units
-    return _Pool(units, workers, on_result).run()
+    return _Pool(units, workers, on_result, memory_mb).run()

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.compare import compare
-from harness.model import Case, Lane, Observation, Side, Subject, Verdict
+from harness.model import Case, ErrorInfo, Lane, Observation, Side, Subject, Verdict
 from harness.pipeline import Pipelines as _OpenPipelines
 from harness.pipeline import pack
 from harness.subjects import load_callable
 
-__all__ = ["Pipelines", "Unit", "checks_for", "observe", "verdict_for"]
+__all__ = ["Pipelines", "Unit", "checks_for", "memory_named", "observe", "verdict_for"]
 
 
 @dataclass(frozen=True)
@@ -60,9 +60,19 @@ def observe(unit: Unit, pipes: Pipelines, side: Side, pipeline_input: Any = None
     spec = unit.subject.pipeline(side)
     pipeline = pipes.get(spec)
     packed = pipes.packed(unit) if pipeline_input is None and spec.in_process else None
-    return pipeline.call(unit.case.input if pipeline_input is None else pipeline_input, unit.lane.as_dict(),
-                         case_id=unit.case.id, lane_id=unit.lane.id, side=side, timeout=unit.timeout,
-                         packed=packed)
+    return memory_named(pipeline.call(
+        unit.case.input if pipeline_input is None else pipeline_input, unit.lane.as_dict(),
+        case_id=unit.case.id, lane_id=unit.lane.id, side=side, timeout=unit.timeout, packed=packed))
+
+
+def memory_named(obs: Observation) -> Observation:
+    """A call that ran out of memory (a MemoryError, in this process or one served over the
+    protocol, under the suite's ``memory_mb`` ceiling) has the outcome ``memory``, not ``error``."""
+    if obs.outcome == "error" and obs.error is not None and obs.error.type == "MemoryError":
+        error = ErrorInfo("MemoryError", obs.error.message or "no memory left (the suite's memory_mb ceiling)",
+                          obs.error.where)
+        return Observation(obs.case_id, obs.lane_id, obs.side, "memory", error=error, duration_s=obs.duration_s)
+    return obs
 
 
 def _deterministic(unit: Unit, pipes: Pipelines, first: Observation) -> str:

@@ -15,6 +15,7 @@ import click
 from harness.errors import ConfigError, HarnessError, InputErrors
 from harness.exitcodes import ExitCode
 from harness.report.redact import redactor
+from harness.supervise import Terminated, terminating
 
 __all__ = ["COMMAND_MODULES", "cli", "main"]
 
@@ -28,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "harness.cli.mutate",
     "harness.cli.merge",
     "harness.cli.openapi",
+    "harness.cli.protocol_check",
 )
 
 
@@ -53,7 +55,10 @@ class _Group(click.Group):
             ctx.exit(ExitCode.BAD_INPUT)
         except KeyboardInterrupt:
             click.echo("harness: interrupted", err=True)
-            ctx.exit(130)
+            ctx.exit(ExitCode.INTERRUPTED)
+        except Terminated:
+            click.echo("harness: stopped by SIGTERM", err=True)
+            ctx.exit(ExitCode.TERMINATED)
         except Exception as exc:
             if debug:
                 raise
@@ -75,7 +80,8 @@ for _name in COMMAND_MODULES:
 
 def main() -> None:
     try:
-        rv = cli.main(prog_name="harness", standalone_mode=False)
+        with terminating():  # SIGTERM unwinds like Ctrl-C: children ended, partial report written
+            rv = cli.main(prog_name="harness", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:

@@ -17,6 +17,7 @@ from harness.exitcodes import ExitCode
 from harness.load import load_suite
 from harness.load.suite import python_pins
 from harness.pins.ids import pin_set as known_set
+from harness.revisions import at_revisions
 from harness.runner import RunOptions, run
 
 __all__ = ["command", "default_suite"]
@@ -65,10 +66,17 @@ def default_suite() -> Path:
 @click.option("--rejections/--no-rejections", default=True, show_default=True,
               help="Check bodies against the recorded rejection rules.")
 @click.option("--mutate/--no-mutate", default=False, show_default=True, help="Also run the mutation stage.")
+# -- revisions (harness.revisions): both sides from git, the case files from the working tree --
+@click.option("--old-ref", "old_ref", metavar="REV", default=None,
+              help="Play the old side with the subject's pipeline as it is at git revision REV (a worktree "
+                   "in the cache; setup run once per tree). The pre-merge job: --old-ref origin/main.")
+@click.option("--new-ref", "new_ref", metavar="REV", default=None,
+              help="Play the new side from git revision REV too (default: the working tree).")
+# -- end of revisions --
 @click.option("-q", "--quiet", is_flag=True, help="No progress output.")
 def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
             workers: int | None, timeout: float | None, pin_set: str | None, no_pins: bool, pins_against: str,
-            rejections: bool, mutate: bool, quiet: bool) -> int:
+            rejections: bool, mutate: bool, old_ref: str | None, new_ref: str | None, quiet: bool) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
     loaded = load_suite(suite or default_suite())
     if not loaded.cases and not python_pins(Path(loaded.root)):
@@ -76,14 +84,17 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
                           "(this one only names mutation targets: run `harness mutate` on it)")
     if pin_set:
         known_set(loaded, pin_set)  # an unknown set is bad input before anything runs
+    loaded, revisions = at_revisions(loaded, old_ref, new_ref)
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
                          pins=not no_pins, pin_set=pin_set, rejections=rejections, mutate=mutate, workers=workers,
-                         timeout=timeout, out=out)
+                         timeout=timeout, out=out, revisions=revisions)
     total = len(units(loaded, cases or None, lanes or None, timeout))
     with progress(total, quiet) as tick:
         result = run(loaded, options, tick)
     if result.warning:
         click.echo(f"harness: warning: {result.warning}", err=True)
+    if "partial" in result.report:
+        click.echo(f"harness: {result.report['exit']['reason']}", err=True)
     if fmt == "json":
         click.echo(json.dumps(result.report, indent=1, ensure_ascii=False))
     elif fmt == "markdown":

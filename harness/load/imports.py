@@ -14,6 +14,8 @@ import signal
 import sys
 import time
 
+from harness import supervise
+
 __all__ = ["probe_import"]
 
 
@@ -32,11 +34,15 @@ def _child(module: str, write_fd: int) -> None:
 
 def probe_import(module: str, timeout: float) -> str | None:
     """None when ``module`` imports cleanly in a child; otherwise a sentence saying how it failed."""
+    supervise.start()
     read_fd, write_fd = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
         os.close(read_fd)
         try:
+            supervise.forked_child(parent)
+            os.setpgid(0, 0)  # what the module starts at import time is ended with the probe
             _child(module, write_fd)
         finally:
             os._exit(0)
@@ -47,15 +53,21 @@ def probe_import(module: str, timeout: float) -> str | None:
         while True:
             ready, _, _ = select.select([read_fd], [], [], max(deadline - time.monotonic(), 0))
             if not ready:
-                os.kill(pid, signal.SIGKILL)
+                supervise.kill_group(pid)
                 os.waitpid(pid, 0)
                 return f"importing {module} did not finish within {timeout:g} s"
             chunk = os.read(read_fd, 4096)
             if not chunk:
                 break
             chunks.append(chunk)
+    except BaseException:  # Ctrl-C or SIGTERM while a module imports: the probe goes too
+        supervise.kill_group(pid)
+        os.waitpid(pid, 0)
+        raise
     finally:
         os.close(read_fd)
+    supervise.exited(pid, None)
+    supervise.kill_group(pid)  # a process the import started and left in the probe's group (before reaping)
     _, status = os.waitpid(pid, 0)
     answer = b"".join(chunks)
     if answer == b"ok":

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness import supervise
 from harness.errors import ConfigError, InputError, InputErrors, MutationError, Place
 from harness.exitcodes import ExitCode
 from harness.model import Suite
@@ -63,7 +64,8 @@ def _start_engine(cwd: Path, progress: bool) -> subprocess.Popen[bytes]:
     while this process generates the mutants, then waits for the plan's path on stdin."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("MUTANT_UNDER_TEST", None)
-    return subprocess.Popen(
+    # supervised: its own process group, ended with the harness (even a SIGKILLed one)
+    return supervise.popen(
         [sys.executable, "-m", "harness.mutate.engine", "--wait"], cwd=cwd, env=env, stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL, stderr=None if progress else subprocess.PIPE,
     )
@@ -88,8 +90,8 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
             workers = options.workers if options.workers is not None else plan.settings.workers
             plan_path = write_plan(plan, workers or 0, done, sandbox)
             _out, stderr = engine.communicate(f"{plan_path}\n".encode())
-        except BaseException:
-            engine.kill()
+        except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
+            supervise.kill_group(engine.pid)
             engine.wait()
             raise
         outside = changes(guard, listing(root, skip=[out]))

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness import supervise
 from harness.model import Side, Suite
 from harness.pins.ids import node_root
 from harness.pins.ids import pin_set as pin_set_refs
@@ -25,7 +25,7 @@ __all__ = ["run_pins"]
 
 def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | None,
              lanes: Sequence[str] | None, observations: Path | None = None,
-             pin_set: str | None = None) -> list[str]:
+             pin_set: str | None = None, revisions: Mapping[str, str] | None = None) -> list[str]:
     root = Path(suite.root)
     # node ids relative to the project root, as `harness mutate` and plain pytest there name them;
     # the user's addopts (-n 2, --lf...) would change what runs and who writes the results file
@@ -41,6 +41,8 @@ def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | 
         cmd.append("--harness-lanes=" + ",".join(lanes))
     if observations is not None:
         cmd.append(f"--harness-observations={observations}")
+    if revisions:  # the pins' own pipeline calls (determinism, idempotence) play the same revisions
+        cmd.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(revisions.items())))
     return cmd
 
 
@@ -62,7 +64,8 @@ def _claims(suite: Suite, results: list[dict[str, Any]]) -> dict[str, Any]:
 
 def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = None,
              lanes: Sequence[str] | None = None, timeout: float = 1800,
-             observations: Path | None = None, pin_set: str | None = None) -> dict[str, Any]:
+             observations: Path | None = None, pin_set: str | None = None,
+             revisions: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Every pin's outcome, a summary, and (against old) the catches_old check. With
     ``observations`` (a run's store), pins read the build stage's observations instead of
     calling every pipeline again; ``pin_set`` keeps only the pins of that named set
@@ -73,8 +76,9 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
         out = Path(tmp) / "results.jsonl"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))}
         env.pop("PYTEST_ADDOPTS", None)
-        proc = subprocess.run(_command(suite, against, out, cases, lanes, observations, pin_set), capture_output=True,
-                              text=True, timeout=timeout, env=env, cwd=str(node_root(suite)), check=False)
+        # supervised: the child pytest and every fork it makes end with the harness or at the deadline
+        command = _command(suite, against, out, cases, lanes, observations, pin_set, revisions)
+        proc = supervise.run(command, timeout=timeout, env=env, cwd=str(node_root(suite)))
         lines = out.read_text().splitlines() if out.exists() else []
     results = [{"id": r["nodeid"], "outcome": r["outcome"] if r["when"] == "call" or r["outcome"] != "failed"
                 else "error", "message": r["message"], "when": r["when"]}
@@ -84,10 +88,11 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
     counts = Counter(r["outcome"] for r in results)
     summary = {k: counts.get(k, 0) for k in ("passed", "failed", "skipped", "error")}
     doc: dict[str, Any] = {"against": against, "results": results, "summary": summary,
-                           "pytest_exit": proc.returncode, "catches_old": None, "set": pin_set}
-    if proc.returncode not in (0, 1, 5):  # 2-4: pytest itself could not run (collection, usage)
-        tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
-        doc["problem"] = "\n".join(tail)
+                           "pytest_exit": proc.code, "catches_old": None, "set": pin_set}
+    if proc.code not in (0, 1, 5):  # 2-4: pytest itself could not run (collection, usage)
+        tail = proc.tail(20000).splitlines()[-15:]
+        doc["problem"] = "\n".join([*tail, *([f"(the pins' pytest was {proc.how()})"] if proc.code < 0 or
+                                             proc.timed_out else [])])
         summary["error"] += 1
     if against == "old":
         doc["catches_old"] = _claims(suite, results)

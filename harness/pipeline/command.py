@@ -7,7 +7,10 @@ Whatever it does becomes an outcome, never an exception in the harness:
     no answer within the deadline       ``timeout``; its process group is killed, restarted next call
     exits or dies mid-request           ``crash``, with its exit status and the tail of its stderr
     a malformed answer or a wrong id    ``error`` (ProtocolError); restarted, its state is unknown
-    prints that are not JSON objects    ignored and counted (``stray``)
+    closes stdin or stdout, stays up    ``error`` (ProtocolError); killed, restarted next call
+    never reads its input               ``timeout`` (requests are written without blocking)
+    an answer line over MAX_LINE        ``error`` (ProtocolError); restarted
+    prints that are not messages        skipped and counted (``stray``); one note on stderr at close
     cannot start (or no hello)          ``error`` for every call, after three tries
 
 A Python callable inside another interpreter is the same thing: that interpreter runs
@@ -22,17 +25,19 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from harness.canonical import canonical_bytes
 from harness.model import ErrorInfo, Observation, Outcome, PipelineSpec, Side
-from harness.pipeline.protocol import ProtocolViolation, answer_of, call_message, hello_of
+from harness.pipeline.protocol import ProtocolViolation, answer_of, call_message, hello_of, is_message
 
-__all__ = ["ADAPTER", "CommandPipeline"]
+__all__ = ["ADAPTER", "CommandPipeline", "Lines", "StdinClosed", "die_with_parent"]
 
 ADAPTER = Path(__file__).resolve().parent.parent / "adapter" / "serve.py"
 START_TIMEOUT_S = 60.0
@@ -41,62 +46,120 @@ MAX_LINE = 256 << 20  # one answer line; past this the answer is refused, not bu
 STDERR_TAIL = 16 << 10
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+def die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
     """The child gets SIGKILL when the process that started it dies, even by SIGKILL."""
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     os.setpgid(0, 0)
 
 
-class _Lines:
-    """Lines from a pipe with a deadline; stray (non-object) lines are counted and skipped."""
+class StdinClosed(Exception):
+    """The program closed its end of the request pipe (EPIPE on write)."""
+
+
+_STRAY = object()
+
+
+class Lines:
+    """Lines from the program's stdout, with a deadline, while a request is written to its stdin.
+
+    Writing and reading interleave (``select`` on both pipes), so a request larger than the pipe
+    buffer never blocks the harness: a program that never reads its input times out like any
+    other hang, and one that answers while still being fed is not deadlocked. Stray lines (not
+    a JSON object, or an object without ``type``) are counted and skipped.
+    """
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.buf = bytearray()
+        self.scanned = 0  # bytes of buf already searched for a newline: a huge line is not rescanned
         self.stray = 0
 
-    def next_object(self, until: float) -> Any:
-        """The next JSON-object line, decoded; None at end of file; TimeoutError at ``until``."""
+    def _line(self) -> bytes | None:
+        nl = self.buf.find(b"\n", self.scanned)
+        if nl < 0:
+            self.scanned = len(self.buf)
+            return None
+        line = bytes(self.buf[:nl])
+        del self.buf[: nl + 1]
+        self.scanned = 0
+        return line
+
+    def _decode(self, raw: bytes) -> Any:
+        line = raw.strip()
+        if not line.startswith(b"{"):
+            self.stray += bool(line)
+            return _STRAY
+        try:
+            value = json.loads(line)
+        except RecursionError:
+            raise ProtocolViolation("a line nested too deeply to decode") from None
+        except ValueError as exc:  # UnicodeDecodeError included: stdout must be UTF-8
+            raise ProtocolViolation(f"a line that is not JSON: {exc}") from None
+        if not is_message(value):
+            self.stray += 1
+            return _STRAY
+        return value
+
+    def exchange(self, until: float, out_fd: int | None = None, data: bytes = b"") -> Any:
+        """Send ``data`` to ``out_fd`` while reading; the next protocol message, decoded.
+
+        None at end of file; TimeoutError at ``until``; StdinClosed when the program closed its
+        stdin before taking all of ``data``.
+        """
         import select
 
+        view = memoryview(data)
+        sent = 0
+        if out_fd is not None and data:  # most requests fit the pipe: write now, no select first
+            try:
+                sent = os.write(out_fd, view[: 1 << 16])
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                raise StdinClosed from None
         while True:
-            nl = self.buf.find(b"\n")
-            if nl >= 0:
-                line = bytes(self.buf[:nl]).strip()
-                del self.buf[: nl + 1]
-                if not line.startswith(b"{"):
-                    self.stray += bool(line)
+            line = self._line()
+            if line is not None:
+                value = self._decode(line)
+                if value is _STRAY:
                     continue
-                try:
-                    return json.loads(line)
-                except ValueError as exc:
-                    raise ProtocolViolation(f"a line that is not JSON: {exc}") from None
+                if sent < len(data):
+                    raise ProtocolViolation("an answer before the whole request was read")
+                return value
             if len(self.buf) > MAX_LINE:
                 raise ProtocolViolation(f"an answer line longer than {MAX_LINE} bytes")
             left = until - time.monotonic()
             if left <= 0:
                 raise TimeoutError
-            ready, _, _ = select.select([self.fd], [], [], left)
-            if not ready:
-                raise TimeoutError
-            chunk = os.read(self.fd, 1 << 20)
-            if not chunk:
-                return None
-            self.buf += chunk
+            writing = [out_fd] if out_fd is not None and sent < len(data) else []
+            readable, writable, _ = select.select([self.fd], writing, [], left)
+            if writable:
+                try:
+                    sent += os.write(writing[0], view[sent: sent + (1 << 16)])
+                except BlockingIOError:
+                    pass
+                except (BrokenPipeError, ConnectionResetError):
+                    raise StdinClosed from None
+            if readable:
+                chunk = os.read(self.fd, 1 << 20)
+                if not chunk:
+                    return None
+                self.buf += chunk
 
 
 class CommandPipeline:
     def __init__(self, spec: PipelineSpec) -> None:
         self.spec = spec
         self.proc: subprocess.Popen[bytes] | None = None
-        self.lines: _Lines | None = None
+        self.lines: Lines | None = None
         self.hello: dict[str, Any] | None = None
         self.broken: str | None = None
         self.starts = 0
         self.next_id = 0
         self.stderr: deque[bytes] = deque()
         self.stderr_size = 0
+        self.stray_seen = 0  # stray lines of processes already ended (restarts included)
 
     # -- process -------------------------------------------------------------------------------
     def argv(self) -> list[str]:
@@ -132,16 +195,17 @@ class CommandPipeline:
         try:
             self.proc = subprocess.Popen(
                 self.argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=self.spec.cwd or self.spec.root, env=self._env(), preexec_fn=_die_with_parent,
+                cwd=self.spec.cwd or self.spec.root, env=self._env(), preexec_fn=die_with_parent,
             )
         except OSError as exc:
             self.proc = None
             raise _StartFailed(f"could not start {' '.join(self.argv())}: {exc.strerror or exc}") from None
-        assert self.proc.stdout is not None
+        assert self.proc.stdout is not None and self.proc.stdin is not None
+        os.set_blocking(self.proc.stdin.fileno(), False)  # requests are written as the program reads
         threading.Thread(target=self._drain_stderr, args=(self.proc.stderr,), daemon=True).start()
-        self.lines = _Lines(self.proc.stdout.fileno())
+        self.lines = Lines(self.proc.stdout.fileno())
         try:
-            message = self.lines.next_object(time.monotonic() + START_TIMEOUT_S)
+            message = self.lines.exchange(time.monotonic() + START_TIMEOUT_S)
             if message is None:
                 raise _StartFailed(f"exited before its hello ({self._status()}){self._stderr_note()}")
             self.hello = hello_of(message)
@@ -159,10 +223,13 @@ class CommandPipeline:
             self._kill()
             raise _StartFailed(f"serves {served}, not {name or '(no pipeline named)'!r}", final=True)
 
-    def _status(self) -> str:
+    def _status(self, wait: float = 5.0) -> str:
         if self.proc is None:
             return "not started"
-        code = self.proc.wait(timeout=5)
+        try:
+            code = self.proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            return "still running"
         return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
 
     def _stderr_note(self) -> str:
@@ -171,6 +238,9 @@ class CommandPipeline:
         return f"; stderr: {tail}" if tail else ""
 
     def _kill(self) -> None:
+        if self.lines is not None:
+            self.stray_seen += self.lines.stray
+            self.lines.stray = 0
         if self.proc is None:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -217,25 +287,23 @@ class CommandPipeline:
         try:
             line = json.dumps(call_message(self.next_id, name, pipeline_input, lane), ensure_ascii=False,
                               allow_nan=False)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             return outcome("error", "InputNotJSON", f"the input cannot be sent as JSON: {exc}")
         try:
-            self.proc.stdin.write(line.encode() + b"\n")
-            self.proc.stdin.flush()
-            message = self.lines.next_object(time.monotonic() + (timeout or 3600))
+            message = self.lines.exchange(time.monotonic() + (timeout or 3600), self.proc.stdin.fileno(),
+                                          line.encode() + b"\n")
         except TimeoutError:
             self._kill()
-            return outcome("timeout", "Timeout", f"no answer within {timeout:g} s; its process was killed")
+            return outcome("timeout", "Timeout", f"no answer within {timeout or 3600:g} s; its process was killed")
         except ProtocolViolation as exc:
             self._kill()
             return outcome("error", "ProtocolError", f"{exc}; the process was restarted")
-        except (BrokenPipeError, OSError):
-            message = None
+        except StdinClosed:
+            return self._ended(outcome, "closed its standard input before reading the request")
+        except OSError as exc:
+            return self._ended(outcome, f"could not be reached ({exc.strerror or exc})")
         if message is None:
-            status = self._status()
-            note = self._stderr_note()
-            self._kill()
-            return outcome("crash", "Crash", f"the pipeline's process died mid-request ({status}){note}")
+            return self._ended(outcome, "closed its standard output mid-request")
         try:
             kind, body = answer_of(message, self.next_id)
         except ProtocolViolation as exc:
@@ -248,22 +316,41 @@ class CommandPipeline:
                                duration_s=duration)
         try:
             wire = canonical_bytes(body)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             return outcome("error", "OutputNotJSON", str(exc))
         return Observation(case_id, lane_id, side, "ok", wire=wire, value=body, duration_s=duration)
 
+    def _ended(self, outcome: Callable[[Outcome, str, str], Observation], what: str) -> Observation:
+        """The program stopped serving mid-request: ``crash`` when it exited (with its status and
+        last words), a ProtocolError when it is still running but unreachable; killed either way."""
+        status = self._status(wait=1.0)
+        note = self._stderr_note()
+        self._kill()
+        if status == "still running":
+            return outcome("error", "ProtocolError", f"the program {what}; the process was restarted{note}")
+        return outcome("crash", "Crash", f"the pipeline's process died mid-request ({status}){note}")
+
     @property
     def stray(self) -> int:
-        """Stray (non-protocol) lines the program printed on stdout so far."""
-        return self.lines.stray if self.lines else 0
+        """Stray (non-protocol) lines the program printed on stdout so far, restarts included."""
+        return self.stray_seen + (self.lines.stray if self.lines else 0)
 
     def close(self) -> None:
+        """Send ``shutdown``, give the program 2 s to exit, then end its process group; say once,
+        on stderr, how many stray lines it printed on stdout (they were skipped, not lost silently)."""
         if self.proc is not None and self.proc.poll() is None and self.proc.stdin is not None:
             with contextlib.suppress(Exception):
-                self.proc.stdin.write(b'{"type": "shutdown"}\n')
+                os.write(self.proc.stdin.fileno(), b'{"type":"shutdown"}\n')
+            with contextlib.suppress(Exception):
                 self.proc.stdin.close()
+            with contextlib.suppress(Exception):
                 self.proc.wait(timeout=2)
+        stray = self.stray
         self._kill()
+        self.stray_seen = 0
+        if stray:
+            print(f"harness: {self.spec.label()} printed {stray} stray line(s) on stdout, skipped "
+                  "(stdout is the protocol's; send logs to stderr)", file=sys.stderr)
 
 
 class _StartFailed(Exception):

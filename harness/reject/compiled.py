@@ -18,7 +18,7 @@ from typing import Any
 
 from harness.reject.match import Hit, checker, predicate_subs
 from harness.reject.rules import Rule
-from harness.reject.walk import render_path, subschema_list
+from harness.reject.walk import Tree, render_path, subschema_tree, tree_parts
 from harness.selectors import Selector, compile_selector, location, walk
 
 __all__ = ["CompiledRules", "compiled", "prefilter"]
@@ -141,11 +141,22 @@ class _Plan:
 def _plan(index: int, rule: Rule) -> _Plan:
     steps = compile_selector(rule.select)
     wild = tuple(i for i, (kind, _) in enumerate(steps) if kind in ("any-index", "any-key"))
+    anchored = anchor(rule.rejects) if rule.rejects is not None else None
+    if rule.rejects is None and rule.predicate is not None:
+        anchored = _PREDICATE_ANCHORS.get(str(rule.predicate.get("name")))
     return _Plan(index, rule, wild, None if rule.when is None else checker(rule.when),
                  None if rule.rejects is None else checker(rule.rejects),
                  prefilter(rule.rejects) if rule.rejects is not None else None,
-                 anchor(rule.rejects) if rule.rejects is not None and rule.nodes == "objects" else None,
-                 _kinds(rule.rejects))
+                 anchored if rule.nodes == "objects" else None, _kinds(rule.rejects))
+
+
+# The object predicates that can only hold on an object with this key (match.predicate_subs):
+# ``required`` naming an undeclared property needs ``required``; a property left out of
+# ``required`` needs ``properties``.
+_PREDICATE_ANCHORS: dict[str, tuple[str, frozenset[str] | None]] = {
+    "required-not-in-properties": ("required", None),
+    "properties-not-all-required": ("properties", None),
+}
 
 
 _KINDS: dict[str, tuple[type, ...]] = {"object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,),
@@ -209,23 +220,24 @@ class _Group:
         self.select: Selector = compile_selector(select)
         self.within: Selector | None = compile_selector(within) if within is not None else None
         self.plans: list[_Plan] = []
-        self._all: _Index | None = None
+        self._indexes: dict[tuple[int, ...], _Index] = {}
 
-    def fire(self, body: Any, out: list[list[Hit]], walks: dict[int, list[tuple[Parts, Any]]]) -> None:
+    def fire(self, body: Any, out: list[list[Hit]], walks: dict[int, Tree]) -> None:
         for parts, value in walk(body, self.select):
             live = [p for p in self.plans if p.when is None or p.when(value)]
             if live:
                 self._value(parts, value, live, out, walks)
 
     def _index(self, live: list[_Plan]) -> _Index:
-        if len(live) < len(self.plans):
-            return _Index(live)
-        if self._all is None:  # no ``when`` filtered a rule out: the index is made once
-            self._all = _Index(live)
-        return self._all
+        """One index per distinct set of live plans (``when`` filters some out per value)."""
+        key = tuple(p.index for p in live)
+        found = self._indexes.get(key)
+        if found is None:
+            found = self._indexes[key] = _Index(live)
+        return found
 
     def _value(self, parts: Parts, value: Any, live: list[_Plan], out: list[list[Hit]],
-               walks: dict[int, list[tuple[Parts, Any]]]) -> None:
+               walks: dict[int, Tree]) -> None:
         if self.within is None:
             for plan in live:
                 if plan.rejects is None or plan.rejects(value):
@@ -237,10 +249,12 @@ class _Group:
         for root_parts, root in roots:
             nodes = walks.get(id(root))
             if nodes is None:  # groups whose selections reach one schema (tools[*].function, within
-                nodes = walks[id(root)] = subschema_list(root)  # parameters) share one walk of it
-            for walked, node in nodes:
+                nodes = walks[id(root)] = subschema_tree(root)  # parameters) share one walk of it
+            for at, (_, _, node) in enumerate(nodes):
+                walked: Parts | None = None
                 for plan, test in _candidates(index, node):
                     if test(node):
+                        walked = tree_parts(nodes, at) if walked is None else walked
                         _hits(plan, parts, [*root_parts, *walked], node, first, walked, out)
 
 
@@ -283,7 +297,7 @@ class CompiledRules:
     def fire(self, body: Any) -> list[tuple[Rule, Hit]]:
         """(rule, hit) for every rule that fires on ``body``: rule by rule, in document order."""
         per_rule: list[list[Hit]] = [[] for _ in self.rules]
-        walks: dict[int, list[tuple[Parts, Any]]] = {}  # the body is alive meanwhile: ids are not reused
+        walks: dict[int, Tree] = {}  # the body is alive meanwhile: ids are not reused
         for group in self.groups:
             group.fire(body, per_rule, walks)
         return [(rule, hit) for rule, hits in zip(self.rules, per_rule, strict=True) for hit in hits]

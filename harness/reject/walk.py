@@ -18,7 +18,7 @@ from typing import Any
 
 from harness.selectors import location
 
-__all__ = ["PATH_STYLES", "render_path", "subschema_list", "subschemas"]
+__all__ = ["PATH_STYLES", "Tree", "render_path", "subschema_list", "subschema_tree", "subschemas", "tree_parts"]
 
 _MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _LISTS = ("anyOf", "oneOf", "allOf", "any_of", "one_of", "all_of", "prefixItems")
@@ -78,6 +78,50 @@ def subschema_list(root: Any) -> list[tuple[Parts, Any]]:
         if isinstance(node, dict):
             stack.extend(reversed(_children(node, at)))
     return out
+
+
+Tree = list[tuple[int, tuple[str | int, ...], Any]]
+"""Nodes in walk order, each as (its parent's index or -1, the steps from the parent, node)."""
+
+
+def _child_steps(node: dict[str, Any], me: int) -> Tree:
+    out: Tree = []
+    for key, value in node.items():
+        if key in _MAPS and isinstance(value, dict):
+            out.extend((me, (key, name), sub) for name, sub in value.items())
+        elif key in _LISTS and isinstance(value, list):
+            out.extend((me, (key, i), sub) for i, sub in enumerate(value))
+        elif key in _ONES and isinstance(value, dict | list) and not (
+                key == "additionalProperties" and isinstance(value, list)):
+            if key == "items" and isinstance(value, list):
+                out.extend((me, (key, i), sub) for i, sub in enumerate(value))
+            else:
+                out.append((me, (key,), value))
+    return out
+
+
+def subschema_tree(root: Any) -> Tree:
+    """The nodes of ``subschemas(root)`` in the same order, each with a link to its parent
+    instead of its whole path: paths are built (``tree_parts``) only for the few nodes that
+    need one, which is most of the cost saved on a corpus run."""
+    out: Tree = []
+    stack: Tree = [(-1, (), root)]
+    while stack:
+        entry = stack.pop()
+        out.append(entry)
+        if isinstance(entry[2], dict):
+            stack.extend(reversed(_child_steps(entry[2], len(out) - 1)))
+    return out
+
+
+def tree_parts(tree: Tree, index: int) -> Parts:
+    """The path of ``tree[index]`` from the root, as ``subschemas`` yields it."""
+    chain: list[tuple[str | int, ...]] = []
+    while index >= 0:
+        parent, steps, _ = tree[index]
+        chain.append(steps)
+        index = parent
+    return [step for steps in reversed(chain) for step in steps]
 
 
 def _proto(root: Any, parts: Parts) -> str:

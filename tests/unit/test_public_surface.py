@@ -34,7 +34,7 @@ def test_every_module_declares_all_and_each_name_exists() -> None:
 def test_exit_codes_are_the_documented_numbers() -> None:
     assert {c.name: int(c) for c in ExitCode} == {
         "OK": 0, "DIVERGENCE": 1, "BAD_INPUT": 2, "KNOWN_REJECTION": 3, "MUTANTS_ESCAPED": 4, "DRIFT": 5,
-        "INTERNAL": 70,
+        "INTERNAL": 70, "INTERRUPTED": 130, "TERMINATED": 143,
     }
 
 

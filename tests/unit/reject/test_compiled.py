@@ -116,3 +116,12 @@ def test_the_stack_walk_yields_the_same_subschemas_in_the_same_order_as_the_recu
         for _, node in subschemas(body):
             assert subschema_list(node) == list(subschemas(node))
     assert len(subschema_list(deep)) == 2001
+
+
+def test_the_linked_tree_walk_gives_each_node_the_path_the_recursive_walk_gives() -> None:
+    from harness.reject.walk import subschema_tree, tree_parts
+
+    _, bodies = _catalog_bodies()
+    for body in bodies:
+        tree = subschema_tree(body)
+        assert [(tree_parts(tree, i), node) for i, (_, _, node) in enumerate(tree)] == list(subschemas(body))

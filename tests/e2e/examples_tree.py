@@ -1,0 +1,35 @@
+"""Helpers for the example-suite tests: a scratch copy of the parts of this repository an
+example reaches by relative path, and the toolchain each needs (skip reasons when absent)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+__all__ = ["REPO", "cargo_missing", "mirror", "node_missing"]
+
+REPO = Path(__file__).resolve().parents[2]
+DEBIAN_REGISTRY = Path("/usr/share/cargo/registry")
+
+
+def node_missing() -> str | None:
+    return None if shutil.which("node") else "needs node on PATH (the Node adapter and examples/node)"
+
+
+def cargo_missing() -> str | None:
+    if not shutil.which("cargo"):
+        return "needs cargo on PATH (the Rust adapter and examples/rust)"
+    if not any(DEBIAN_REGISTRY.glob("serde_json-*/Cargo.toml")):
+        return (f"needs Debian's serde_json sources in {DEBIAN_REGISTRY} "
+                "(apt-get install librust-serde-json-dev): the crates registry is not reachable")
+    return None
+
+
+def mirror(into: Path, lang: str) -> Path:
+    """``examples/<lang>`` and what it names by relative path, copied under ``into``; the suite."""
+    skip = shutil.ignore_patterns("target", "node_modules")
+    root = into / "repo"
+    for part in (f"adapters/{lang}", "cases/rules", "cassettes", f"examples/{lang}"):
+        shutil.copytree(REPO / part, root / part, ignore=skip)
+    (root / "pyproject.toml").write_text("")  # the project root the ledger's site files are named from
+    return root / "examples" / lang

@@ -1,0 +1,129 @@
+"""Each way a command pipeline can break the protocol is one clear outcome, and the next call
+is answered by a fresh process: a real program (tests/scenarios/protocol_programs/faulty.py)
+misbehaving on purpose, driven through ``CommandPipeline`` as the build stage drives it."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.model import Observation, PipelineSpec
+from harness.pipeline.command import CommandPipeline
+
+pytestmark = pytest.mark.slow
+
+TOOLS = {"tools": [{"name": "echo", "description": "", "input_schema": {"type": "object"}}]}
+LANE = {"id": "plain", "wire": "toy-wire", "provider": "toy"}
+
+
+@pytest.fixture
+def faulty(scenarios: Path) -> Iterator[Any]:
+    opened: list[CommandPipeline] = []
+
+    def start(mode: str) -> CommandPipeline:
+        program = str(scenarios / "protocol_programs" / "faulty.py")
+        pipe = CommandPipeline(PipelineSpec(kind="command", command=(sys.executable, program, mode), name="new"))
+        opened.append(pipe)
+        return pipe
+
+    yield start
+    for pipe in opened:
+        pipe.close()
+
+
+def call(pipe: CommandPipeline, inp: Any = None, timeout: float = 5.0) -> Observation:
+    return pipe.call(TOOLS if inp is None else inp, LANE, case_id="c", lane_id="plain", side="new", timeout=timeout)
+
+
+def test_a_program_that_never_reads_its_input_times_out_even_on_an_input_larger_than_the_pipe(faulty: Any) -> None:
+    pipe = faulty("never-reads")
+    big = {"tools": TOOLS["tools"], "pad": "x" * (4 << 20)}  # far past the 64 KiB pipe buffer
+    start = time.monotonic()
+    obs = call(pipe, big, timeout=1.0)
+    assert (obs.outcome, obs.error and obs.error.type) == ("timeout", "Timeout")
+    assert time.monotonic() - start < 5, "the write blocked past the deadline"
+
+
+def test_a_program_that_closes_its_stdin_and_stays_up_is_a_protocol_error_not_a_hang(faulty: Any) -> None:
+    obs = call(faulty("closes-stdin"), timeout=30.0)
+    assert obs.outcome == "error" and obs.error is not None and obs.error.type == "ProtocolError"
+    assert "closed its standard input" in obs.error.message
+    assert obs.duration_s < 10
+
+
+def test_a_program_that_closes_its_stdout_mid_request_is_a_protocol_error(faulty: Any) -> None:
+    obs = call(faulty("closes-stdout"), timeout=30.0)
+    assert obs.outcome == "error" and obs.error is not None and obs.error.type == "ProtocolError"
+    assert "closed its standard output" in obs.error.message
+
+
+def test_a_program_that_exits_mid_request_is_a_crash_with_its_status_and_last_words(faulty: Any) -> None:
+    pipe = faulty("exits")
+    obs = call(pipe)
+    assert obs.outcome == "crash" and obs.error is not None
+    assert "exit code 3" in obs.error.message and "out of patience" in obs.error.message
+    assert call(pipe).outcome == "crash"  # restarted, and it crashes again: each call its own outcome
+
+
+def test_a_wrong_id_is_a_protocol_error_and_the_process_is_restarted(faulty: Any) -> None:
+    pipe = faulty("wrong-id")
+    first = call(pipe)
+    assert first.error is not None and first.error.type == "ProtocolError" and "found id 2" in first.error.message
+    assert pipe.starts == 1 and pipe.proc is None
+    call(pipe)
+    assert pipe.starts == 2
+
+
+def test_json_logger_lines_and_plain_prints_are_stray_counted_and_surfaced_at_close(
+        faulty: Any, capfd: pytest.CaptureFixture[str]) -> None:
+    logger, banner = faulty("json-logger"), faulty("banner")
+    for pipe in (logger, banner):
+        assert [call(pipe).outcome for _ in range(3)] == ["ok"] * 3
+        assert pipe.stray == 3
+        pipe.close()
+    err = capfd.readouterr().err
+    assert err.count("printed 3 stray line(s) on stdout") == 2, err
+
+
+def test_a_huge_answer_arrives_whole_and_fast(faulty: Any) -> None:
+    pipe = faulty("huge-answer")
+    call(pipe)  # the start is not what is measured
+    obs = call(pipe, {**TOOLS, "size": 64 << 20}, timeout=60.0)
+    assert obs.outcome == "ok" and obs.wire is not None and len(obs.wire) > 64 << 20
+    assert obs.duration_s < 10, f"64 MiB took {obs.duration_s:.1f} s (a quadratic newline scan?)"
+
+
+def test_an_answer_nested_too_deeply_to_decode_is_a_protocol_error_not_a_harness_crash(faulty: Any) -> None:
+    obs = call(faulty("deep-answer"))
+    assert obs.outcome == "error" and obs.error is not None and obs.error.type == "ProtocolError"
+    assert "nested too deeply" in obs.error.message
+
+
+def test_a_program_with_no_hello_is_an_error_for_every_call_naming_the_cause(faulty: Any) -> None:
+    import harness.pipeline.command as command
+
+    saved = command.START_TIMEOUT_S
+    command.START_TIMEOUT_S = 0.5
+    try:
+        pipe = faulty("no-hello")
+        obs = call(pipe)
+    finally:
+        command.START_TIMEOUT_S = saved
+    assert obs.outcome == "error" and obs.error is not None and obs.error.type == "PipelineStart"
+    assert "no hello within 0.5 s" in obs.error.message and "gave up after 3 start(s)" in obs.error.message
+    assert call(pipe).error.type == "PipelineStart"  # type: ignore[union-attr]
+
+
+def test_a_program_that_ignores_shutdown_is_ended_at_close(faulty: Any) -> None:
+    pipe = faulty("ignores-shutdown")
+    assert call(pipe).outcome == "ok"
+    proc = pipe.proc
+    assert proc is not None
+    start = time.monotonic()
+    pipe.close()
+    assert proc.poll() is not None and time.monotonic() - start < 5

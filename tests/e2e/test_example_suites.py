@@ -1,0 +1,107 @@
+"""The example suites in other languages (examples/node, examples/rust) run through ``harness
+run`` with intended divergences, declared rejections and passing pins, and every claim of their
+declared ledgers holds: each mutant, applied to a scratch copy, turns its claimed pins red.
+
+Each test skips with the reason when its toolchain is absent (node; cargo with Debian's
+serde_json sources). Everything runs in a scratch copy: the repository's tree is never built in.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from harness.report.validate import validate_report
+from tests.e2e.examples_tree import cargo_missing, mirror, node_missing
+
+pytestmark = pytest.mark.slow
+
+MISSING = {"node": node_missing, "rust": cargo_missing}
+
+
+def harness(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, timeout=600,
+                          cwd=cwd, check=False, env={**os.environ, "NO_COLOR": "1"})
+
+
+def run_report(suite: Path, out: Path, *extra: str) -> tuple[int, dict[str, Any]]:
+    got = harness("run", str(suite), "--format", "json", "--out", str(out), "--workers", "2", *extra, cwd=suite)
+    assert got.returncode in (0, 1), got.stderr
+    report: dict[str, Any] = json.loads(got.stdout)
+    validate_report(report)
+    return got.returncode, report
+
+
+@pytest.fixture(params=["node", "rust"])
+def example(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, Path]:
+    lang: str = request.param
+    reason = MISSING[lang]()
+    if reason:
+        pytest.skip(reason)
+    return lang, mirror(tmp_path, lang)
+
+
+def test_an_example_suite_runs_clean_with_intended_divergences_declared_rejections_and_pins(
+        example: tuple[str, Path], tmp_path: Path) -> None:
+    _, suite = example
+    code, report = run_report(suite, tmp_path / "out")
+    assert code == 0, report["summary"]
+    verdicts = [row["verdict"] for row in report["differential"]]
+    assert (verdicts.count("identical"), verdicts.count("intended"), len(verdicts)) == (9, 16, 25)
+    declared = {(f["case"], f["lane"], r["rule"]) for f in report["rejections"]["findings"] if f["side"] == "new"
+                for r in f["rejections"] if r["expected"]}
+    assert report["rejections"]["summary"] | {"bodies": 50} == {
+        "bodies": 50, "known_rejected": 3, "new_undeclared": 0, "new_expected": 4, "old": 0}
+    assert ("apply-patch-root-oneof", "custom-gateway-claude", "anthropic.root-composition") in declared
+    assert ("allof-refs-no-type", "custom-gateway-claude", "anthropic.input-schema-type-required") in declared
+    outcomes = {p["outcome"] for p in report["pins"]["results"]}
+    assert outcomes == {"passed"} and len(report["pins"]["results"]) == 43
+
+
+def _claimed(ref: str, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The pin results a ledger's short reference names (every lane unless it names one)."""
+    case_lane, pin = ref.split("::")
+    case, _, lane = case_lane.partition("[")
+    pattern = f"*::{case}[{lane.rstrip(']') or '*'}]::{pin}"
+    return [r for r in results if fnmatch.fnmatchcase(r["id"], pattern.replace("[", "[[]", 1))]
+
+
+def test_every_claim_of_an_example_ledger_holds_on_a_scratch_copy(example: tuple[str, Path], tmp_path: Path) -> None:
+    lang, suite = example
+    root = suite.parents[1]
+    ledger = yaml.safe_load((suite / "narrowing.ledger.yaml").read_text())
+    # run checks every ledger's find text against the files as they are: a mutated file would not match
+    (suite / "narrowing.ledger.yaml").unlink()
+    wrong = []
+    for mutant in ledger["mutants"]:
+        site = root / mutant["site"]["file"]
+        source = site.read_text()
+        find, replace = mutant["change"]["find"], mutant["change"]["replace"]
+        assert source.count(find) == 1, f"{mutant['id']}: the find text must occur exactly once in {site.name}"
+        site.write_text(source.replace(find, replace))
+        try:
+            _, report = run_report(suite, tmp_path / mutant["id"], "--no-rejections")
+        finally:
+            site.write_text(source)
+        results = report["pins"]["results"]
+        red = {r["id"] for r in results if r["outcome"] != "passed"}
+        if "equivalent" in mutant:
+            if red:
+                wrong.append(f"{mutant['id']} is declared equivalent but turned {sorted(red)} red")
+            continue
+        for ref in mutant["killed_by"]:
+            named = _claimed(ref, results)
+            if not named:
+                wrong.append(f"{mutant['id']}: {ref} names no pin")
+            green = [r["id"] for r in named if r["outcome"] == "passed"]
+            if green:
+                wrong.append(f"{mutant['id']}: claimed {ref} stayed green on {green}")
+    assert not wrong, f"{lang} ledger:\n" + "\n".join(wrong)

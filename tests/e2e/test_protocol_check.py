@@ -1,0 +1,160 @@
+"""``harness protocol-check CMD``: passes on the three shipped adapters, fails on a program that
+breaks one rule with that rule's checklist line; and the real traffic between the harness and
+each adapter, tapped during a run, conforms to the shipped message schemas."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.model import PipelineSpec
+from harness.pipeline.command import ADAPTER, CommandPipeline
+from harness.pipeline.protocol import schema_errors
+from tests.e2e.examples_tree import REPO, cargo_missing, mirror, node_missing
+
+pytestmark = pytest.mark.slow
+
+
+def protocol_check(*cmd: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harness", "protocol-check", "--timeout", "3",
+                           "--start-timeout", "3", "--", *cmd], capture_output=True, text=True, timeout=300,
+                          cwd=cwd, check=False)
+
+
+@pytest.fixture(scope="module")
+def rust_binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    reason = cargo_missing()
+    if reason:
+        pytest.skip(reason)
+    suite = mirror(tmp_path_factory.mktemp("rust"), "rust")
+    subprocess.run(["cargo", "build", "--release", "--offline", "--quiet"], cwd=suite, check=True, timeout=900)
+    return suite / "target" / "release" / "pipes"
+
+
+def _node() -> list[str]:
+    reason = node_missing()
+    if reason:
+        pytest.skip(reason)
+    return ["node", str(REPO / "examples" / "node" / "pipes.js")]
+
+
+def _python(scenarios: Path) -> list[str]:
+    return [sys.executable, str(ADAPTER), "--call", "plain_pipes:old", "--name", "old"]
+
+
+@pytest.mark.parametrize("adapter", ["python", "node", "rust"])
+def test_protocol_check_passes_every_check_on_each_shipped_adapter(
+        adapter: str, scenarios: Path, request: pytest.FixtureRequest) -> None:
+    cwd = scenarios / "suites" / "command_pipes"
+    cmd = {"python": lambda: _python(scenarios), "node": _node,
+           "rust": lambda: [str(request.getfixturevalue("rust_binary"))]}[adapter]()
+    got = protocol_check(*cmd, cwd=cwd)
+    assert got.returncode == 0, got.stdout + got.stderr
+    assert "FAIL" not in got.stdout and "warn" not in got.stdout
+    last = got.stdout.rstrip().splitlines()[-1]
+    assert re.fullmatch(r"(\d+) of \1 checks passed", last), last
+    assert "end of input (stdin closed, no shutdown)" in got.stdout
+
+
+# mode of tests/scenarios/protocol_programs/faulty.py -> the checklist line that must fail
+BROKEN = {
+    "no-hello": "FAIL  hello: the first message: no hello within 3 s; killed",
+    "old-protocol": "FAIL  hello speaks protocol 1: found 0",
+    "wrong-id": "FAIL  call 'new' (id 7) is answered with its id: expected id 7, found 8",
+    "result-for-unknown": "FAIL  an unknown pipeline gets an error answer with the call's id: expected an error answer",
+    "dies-on-bad-json": "FAIL  a malformed request line gets an error answer with id null: "
+                        "it closed its standard output (exit code 1)",
+    "never-reads": "FAIL  call 'new' (id 7) is answered with its id: no answer within 3 s; killed",
+    "closes-stdin": "FAIL  call 'new' (id 7) is answered with its id: it closed its standard input",
+    "ignores-shutdown": "FAIL  shutdown: exits with status 0 within 5 s: still running",
+    "hangs-at-eof": "FAIL  end of input (stdin closed, no shutdown): exits with status 0 within 5 s: still running",
+}
+
+
+@pytest.mark.parametrize("mode", sorted(BROKEN))
+def test_protocol_check_fails_a_broken_program_on_the_rule_it_breaks(mode: str, scenarios: Path) -> None:
+    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), mode)
+    assert got.returncode == 1, got.stdout + got.stderr
+    assert BROKEN[mode] in got.stdout, got.stdout
+    assert got.stdout.rstrip().splitlines()[-1].endswith("failed")
+
+
+def test_protocol_check_warns_about_stray_lines_without_failing(scenarios: Path) -> None:
+    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), "banner")
+    assert got.returncode == 0, got.stdout
+    assert "warn  no stray lines on stdout: 4 line(s) that are not messages" in got.stdout
+
+
+def test_protocol_check_without_a_command_is_a_usage_error() -> None:
+    got = subprocess.run([sys.executable, "-m", "harness", "protocol-check"], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert got.returncode == 2 and "CMD" in got.stderr
+
+
+def _tapped_traffic(cmd: list[str], tmp_path: Path, scenarios: Path, cwd: Path, names: list[str]) -> list[Any]:
+    log = tmp_path / "traffic.jsonl"
+    tap = str(scenarios / "protocol_programs" / "tap.py")
+    for name in names:
+        spec = PipelineSpec(kind="command", command=(sys.executable, tap, str(log), *cmd), name=name, cwd=str(cwd))
+        pipe = CommandPipeline(spec)
+        try:
+            tool = {"name": "t", "description": "d", "input_schema": {"type": "object", "oneOf": [{"required": ["a"]}]}}
+            lane = {"id": "l", "wire": "anthropic-messages", "provider": "anthropic", "base_url": None,
+                    "model": None, "options": {}, "fronts": []}
+            assert pipe.call({"tools": [tool]}, lane, case_id="c", lane_id="l", side="new", timeout=30).ok
+            assert pipe.call({"nope": 1}, lane, case_id="c", lane_id="l", side="new", timeout=30).outcome == "error"
+        finally:
+            pipe.close()
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("adapter", ["python", "node", "rust"])
+def test_the_real_traffic_with_each_adapter_conforms_to_the_message_schemas(
+        adapter: str, tmp_path: Path, scenarios: Path, request: pytest.FixtureRequest) -> None:
+    if adapter == "python":
+        cmd, cwd, names = [sys.executable, str(ADAPTER), "--call", "plain_pipes:old", "--name", "old"], \
+            scenarios / "suites" / "command_pipes", ["old"]
+    elif adapter == "node":
+        cmd, cwd, names = _node(), REPO, ["old", "new"]
+    else:
+        cmd, cwd, names = [str(request.getfixturevalue("rust_binary"))], REPO, ["old", "new"]
+    traffic = _tapped_traffic(cmd, tmp_path, scenarios, cwd, names)
+    kinds = []
+    for entry in traffic:
+        message = json.loads(entry["line"])
+        kinds.append((entry["from"], message["type"]))
+        assert schema_errors(message["type"], message) == [], entry
+    per_process = [("program", "hello"), ("harness", "call"), ("program", "result"), ("harness", "call"),
+                   ("program", "error"), ("harness", "shutdown")]
+    assert kinds == per_process * len(names)
+    assert os.path.getsize(tmp_path / "traffic.jsonl") > 0
+
+
+def test_a_run_names_each_pipeline_that_printed_stray_lines_and_how_many(scenarios: Path, tmp_path: Path) -> None:
+    import shutil
+
+    suite = tmp_path / "command_pipes"
+    shutil.copytree(scenarios / "suites" / "command_pipes", suite)
+    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--case", "stray-print", "--workers", "1",
+                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300, check=False)
+    assert got.returncode == 0, got.stdout + got.stderr
+    # served.py prints a banner at start (both sides) and a progress line in the stray-print call (new)
+    assert "command python3 served.py [new] printed 2 stray line(s) on stdout" in got.stderr
+    assert "command python3 served.py [old] printed 1 stray line(s) on stdout" in got.stderr
+
+
+def test_the_checklist_docs_protocol_md_shows_is_what_the_node_example_prints() -> None:
+    cmd = _node()
+    got = protocol_check(*cmd)
+    text = (REPO / "docs" / "protocol.md").read_text()
+    shown = text.split("protocol-check: node examples/node/pipes.js\n", 1)[1].split("```", 1)[0].splitlines()
+    printed = got.stdout.splitlines()[1:]
+    node = re.compile(r"\(node [0-9.]+\)")
+    assert [node.sub("(node X)", line) for line in printed] == [node.sub("(node X)", line) for line in shown]

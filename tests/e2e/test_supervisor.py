@@ -1,0 +1,134 @@
+"""Stopping the harness mid-run leaves nothing behind (``harness.supervise``).
+
+The suite (tests/scenarios/suites/stoppable) is slow on purpose: forked build workers, warm
+pipeline commands, and an in-process pipeline that starts a ``sleep`` in a session of its own,
+out of reach of process groups and death signals. Every process the harness starts inherits a
+marker in its environment; the test counts the processes of this user that carry it, via /proc.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from harness.exitcodes import ExitCode
+from harness.report.validate import validate_report
+
+pytestmark = pytest.mark.slow
+
+MARK = "HARNESS_TEST_STOPPABLE"
+
+
+def _ours(mark: str) -> list[str]:
+    """The processes whose environment carries ``mark``: "pid command line"."""
+    needle = f"\0{MARK}={mark}\0".encode()
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            env = b"\0" + (proc / "environ").read_bytes() + b"\0"
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if needle in env:
+            found.append(f"{proc.name} {cmdline[:120]}")
+    return found
+
+
+def _until(check: Callable[[], bool], within: float) -> float:
+    """Seconds until ``check()`` held; fails the test after ``within``."""
+    start = time.monotonic()
+    while not check():
+        if time.monotonic() - start > within:
+            pytest.fail(f"not within {within} s")
+        time.sleep(0.05)
+    return time.monotonic() - start
+
+
+@pytest.fixture
+def suite(tmp_path: Path, scenarios: Path) -> Path:
+    return shutil.copytree(scenarios / "suites" / "stoppable", tmp_path / "stoppable")
+
+
+def _start(command: str, suite: Path, out: Path, mark: str) -> subprocess.Popen[bytes]:
+    args = ["run", str(suite), "--workers", "2", "--format", "json"] if command == "run" else ["mutate", str(suite)]
+    env = {**os.environ, MARK: mark}
+    env.pop("HARNESS_SUPERVISOR_TOKEN", None)  # the harness under test gets its own watchdog
+    return subprocess.Popen([sys.executable, "-m", "harness", *args, "--out", str(out), "-q"], env=env,
+                            cwd=suite, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _mid_build(out: Path, mark: str) -> bool:
+    """Some units finished, and the slow in-process pipeline has started its runaway."""
+    done = any(len(p.read_text().splitlines()) >= 2 for p in out.glob("*/differential.jsonl"))
+    return done and any("sleep 300" in p for p in _ours(mark))
+
+
+def _mid_mutation(mark: str) -> bool:
+    return sum("harness.mutate.engine" in p for p in _ours(mark)) >= 2  # the engine and a fork of it
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_stopping_harness_run_mid_build_leaves_no_process_behind(suite: Path, tmp_path: Path, sig: int) -> None:
+    mark, out = uuid.uuid4().hex, tmp_path / "out"
+    harness = _start("run", suite, out, mark)
+    _until(lambda: _mid_build(out, mark), within=60)
+    before = _ours(mark)
+    assert len(before) >= 5, before  # the harness, its watchdog, workers, commands, runaways
+    harness.send_signal(sig)
+    harness.communicate(timeout=60)
+    gone_in = _until(lambda: not _ours(mark), within=10)
+    print(f"{signal.Signals(sig).name}: {len(before)} processes, all gone {gone_in:.2f} s after the harness ended")
+    if sig == signal.SIGTERM:
+        assert harness.returncode == ExitCode.TERMINATED
+
+
+@pytest.mark.parametrize(("sig", "code"),
+                         [(signal.SIGTERM, ExitCode.TERMINATED), (signal.SIGINT, ExitCode.INTERRUPTED)],
+                         ids=["SIGTERM", "Ctrl-C"])
+def test_stopping_harness_run_mid_build_writes_a_report_that_says_it_is_partial(
+        suite: Path, tmp_path: Path, sig: int, code: int) -> None:
+    mark, out = uuid.uuid4().hex, tmp_path / "out"
+    harness = _start("run", suite, out, mark)
+    _until(lambda: _mid_build(out, mark), within=60)
+    harness.send_signal(sig)
+    stdout, stderr = harness.communicate(timeout=60)
+    assert harness.returncode == code, stderr
+    name = signal.Signals(sig).name
+    report = json.loads((out / "latest" / "report.json").read_text())
+    validate_report(report)
+    partial = report["partial"]
+    assert partial["stage"] == "build" and partial["signal"] == name
+    assert 2 <= partial["units_done"] < partial["units_planned"] == 24
+    assert len(report["differential"]) == partial["units_done"]  # what finished is in it, nothing else
+    assert report["exit"]["code"] == code and "partial" in report["exit"]["reason"]
+    markdown = (out / "latest" / "report.md").read_text()
+    assert markdown.startswith(f"> **Partial run.** Stopped by {name} during the build")
+    assert json.loads(stdout) == report  # --format json still prints it
+    assert b"partial report" in stderr
+    _until(lambda: not _ours(mark), within=10)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_stopping_harness_mutate_leaves_no_process_behind(suite: Path, tmp_path: Path, sig: int) -> None:
+    mark = uuid.uuid4().hex
+    harness = _start("mutate", suite, tmp_path / "out", mark)
+    _until(lambda: _mid_mutation(mark), within=120)
+    before = _ours(mark)
+    harness.send_signal(sig)
+    harness.communicate(timeout=60)
+    gone_in = _until(lambda: not _ours(mark), within=10)
+    print(f"{signal.Signals(sig).name}: {len(before)} processes, all gone {gone_in:.2f} s after the harness ended")
+    if sig == signal.SIGTERM:
+        assert harness.returncode == ExitCode.TERMINATED

@@ -1,0 +1,16 @@
+"""A slow pipeline program speaking the protocol (standard library only)."""
+
+import json
+import sys
+import time
+
+sys.stdout.write(json.dumps({"type": "hello", "protocol": 1, "pipelines": ["old", "new"],
+                             "implementation": {"name": "stoppable", "version": "1", "language": "python"}}) + "\n")
+sys.stdout.flush()
+for raw in sys.stdin:
+    req = json.loads(raw)
+    if req.get("type") == "shutdown":
+        break
+    time.sleep(0.3)
+    sys.stdout.write(json.dumps({"type": "result", "id": req["id"], "output": {"tools": req["input"]["tools"]}}) + "\n")
+    sys.stdout.flush()
