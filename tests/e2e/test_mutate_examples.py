@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.mutate.foreign import INSTRUMENTER
+
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
@@ -41,6 +43,8 @@ def _toolchain(lang: str) -> str | None:
         return f"examples/{lang} is not in this tree"
     if lang == "node" and shutil.which("node") is None:
         return "node is not installed"
+    if lang == "node" and not (REPO / "examples" / "node" / INSTRUMENTER / "package.json").is_file():
+        return "@stryker-mutator/instrumenter is not installed: run `npm ci` in examples/node"
     if lang == "rust":
         if shutil.which("cargo") is None:
             return "cargo is not installed"
@@ -63,3 +67,6 @@ def test_mutating_an_example_runs_its_ledger_and_leaves_the_tree_byte_identical(
     declared = [m for m in section["mutants"] if m["kind"] == "declared"]
     assert declared and all(m["status"] != "pending" for m in section["mutants"])
     assert section["sandbox"]["outside"] == []
+    if lang == "node":  # Stryker's operator mutants of passes.js beside the ledger
+        stryker = [m for m in section["mutants"] if m["kind"] == "operator"]
+        assert len(stryker) > 50 and all(m["file"] == "examples/node/passes.js" for m in stryker)
