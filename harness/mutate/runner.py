@@ -14,6 +14,8 @@ from harness import supervise
 from harness.errors import ConfigError, InputError, InputErrors, MutationError, Place
 from harness.exitcodes import ExitCode
 from harness.model import Suite
+from harness.mutate.extra import require_mutmut
+from harness.mutate.outputs import folder_lock
 from harness.mutate.plan import Options, Plan, build_plan, out_folder, parse_shard, write_plan
 from harness.mutate.results import build_section, read_rows
 from harness.mutate.sandbox import Sandbox, changes, listing
@@ -77,9 +79,15 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
     The engine runs in a scratch copy of the project (``harness.mutate.sandbox``); the user's
     tree is listed before and after, and whatever changed there is reported (``sandbox.outside``).
     """
+    require_mutmut()
     options = _options(options)
     root = load_settings(Path(suite.root), suite.settings).root
     out = out_folder(Path(suite.root), options)
+    with folder_lock(out):  # another run in this folder would rewrite this one's results
+        return _run_locked(suite, options, root, out)
+
+
+def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> dict[str, Any]:
     sandbox = Sandbox.create(root, skip=[out])
     guard = listing(root, skip=[out])
     try:
@@ -111,7 +119,7 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
 def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     """The plan, and the rows an interrupted run already finished (with ``--resume``)."""
     external = not all(subject.in_process for subject in suite.subjects.values())
-    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, external=external)
+    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases, external=external)
     results = plan.out / "results.jsonl"
     for stale in ("errors.json", "baseline.json", "sandbox.json"):
         (plan.out / stale).unlink(missing_ok=True)
@@ -144,12 +152,14 @@ def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> N
     from harness.mutate.html_view import render_html
     from harness.mutate.render import render_markdown
     from harness.mutate.stryker import stryker_report
+    from harness.mutate.viewer import VIEWER_FILE, render_viewer
 
     (out / "mutation.json").write_text(json.dumps(section, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     (out / "mutation.md").write_text(render_markdown(section), encoding="utf-8")
     (out / "mutation.html").write_text(render_html(section), encoding="utf-8")
-    stryker = stryker_report(section, Path(plan["root"]))
+    stryker = stryker_report(section, Path(plan["root"]), plan)
     (out / "mutation-report.json").write_text(json.dumps(stryker, indent=1) + "\n", encoding="utf-8")
+    (out / VIEWER_FILE).write_text(render_viewer(stryker, section.get("suite", "")), encoding="utf-8")
 
 
 def exit_code(section: dict[str, Any]) -> ExitCode:

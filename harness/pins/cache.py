@@ -27,7 +27,7 @@ from harness.pipeline import call_isolated
 __all__ = ["against", "clear", "fresh", "observe", "refeed", "set_against", "set_isolate", "set_revisions",
            "suite_for", "use_store"]
 
-_observations: dict[tuple[str, str, str, PipelineSpec], Observation] = {}
+_observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
 _stored: dict[str, dict[tuple[str, str, str], Observation]] = {}
 _suites: dict[str, Suite] = {}
 _pipes = Pipelines()
@@ -124,7 +124,9 @@ def _saved(case_id: str, lane_id: str, side: Side) -> Observation | None:
 def observe(suite: Suite, case_id: str, lane_id: str, side: Side = "new") -> Observation:
     """The (cached) observation of one side on one case x lane: the saved one when a run's
     store is in use, else one pipeline call."""
-    key = (suite.root, case_id, lane_id, _spec(suite, case_id, side))
+    # keyed by the side that plays too: old and new may share one declaration (a subject compared
+    # with itself across revisions) while the run's saved observations of the two differ
+    key = (suite.root, case_id, lane_id, _actual(side), _spec(suite, case_id, side))
     if key not in _observations:
         _observations[key] = _saved(case_id, lane_id, side) or fresh(suite, case_id, lane_id, side)
     return _observations[key]

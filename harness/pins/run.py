@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import supervise
+from harness.errors import InputError, Place
 from harness.model import Side, Suite
 from harness.pins.ids import node_root
 from harness.pins.ids import pin_set as pin_set_refs
@@ -62,6 +64,17 @@ def _claims(suite: Suite, results: list[dict[str, Any]]) -> dict[str, Any]:
     return {"failed": failed, "passed": sorted(passed), "marked": sorted(ids)}
 
 
+_SET_ERROR = re.compile(r"(suite\.yaml) at (pin_sets\.\S+?): expected (.+?), found (.+)$", re.M)
+
+
+def _refused_set(output: str) -> None:
+    """A pin set naming no collected pin is found only once the child has collected: it is the
+    user's bad input (exit 2, naming the reference), not a failing pin."""
+    found = _SET_ERROR.search(output)
+    if found:
+        raise InputError(Place(found[1], None, found[2]), found[3], found[4].strip())
+
+
 def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = None,
              lanes: Sequence[str] | None = None, timeout: float = 1800,
              observations: Path | None = None, pin_set: str | None = None,
@@ -90,6 +103,7 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
     doc: dict[str, Any] = {"against": against, "results": results, "summary": summary,
                            "pytest_exit": proc.code, "catches_old": None, "set": pin_set}
     if proc.code not in (0, 1, 5):  # 2-4: pytest itself could not run (collection, usage)
+        _refused_set(proc.tail(20000))
         tail = proc.tail(20000).splitlines()[-15:]
         doc["problem"] = "\n".join([*tail, *([f"(the pins' pytest was {proc.how()})"] if proc.code < 0 or
                                              proc.timed_out else [])])
