@@ -196,6 +196,7 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
     return {
         "version": 1,
         "root": at(root),
+        "project_root": str(root),
         "suite_root": at(plan.suite_root),
         "suite_prefix": prefix,
         "exclude": list(plan.settings.exclude),

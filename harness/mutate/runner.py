@@ -157,7 +157,8 @@ def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> N
     (out / "mutation.json").write_text(json.dumps(section, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     (out / "mutation.md").write_text(render_markdown(section), encoding="utf-8")
     (out / "mutation.html").write_text(render_html(section), encoding="utf-8")
-    stryker = stryker_report(section, Path(plan["root"]), plan)
+    # the sources as the user has them: plan["root"] is the run's sandbox, gone by now
+    stryker = stryker_report(section, Path(plan.get("project_root") or plan["root"]), plan)
     (out / "mutation-report.json").write_text(json.dumps(stryker, indent=1) + "\n", encoding="utf-8")
     (out / VIEWER_FILE).write_text(render_viewer(stryker, section.get("suite", "")), encoding="utf-8")
 
