@@ -217,7 +217,13 @@ _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 
 
 def changed_lines(root: Path, rev: str, rels: Iterable[str]) -> dict[str, set[int]]:
-    """Lines of each file (new side) that differ from ``rev``; a pure deletion marks its neighbour."""
+    """Lines of each file (new side) that differ from ``rev``; a pure deletion marks its neighbour.
+    A revision git cannot resolve is bad input even when there is no file to diff: a mistyped ref
+    must not read as "the diff touches nothing"."""
+    check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=root,
+                           capture_output=True, text=True, check=False)
+    if check.returncode != 0:
+        raise ConfigError("--in-diff", rev, f"a git revision of {root}")
     files = sorted(set(rels))
     if not files:
         return {}
