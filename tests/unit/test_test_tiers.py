@@ -49,3 +49,9 @@ def test_no_unit_test_is_marked_slow_or_heavy_or_starts_a_pytest_subprocess() ->
                  for word in ("mark.slow", "mark.heavy", "runpytest_subprocess")
                  if word in path.read_text(encoding="utf-8") and path.name != "test_test_tiers.py"]
     assert offenders == [], "move these to tests/e2e (tests/README.md says where tests go)"
+
+
+def test_every_end_to_end_test_module_is_marked_slow() -> None:
+    unmarked = [str(path.relative_to(REPO)) for path in sorted((REPO / "tests" / "e2e").glob("test_*.py"))
+                if "mark.slow" not in path.read_text(encoding="utf-8")]
+    assert unmarked == [], "`-m 'not slow'` would run these with the unit tests"
