@@ -1,7 +1,7 @@
-"""`harness openapi` on hostile documents, in a subprocess. The full-size alias bomb: refused at the real 2,000,000-value bound with
-exit 2 and one line naming the place, in bounded time and memory (the unit test uses a lower
-bound to stay fast). Server
-credentials never reach the output."""
+"""`harness openapi` on hostile documents, in a subprocess. The full-size alias bomb: refused at
+the real 2,000,000-value bound with exit 2 and one line naming the place, in bounded time and
+memory (the unit test uses a lower bound to stay fast). Server credentials never reach the
+output."""
 
 from __future__ import annotations
 
