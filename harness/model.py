@@ -93,6 +93,7 @@ class PipelineSpec:
     cwd: str | None = None
     path: tuple[str, ...] = ()
     setup: str | None = None
+    start_timeout_s: float = 60.0
     env: tuple[tuple[str, str], ...] = ()
     root: str | None = None
 
@@ -106,8 +107,20 @@ class PipelineSpec:
             argv = " ".join(self.command)
             return f"command {argv}" + (f" [{self.name}]" if self.name else "")
         if self.python:
-            return f"{self.call} in {self.python}"
+            return f"{self.call} in {_shown_path(self.python, self.root)}"
         return str(self.call)
+
+
+def _shown_path(path: str, root: str | None) -> str:
+    """A path as a report may show it: relative to the suite folder's parent when inside it, else
+    its last two parts (``bin/python3.11``), never absolute (two clones give one report)."""
+    if not path.startswith("/"):
+        return path
+    if root:
+        base = root.rstrip("/").rsplit("/", 1)[0]
+        if path.startswith(base + "/"):
+            return path[len(base) + 1:]
+    return "/".join(path.rstrip("/").split("/")[-2:])
 
 
 @dataclass(frozen=True)

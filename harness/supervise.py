@@ -51,6 +51,7 @@ __all__ = [
     "TOKEN_ENV",
     "Finished",
     "Terminated",
+    "ceiling",
     "die_with_parent",
     "exited",
     "forked_child",
@@ -139,6 +140,7 @@ def limit_memory(megabytes: float | None, *, on_top: bool = False) -> None:
     space it already holds (a forked worker carries the harness's own size)."""
     if not megabytes:
         return
+    _ceiling[0] = megabytes  # a program this process starts gets the same N, fresh (``ceiling``)
     extra = int(megabytes * (1 << 20))
     base = _address_space() if on_top else 0
     _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -146,6 +148,15 @@ def limit_memory(megabytes: float | None, *, on_top: bool = False) -> None:
     if hard != resource.RLIM_INFINITY:
         want = min(want, hard)
     resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+
+
+_ceiling: list[float | None] = [None]
+
+
+def ceiling() -> float | None:
+    """The ``memory_mb`` this process runs under, if any: a program it starts (a pipeline
+    command) must get N MiB of its own, not N on top of this process's size."""
+    return _ceiling[0]
 
 
 def _address_space() -> int:

@@ -22,7 +22,8 @@ from typing import Any
 
 from harness import supervise
 from harness.build.unit import Pipelines, Unit, checks_for, observe, verdict_for
-from harness.model import ErrorInfo, Observation, Side, Verdict
+from harness.model import SIDES, ErrorInfo, Observation, Side, Verdict
+from harness.pipeline.command import MAX_STARTS
 
 __all__ = ["UnitResult", "run_units"]
 
@@ -170,7 +171,12 @@ class _Pool:
         index = w.queue[0]
         unit = self.results[index].unit
         calls = 1 if index in self.careful else 2 + len(unit.case.checks)
-        return unit.timeout * calls + GRACE_S
+        # A side that is a program may first have to start (a heavy import, up to the start
+        # deadline): that wait is the pipeline's own to judge (no hello: PipelineStart), not a
+        # hung worker's.
+        sides = [unit.subject.pipeline(side) for side in SIDES]
+        starting = sum(spec.start_timeout_s * MAX_STARTS for spec in sides if not spec.in_process)
+        return unit.timeout * calls + starting + GRACE_S
 
     def run(self) -> list[UnitResult]:
         finished = False

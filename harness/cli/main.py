@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "harness.cli.merge",
     "harness.cli.openapi",
     "harness.cli.protocol_check",
+    "harness.cli.catalog",
 )
 
 

@@ -25,6 +25,15 @@ def _default_suite() -> Path:
     return here
 
 
+def _note_left_out(out: Path) -> None:
+    """Declared mutants the --case/--lane filters left without their claimed pins, on stderr."""
+    plan = json.loads((out / "plan.json").read_text(encoding="utf-8"))
+    left = plan.get("filters", {}).get("left_out", [])
+    if left:
+        click.echo(f"left out {len(left)} declared mutant(s) whose claimed pins are outside --case/--lane: "
+                   + ", ".join(left), err=True)
+
+
 def emit(section: dict[str, Any], out: Path, form: str | None, quiet: bool) -> None:
     """The chosen form on stdout: a summary unless asked (``-q`` alone prints nothing)."""
     if form is None and quiet:
@@ -50,11 +59,18 @@ def emit(section: dict[str, Any], out: Path, form: str | None, quiet: bool) -> N
 @click.option("--format", "form", type=click.Choice(FORMATS), default=None,
               help="stdout: summary (default: counts, ledger table, one line per escape), markdown "
                    "(mutation.md, with diffs) or json (mutation.json).")
+@click.option("--mutant", "mutants", multiple=True, metavar="ID",
+              help="Run only this mutant (an id as the summary prints it, or a glob; repeatable).")
+@click.option("--case", "cases", multiple=True, metavar="GLOB",
+              help="Only the pins of case ids matching this glob (repeatable); Python pins still run.")
+@click.option("--lane", "lanes", multiple=True, metavar="GLOB",
+              help="Only the pins of lanes matching this glob (repeatable).")
 @click.option("--pins", "pin_set", metavar="SET", default=None,
               help="Only the pins of this named set (pin_sets in suite.yaml), e.g. one review round.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress output; no summary unless --format asks.")
 def command(suite: Path | None, in_diff: str | None, shard: str | None, workers: int | None, out: Path,
-            resume: bool, form: str | None, pin_set: str | None, quiet: bool) -> int:
+            resume: bool, form: str | None, mutants: tuple[str, ...], cases: tuple[str, ...],
+            lanes: tuple[str, ...], pin_set: str | None, quiet: bool) -> int:
     """Run every covering pin against every mutant of SUITE (default ./cases) and check the ledgers."""
     loaded = load_suite(suite or _default_suite())
     if pin_set:
@@ -62,8 +78,10 @@ def command(suite: Path | None, in_diff: str | None, shard: str | None, workers:
 
         known_set(loaded, pin_set)  # an unknown set is bad input before anything is planned
     options = Options(in_diff=in_diff, shard=parse_shard(shard) if shard else None, workers=workers,
-                      out=out, resume=resume, progress=not quiet, pins=pin_set)
+                      out=out, resume=resume, progress=not quiet, pins=pin_set, mutants=mutants, cases=cases,
+                      lanes=lanes)
     section = run(loaded, options)
+    _note_left_out(out)
     emit(section, out, form, quiet)
     code: ExitCode = exit_code(section)
     return int(code)

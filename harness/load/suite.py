@@ -20,7 +20,7 @@ from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
-from harness.selectors import compile_selector
+from harness.selectors import compile_selector, select
 from harness.subjects import load_callable, resolve_subject
 
 __all__ = ["DEFAULT_SETTINGS", "declared_subjects", "load_suite", "python_pins"]
@@ -113,6 +113,7 @@ def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
         python=python, cwd=str((root / raw["cwd"]).resolve()) if "cwd" in raw else where,
         path=tuple(str((root / p).resolve()) for p in raw.get("path", ())), setup=raw.get("setup"),
         env=tuple(sorted(raw.get("env", {}).items())), root=where,
+        start_timeout_s=float(raw.get("start_timeout_s", 60.0)),
     )
 
 
@@ -225,6 +226,16 @@ def _case_lanes(doc: Document, at: str, raw: dict[str, Any], subject: Subject,
     return tuple(raw["lanes"])
 
 
+def _same_as_input_picks(doc: Document, at: str, raw: dict[str, Any], case_input: dict[str, Any]) -> None:
+    """An ``equals: {same_as_input: SEL}`` pin whose selector picks nothing from the case's own
+    input is a mistake in the case file, known now, not a pin failing later about the output."""
+    for j, pin in enumerate(raw.get("pins", [])):
+        selector = pin.get("same_as_input") if isinstance(pin, dict) else None
+        if isinstance(selector, str) and not select(case_input, selector):
+            raise InputError(doc.place(f"{at}.pins[{j}].same_as_input"),
+                             "a selector that picks something from the case's input", repr(selector))
+
+
 def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path) -> Case:
     at = f"cases[{i}]"
     raw = doc.value["cases"][i]
@@ -241,6 +252,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
     for lane in raw.get("expect", {}):
         if lane != "*" and lane not in case_lanes:
             raise InputError(doc.place(f"{at}.expect.{lane}"), "'*' or a lane of this case", repr(lane))
+    _same_as_input_picks(doc, at, raw, {"tools": tools, **raw.get("input", {})})
     return Case(
         id=raw.get("id") or content_id(subject.name, raw), subject=subject.name, file=doc.file,
         line=doc.lines.line_of(at), title=raw.get("title", ""),

@@ -7,15 +7,17 @@ declared change that does not apply) is found here, before any pin runs.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, Place
+from harness.model import Case
 from harness.mutate.ledger import Ledger, load_ledgers
 from harness.mutate.mutants import Mutant, declared_mutant, operator_mutants, shard_keys
 from harness.mutate.mutmut_adapter import generate
+from harness.mutate.select import in_scope, pick, pin_filter_args
 from harness.mutate.targets import (
     MutationSettings,
     Target,
@@ -38,6 +40,9 @@ class Options:
     resume: bool = False
     progress: bool = False
     pins: str | None = None  # a named pin set (suite.yaml pin_sets): only its pins run
+    mutants: tuple[str, ...] = ()  # --mutant: only these ids (globs)
+    cases: tuple[str, ...] = ()  # --case/--lane: only these case-file pins
+    lanes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,8 @@ class Plan:
     shard: tuple[int, int] | None
     in_diff: str | None
     pin_set: str | None = None
+    options: Options = Options()
+    left_out: tuple[str, ...] = ()  # declared mutants whose claimed pins the filters leave out
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -90,7 +97,16 @@ def _declared_in_diff(mutants: list[Mutant], root: Path, rev: str) -> list[Mutan
     return kept
 
 
-def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], options: Options) -> Plan:
+def _suite_prefix(suite_root: Path, root: Path) -> str:
+    try:
+        prefix = suite_root.relative_to(root).as_posix()
+    except ValueError:
+        return ""
+    return "" if prefix == "." else prefix + "/"
+
+
+def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], options: Options,
+               cases: Sequence[Case] = ()) -> Plan:
     suite_root = suite_root.resolve()
     ms = load_settings(suite_root, settings)
     out = (options.out or suite_root.parent / "reports" / "mutation").resolve()
@@ -120,32 +136,34 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
             declared.append(declared_mutant(d, module_name(ms.root, ms.root / d.file, suite_root), str(path)))
     if options.in_diff:
         declared = _declared_in_diff(declared, ms.root, options.in_diff)
+    declared, left_out = in_scope(declared, cases, options.cases, options.lanes, _suite_prefix(suite_root, ms.root))
     mutants.extend(declared)
     keys = [m.key for m in mutants]
     selected = shard_keys(keys, *options.shard) if options.shard else set(keys)
+    if options.mutants:
+        selected &= pick(mutants, options.mutants)
     return Plan(suite_root=suite_root, suite_name=suite_name, settings=ms, targets=tuple(targets),
                 mutants=tuple(mutants), selected=frozenset(selected), out=out, shard=options.shard,
-                in_diff=options.in_diff, pin_set=options.pins)
+                in_diff=options.in_diff, pin_set=options.pins, options=options, left_out=tuple(left_out))
 
 
 def plan_document(plan: Plan, workers: int, done: set[str]) -> dict[str, Any]:
     """What the engine process reads (plan.json)."""
     root = plan.settings.root
-    try:
-        prefix = plan.suite_root.relative_to(root).as_posix()
-        prefix = "" if prefix == "." else prefix + "/"
-    except ValueError:
-        prefix = ""
+    prefix = _suite_prefix(plan.suite_root, root)
     return {
         "version": 1,
         "root": str(root),
         "suite_root": str(plan.suite_root),
         "suite_prefix": prefix,
         "exclude": list(plan.settings.exclude),
-        # a pin set is chosen by the pins plugin at collection, as plain pytest chooses it
+        # a pin set and --case/--lane are chosen by the pins plugin at collection, as plain pytest does
         "pin_args": [*(str((plan.suite_root / p).resolve()) for p in plan.settings.pins),
-                     *([f"--harness-pins={plan.pin_set}"] if plan.pin_set else [])],
+                     *([f"--harness-pins={plan.pin_set}"] if plan.pin_set else []),
+                     *pin_filter_args(plan.options.cases, plan.options.lanes)],
         "pin_set": plan.pin_set,
+        "filters": {"mutants": list(plan.options.mutants), "cases": list(plan.options.cases),
+                    "lanes": list(plan.options.lanes), "left_out": list(plan.left_out)},
         "modules": {t.module: [str(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets},
         "site_modules": sorted({m.module for m in plan.mutants if m.kind == "declared"}),
         "mutants": [m.as_dict() for m in plan.mutants],

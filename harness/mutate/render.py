@@ -165,7 +165,7 @@ def render_summary(section: dict[str, Any], out: Path | str | None = None) -> st
             lines.append(f"escaped {m['id']} ({m['status']}) {where}")
     if out is not None:
         folder = Path(out)
-        names = ("mutation.md", "mutation.json", "mutation.html", "mutation-report.json")
+        names = ("mutation.md", "mutation.json", "mutation.html", "mutation-report.json", "mutation-report.html")
         lines += ["", "Reports: " + ", ".join(str(folder / n) for n in names)]
     return "\n".join(lines).strip("\n") + "\n"
 

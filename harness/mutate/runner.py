@@ -14,6 +14,7 @@ from harness import supervise
 from harness.errors import ConfigError, InputError, InputErrors, MutationError, Place
 from harness.exitcodes import ExitCode
 from harness.model import Suite
+from harness.mutate.extra import require_mutmut
 from harness.mutate.plan import Options, Plan, build_plan, parse_shard, write_plan
 from harness.mutate.results import build_section, read_rows
 from harness.mutate.targets import load_settings
@@ -72,6 +73,7 @@ def _start_engine(cwd: Path, progress: bool) -> subprocess.Popen[bytes]:
 
 def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Run the kill matrix for ``suite``; returns the report section (also written to the out dir)."""
+    require_mutmut()
     options = _options(options)
     # the engine runs in the project root from the start ('' on its sys.path is that folder)
     engine = _start_engine(load_settings(Path(suite.root), suite.settings).root, options.progress)
@@ -91,7 +93,7 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
 
 def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     """The plan, and the rows an interrupted run already finished (with ``--resume``)."""
-    plan = build_plan(Path(suite.root), suite.name, suite.settings, options)
+    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases)
     results = plan.out / "results.jsonl"
     for stale in ("errors.json", "baseline.json"):
         (plan.out / stale).unlink(missing_ok=True)
@@ -121,12 +123,14 @@ def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> N
     from harness.mutate.html_view import render_html
     from harness.mutate.render import render_markdown
     from harness.mutate.stryker import stryker_report
+    from harness.mutate.viewer import VIEWER_FILE, render_viewer
 
     (out / "mutation.json").write_text(json.dumps(section, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     (out / "mutation.md").write_text(render_markdown(section), encoding="utf-8")
     (out / "mutation.html").write_text(render_html(section), encoding="utf-8")
-    stryker = stryker_report(section, Path(plan["root"]))
+    stryker = stryker_report(section, Path(plan["root"]), plan)
     (out / "mutation-report.json").write_text(json.dumps(stryker, indent=1) + "\n", encoding="utf-8")
+    (out / VIEWER_FILE).write_text(render_viewer(stryker, section.get("suite", "")), encoding="utf-8")
 
 
 def exit_code(section: dict[str, Any]) -> ExitCode:

@@ -24,10 +24,10 @@ from harness.load import load_suite
 from harness.model import Observation, PipelineSpec, Side, Suite
 from harness.pipeline import call_isolated
 
-__all__ = ["against", "clear", "fresh", "observe", "refeed", "set_against", "set_isolate", "suite_for",
-           "use_store"]
+__all__ = ["against", "clear", "fresh", "observe", "refeed", "set_against", "set_isolate", "set_revisions",
+           "suite_for", "use_store"]
 
-_observations: dict[tuple[str, str, str, PipelineSpec], Observation] = {}
+_observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
 _stored: dict[str, dict[tuple[str, str, str], Observation]] = {}
 _suites: dict[str, Suite] = {}
 _pipes = Pipelines()
@@ -61,13 +61,30 @@ def use_store(folder: Path) -> None:
     _stored[str(folder)] = load_observations(folder)
 
 
+_revisions: dict[str, str | None] = {}
+
+
+def set_revisions(old: str | None, new: str | None) -> None:
+    """Play these sides from git revisions (``--harness-revisions``), as the run that saved the
+    observations did: a pin's own pipeline call must run the code the run compared."""
+    _revisions.update(old=old, new=new)
+
+
+def _at_revisions(suite: Suite) -> Suite:
+    if not any(_revisions.values()):
+        return suite
+    from harness.revisions import at_revisions  # only a revisioned run pays for git
+
+    return at_revisions(suite, _revisions.get("old"), _revisions.get("new"))[0]
+
+
 def suite_for(path: Path) -> Suite:
     """The suite a file belongs to: the nearest folder upward holding suite.yaml."""
     for folder in [path if path.is_dir() else path.parent, *path.parents]:
         if (folder / "suite.yaml").is_file():
             key = str(folder.resolve())
             if key not in _suites:
-                _suites[key] = load_suite(folder)
+                _suites[key] = _at_revisions(load_suite(folder))
             return _suites[key]
     raise LookupError(f"{path} is not inside a suite folder (no suite.yaml above it)")
 
@@ -107,7 +124,9 @@ def _saved(case_id: str, lane_id: str, side: Side) -> Observation | None:
 def observe(suite: Suite, case_id: str, lane_id: str, side: Side = "new") -> Observation:
     """The (cached) observation of one side on one case x lane: the saved one when a run's
     store is in use, else one pipeline call."""
-    key = (suite.root, case_id, lane_id, _spec(suite, case_id, side))
+    # keyed by the side that plays too: old and new may share one declaration (a subject compared
+    # with itself across revisions) while the run's saved observations of the two differ
+    key = (suite.root, case_id, lane_id, _actual(side), _spec(suite, case_id, side))
     if key not in _observations:
         _observations[key] = _saved(case_id, lane_id, side) or fresh(suite, case_id, lane_id, side)
     return _observations[key]

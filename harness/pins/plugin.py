@@ -22,6 +22,7 @@ Options:
                                 provider rejection the case does not declare (``harness run``
                                 exit 3); ``harness run`` checks those itself and passes ``off``
     --harness-observations DIR  read saved observations from a run's store before calling pipelines
+    --harness-revisions old:SHA,new:SHA  play those sides from git revisions (``harness run --old-ref``)
 
 Fixtures for Python pins inside a suite folder:
     observe(case_id, lane_id, side="new") -> Observation
@@ -67,6 +68,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--harness-results", default="", help="write item outcomes as JSON lines here")
     group.addoption("--harness-rejections", choices=("check", "off"), default="check",
                     help="expect items also fail on an undeclared known rejection of the new body (default: check)")
+    group.addoption("--harness-revisions", default="",
+                    help="old:SHA,new:SHA - play those sides from these git revisions (as harness run --old-ref)")
     group.addoption("--harness-observations", default="",
                     help="a run's observations folder: pins read these instead of calling the pipelines again")
 
@@ -75,6 +78,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "harness_pin: a pin collected from a case file")
     cache.set_against(config.getoption("--harness-against"))
     cache.set_isolate(bool(config.getoption("--harness-isolate")))
+    revisions = dict(part.split(":", 1) for part in str(config.getoption("--harness-revisions")).split(",") if part)
+    cache.set_revisions(revisions.get("old"), revisions.get("new"))
     if config.getoption("--harness-observations"):
         cache.use_store(Path(config.getoption("--harness-observations")))
     path = config.getoption("--harness-results")

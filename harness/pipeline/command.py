@@ -33,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness import supervise
 from harness.canonical import canonical_bytes
 from harness.model import ErrorInfo, Observation, Outcome, PipelineSpec, Side
 from harness.pipeline.protocol import ProtocolViolation, answer_of, call_message, hello_of, is_message
@@ -40,17 +41,33 @@ from harness.pipeline.protocol import ProtocolViolation, answer_of, call_message
 __all__ = ["ADAPTER", "CommandPipeline", "Lines", "StdinClosed", "die_with_parent"]
 
 ADAPTER = Path(__file__).resolve().parent.parent / "adapter" / "serve.py"
-START_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 60.0  # the default of a side's start_timeout_s
 MAX_STARTS = 3
 MAX_LINE = 256 << 20  # one answer line; past this the answer is refused, not buffered forever
 STDERR_TAIL = 16 << 10
 
 
 def die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """The child gets SIGKILL when the process that started it dies, even by SIGKILL."""
+    """The child gets SIGKILL when the process that started it dies, even by SIGKILL; it leads
+    its own process group; under ``memory_mb`` it gets N MiB of address space of its own (the
+    worker's limit is N on top of the worker, far more than N for a fresh program)."""
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     os.setpgid(0, 0)
+    supervise.limit_memory(supervise.ceiling())
+
+
+def _short_paths(text: str, root: str | None) -> str:
+    """Absolute paths of this machine (the project, the interpreters, home) as short names, so a
+    report quoting a program's traceback stays the same on another clone."""
+    import sys
+
+    places = [(os.path.dirname(root.rstrip("/")), "<project>")] if root else []
+    places += [(sys.base_prefix, "<python>"), (sys.prefix, "<venv>"), (os.path.expanduser("~"), "~")]
+    for prefix, name in sorted(places, key=lambda p: -len(p[0])):
+        if prefix and prefix != "/":
+            text = text.replace(prefix + "/", name + "/")
+    return text
 
 
 class StdinClosed(Exception):
@@ -205,13 +222,13 @@ class CommandPipeline:
         threading.Thread(target=self._drain_stderr, args=(self.proc.stderr,), daemon=True).start()
         self.lines = Lines(self.proc.stdout.fileno())
         try:
-            message = self.lines.exchange(time.monotonic() + START_TIMEOUT_S)
+            message = self.lines.exchange(time.monotonic() + self.spec.start_timeout_s)
             if message is None:
                 raise _StartFailed(f"exited before its hello ({self._status()}){self._stderr_note()}")
             self.hello = hello_of(message)
         except TimeoutError:
             self._kill()
-            raise _StartFailed(f"no hello within {START_TIMEOUT_S:g} s{self._stderr_note()}") from None
+            raise _StartFailed(f"no hello within {self.spec.start_timeout_s:g} s{self._stderr_note()}") from None
         except ProtocolViolation as exc:
             self._kill()
             raise _StartFailed(f"bad hello: {exc}") from None
@@ -233,9 +250,14 @@ class CommandPipeline:
         return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
 
     def _stderr_note(self) -> str:
+        """The program's last words: its last stderr line first (``ModuleNotFoundError: ...``, what
+        a terminal line shows), then the tail, with this machine's absolute paths shortened."""
         time.sleep(0.05)  # let the drain thread catch the last words
-        tail = self.stderr_tail(600)
-        return f"; stderr: {tail}" if tail else ""
+        tail = _short_paths(self.stderr_tail(600), self.spec.root)
+        lines = [line for line in tail.splitlines() if line.strip()]
+        if not lines:
+            return ""
+        return f": {lines[-1].strip()}; stderr: {tail}"
 
     def _kill(self) -> None:
         if self.lines is not None:

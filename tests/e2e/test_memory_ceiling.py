@@ -31,3 +31,15 @@ def test_a_pipeline_over_the_memory_ceiling_has_the_outcome_memory_and_one_under
     assert over["new"]["error"]["type"] == "MemoryError" and "hungry.py" in over["new"]["error"]["where"]
     under = rows["within-the-ceiling"]
     assert (under["new"]["outcome"], under["verdict"]) == ("ok", "intended")
+
+
+def test_a_pipeline_program_gets_the_ceiling_of_its_own_not_on_top_of_its_worker(
+        tmp_path: Path, scenarios: Path) -> None:
+    """600 MB is under memory_mb (200) plus a worker's own size, but over 200 for a fresh program."""
+    suite = shutil.copytree(scenarios / "suites" / "memory_hungry", tmp_path / "memory_hungry")
+    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--no-pins", "--workers", "1",
+                          "--case", "served-*", "--out", str(tmp_path / "out"), "--format", "json", "-q"],
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert got.returncode == 1, got.stderr
+    [row] = json.loads(got.stdout)["differential"]
+    assert (row["new"]["outcome"], row["new"]["error"]["type"]) == ("memory", "MemoryError"), row["new"]

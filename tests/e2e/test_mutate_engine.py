@@ -21,6 +21,7 @@ from harness.exitcodes import ExitCode
 from harness.load import load_suite
 from harness.mutate import Options, merge, run
 from harness.mutate.results import expand
+from harness.mutate.stryker import official_schema
 
 pytestmark = pytest.mark.slow
 
@@ -110,7 +111,36 @@ def test_survivors_are_listed_with_their_diffs(full: tuple[Path, dict[str, Any],
     markdown = (out / "mutation.md").read_text()
     assert "-    if x < lo:\n+    if x <= lo:" in markdown
     html = (out / "mutation.html").read_text()
-    assert "<script" not in html and "http" not in html.split("</head>")[1]
+    assert "<script src" not in html and "http" not in html.split("</head>")[1]  # offline: inline only
+    assert html.index("<h2>Escapes (2)") < html.index('id="mutants"')
+
+
+def test_the_stryker_report_of_a_real_run_carries_each_mutants_replacement(
+        full: tuple[Path, dict[str, Any], int]) -> None:
+    """mutmut's operator mutants and the ledger's declared ones: the source with each location
+    swapped for its replacement is the mutated line the mutant's diff shows."""
+    out, section, _ = full
+    report = json.loads((out / "mutation-report.json").read_text())
+    schema = official_schema()
+    jsonschema.validators.validator_for(schema)(schema).validate(report)
+    diffs = {m["id"]: m["diff"] for m in section["mutants"]}
+    checked = 0
+    for entry in report["files"].values():
+        lines = entry["source"].splitlines()
+        for m in entry["mutants"]:
+            if "replacement" not in m or m["location"]["start"]["line"] != m["location"]["end"]["line"]:
+                continue
+            loc = m["location"]
+            line = lines[loc["start"]["line"] - 1]
+            mutated = line[: loc["start"]["column"] - 1] + m["replacement"] + line[loc["end"]["column"] - 1:]
+            # an insertion (zero-width location) stands before the line; a replacement changes it
+            expected = m["replacement"] if loc["start"] == loc["end"] else mutated
+            added = diffs[m["id"]].splitlines()
+            assert all(f"+{part}" in added for part in expected.splitlines()), (m["id"], expected, added)
+            checked += 1
+    assert checked >= 5
+    page = (out / "mutation-report.html").read_text()
+    assert "<mutation-test-report-app" in page and json.dumps(report["schemaVersion"]) in page
 
 
 def test_shards_merge_to_the_same_matrix_as_one_run(full: tuple[Path, dict[str, Any], int], tmp_path: Path) -> None:

@@ -105,3 +105,14 @@ def test_the_saved_evidence_holds_every_observation_of_the_run(suite: Path, tmp_
     index = next((tmp_path / "out").glob("*/observations/observations.jsonl")).read_text().splitlines()
     keys = {(line["case"], line["lane"], line["side"]) for line in map(json.loads, index)}
     assert len(keys) == 2 * 10 and ("hangs", "plain", "new") in keys
+
+
+def test_a_program_that_never_says_hello_is_a_start_failure_not_a_hung_call(tmp_path: Path, scenarios: Path) -> None:
+    suite = shutil.copytree(scenarios / "suites" / "slow_start", tmp_path / "slow_start")
+    got = harness("run", str(suite), "--no-pins", "--workers", "1", "--out", str(tmp_path / "out"),
+                  "--format", "json", cwd=tmp_path)
+    assert got.returncode == 1, got.stderr
+    for row in _report(got)["differential"]:
+        assert row["new"]["outcome"] == "error", row["new"]
+        error = row["new"]["error"]
+        assert error["type"] == "PipelineStart" and "no hello within 2 s" in error["message"]

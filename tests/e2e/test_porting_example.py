@@ -85,6 +85,14 @@ def test_an_unknown_pin_set_is_bad_input_for_run_and_mutate(project: Path) -> No
         assert "Traceback" not in got.stderr
 
 
+def test_a_pin_set_entry_naming_no_pin_is_bad_input_naming_the_entry(project: Path) -> None:
+    suite_yaml = project / "examples" / "porting" / "suite.yaml"
+    suite_yaml.write_text(suite_yaml.read_text().replace("pin_sets:\n", 'pin_sets:\n  bad: ["*::test_nope"]\n', 1))
+    got = harness("run", "examples/porting", "--pins", "bad", "--out", str(project / "o"), cwd=project)
+    assert got.returncode == 2, got.stdout + got.stderr
+    assert "pin_sets.bad[0]" in got.stderr and "'*::test_nope'" in got.stderr and "Traceback" not in got.stderr
+
+
 def test_a_suite_of_python_pins_only_runs(project: Path) -> None:
     (project / "examples" / "porting" / "router.cases.yaml").unlink()
     got = harness("run", "examples/porting", "--pins", "r1", "--format", "json", "--no-rejections",

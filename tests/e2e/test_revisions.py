@@ -124,3 +124,30 @@ def test_a_suite_outside_any_git_repository_is_bad_input_for_old_ref(tmp_path: P
                          check=False, env={**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
     assert got.returncode == 2, got.stderr
     assert "--old-ref" in got.stderr and "git repository" in got.stderr and "Traceback" not in got.stderr
+
+
+def test_a_pins_own_pipeline_calls_play_the_revision_the_run_compared(tmp_path: Path) -> None:
+    """A deterministic pin calls the pipeline itself: with --new-ref it must run that revision,
+    not the working tree (here the working tree's pipeline is random, the revision's is not)."""
+    if shutil.which("git") is None:
+        pytest.skip("needs git on PATH")
+    repo = tmp_path / "repo"
+    (repo / "suite").mkdir(parents=True)
+    (repo / "suite" / "suite.yaml").write_text("version: 1\nname: pinned\nsubjects:\n  s:\n    old: p:body\n"
+                                               "    new: p:body\n    wires: [w]\n")
+    (repo / "suite" / "lanes.yaml").write_text("version: 1\nlanes:\n  - {id: l, wire: w, provider: x}\n")
+    (repo / "suite" / "s.cases.yaml").write_text("version: 1\nsubject: s\ncases:\n  - id: c\n    tools: [{name: t}]\n"
+                                                 "    pins:\n      - {name: same_bytes_twice, kind: deterministic}\n")
+    (repo / "suite" / "p.py").write_text("def body(inp, lane):\n    return {'tools': inp['tools']}\n")
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "deterministic")
+    (repo / "suite" / "p.py").write_text("import random\n\n\ndef body(inp, lane):\n"
+                                         "    return {'tools': inp['tools'], 'nonce': random.random()}\n")
+    env = {**os.environ, "HARNESS_CACHE": str(tmp_path / "cache")}
+    got = subprocess.run([sys.executable, "-m", "harness", "run", str(repo / "suite"), "--old-ref", "HEAD",
+                          "--new-ref", "HEAD", "--out", str(tmp_path / "out"), "--format", "json"],
+                         capture_output=True, text=True, timeout=300, cwd=repo, check=False, env=env)
+    assert got.returncode == 0, got.stdout[-2000:] + got.stderr
+    pins = json.loads(got.stdout)["pins"]
+    assert pins["summary"]["passed"] >= 1 and pins["summary"]["failed"] == 0, pins

@@ -77,6 +77,16 @@ def test_a_pin_name_twice_on_one_lane_is_refused_at_its_place(project: Path) -> 
     assert "'root_shape' again on first-party (also pins[0])" in error
 
 
+def test_same_as_input_picking_nothing_from_the_input_is_refused_at_load_naming_the_pin(project: Path) -> None:
+    cases = project / "porting" / "router.cases.yaml"
+    text = cases.read_text()
+    cases.write_text(text.replace("same_as_input: tools[0].input_schema", "same_as_input: tools[7].nothing", 1))
+    with pytest.raises(InputErrors) as info:
+        load_suite(project / "porting")
+    (error,) = [str(e) for e in info.value.errors]
+    assert "same_as_input" in error and "the case's input" in error and "'tools[7].nothing'" in error
+
+
 def test_a_suite_of_python_pins_only_loads_and_runs(pytester: pytest.Pytester, project: Path) -> None:
     (project / "porting" / "router.cases.yaml").unlink()
     suite = load_suite(project / "porting")

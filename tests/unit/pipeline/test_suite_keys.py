@@ -39,3 +39,23 @@ def test_two_suites_with_a_module_of_the_same_name_each_run_their_own(tmp_path: 
         assert cache.fresh(first, "c", "l").value == {"from": "first"}  # and back again
     finally:
         cache.clear()
+
+
+def test_a_subject_compared_with_itself_reads_each_sides_saved_observation(tmp_path: Path) -> None:
+    """Old and new share one declaration (as under --old-ref); the run saved different bodies for
+    the two sides, and each side must read its own (the expect item asks for old first)."""
+    from harness.evidence import ObservationStore
+    from harness.model import Observation
+
+    suite = load_suite(_suite(tmp_path / "same", "working-tree"))
+    store = ObservationStore(tmp_path / "store")
+    store.put(Observation("c", "l", "old", "ok", wire=b'{"from":"base"}'))
+    store.put(Observation("c", "l", "new", "ok", wire=b'{"from":"head"}'))
+    store.close()
+    cache.clear()
+    try:
+        cache.use_store(tmp_path / "store")
+        assert cache.observe(suite, "c", "l", "old").value == {"from": "base"}
+        assert cache.observe(suite, "c", "l", "new").value == {"from": "head"}
+    finally:
+        cache.clear()

