@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
 
 __all__ = [
     "SIDES",
+    "Allowance",
     "Case",
     "ErrorInfo",
     "Expectation",
@@ -57,6 +58,7 @@ class Lane:
     fronts: tuple[str, ...] = ()
     file: str = ""
     line: int | None = None
+    diverges: tuple[Allowance, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -85,7 +87,7 @@ class PipelineSpec:
     pipeline to its suite: two suites whose modules share a name never run each other's code.
     """
 
-    kind: Literal["python", "command"]
+    kind: Literal["python", "command", "client"]
     call: str | None = None
     command: tuple[str, ...] = ()
     name: str = ""
@@ -96,6 +98,17 @@ class PipelineSpec:
     start_timeout_s: float = 60.0
     env: tuple[tuple[str, str], ...] = ()
     root: str | None = None
+    requirements: tuple[str, ...] = ()
+    """A released version as a side: the package first, then extra requirements; the harness
+    provisions them into ``python``'s environment (``harness.provision``) before the first call."""
+    find_links: tuple[str, ...] = ()
+    index: bool = True
+    base_url_env: str | None = None
+    """A ``client`` side: the variable that points the client at the capture server (``harness.capture``)."""
+    base_path: str = ""
+    observe: Literal["body", "request"] = "body"
+    """A ``client`` side: observe the request body (judged by the rejection rules), or the whole
+    request (method, path, query, headers without credentials or the ephemeral host, body)."""
 
     @property
     def in_process(self) -> bool:
@@ -103,9 +116,13 @@ class PipelineSpec:
 
     def label(self) -> str:
         """One line naming the pipeline, for reports and errors (no absolute paths)."""
+        if self.kind == "client":
+            return f"client {' '.join(self.command)}"
         if self.kind == "command":
             argv = " ".join(self.command)
             return f"command {argv}" + (f" [{self.name}]" if self.name else "")
+        if self.requirements:
+            return f"{self.call} in {self.requirements[0]}"
         if self.python:
             return f"{self.call} in {_shown_path(self.python, self.root)}"
         return str(self.call)
@@ -161,14 +178,26 @@ class Subject:
 
 
 @dataclass(frozen=True)
+class Allowance:
+    """A divergence declared above the case (suite.yaml or a lane's ``diverges:``): old and new
+    may differ at ``paths`` on every case it covers; ``source`` says where it was declared."""
+
+    paths: tuple[str, ...]
+    why: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Expectation:
-    """What old vs new may look like on one lane: ``same`` bytes, ``same-value``, or ``diverges``."""
+    """What old vs new may look like on one lane: ``same`` bytes, ``same-value``, or ``diverges``;
+    ``above`` holds the suite's and the lane's allowances that cover this case."""
 
     kind: Literal["same", "same-value", "diverges"] = "same"
     paths: tuple[str, ...] = ()
     why: str = ""
     old_raises: str | None = None
     new_raises: str | None = None
+    above: tuple[Allowance, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -199,9 +228,13 @@ class Case:
     checks: frozenset[str]
     pins: tuple[PinSpec, ...]
     rejections: tuple[Mapping[str, Any], ...] = ()
+    above: Mapping[str, tuple[Allowance, ...]] = field(default_factory=dict)
+    """Per lane: the divergences declared above the case (suite.yaml, the lane) that cover it."""
 
     def expectation(self, lane_id: str) -> Expectation:
-        return self.expect.get(lane_id) or self.expect.get("*") or Expectation()
+        exp = self.expect.get(lane_id) or self.expect.get("*") or Expectation()
+        above = self.above.get(lane_id, ())
+        return replace(exp, above=above) if above else exp
 
 
 @dataclass(frozen=True)

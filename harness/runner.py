@@ -190,7 +190,7 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
     # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after.
     private = tempfile.TemporaryDirectory(prefix="harness-observations-")
     store = ObservationStore(Path(private.name))
-    evidence = ObservationStore(folder / "observations", scrub=redactor().text)
+    evidence = ObservationStore(folder / "observations", scrub=redactor().redact)  # bodies stay JSON
 
     def on_result(res: UnitResult) -> None:
         v = res.verdict
@@ -230,20 +230,20 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
                                                                  "pins": options.pin_set})
     where.stage = "report"
     timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
-               "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3),
-               "total_s": round(time.time() - started, 3),
+               "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3), "total_s": 0.0,
                "observations": {f"{r.unit.case.id}|{r.unit.lane.id}|{s}": round(getattr(r, s).duration_s, 6)
                                 for r in results for s in ("old", "new") if getattr(r, s) is not None}}
     report = report_document(suite, options.as_json(), results, pins, sections, timings)
     code, reason = _exit(report, sections)
     report["exit"] = {"code": int(code), "reason": reason}
-    return _written(report, folder, options, sections, code)
+    return _written(report, folder, options, sections, code, started)
 
 
 def _written(report: dict[str, Any], folder: Path, options: RunOptions, sections: Mapping[str, Any],
-             code: ExitCode, banner: str = "") -> RunResult:
+             code: ExitCode, started: float, banner: str = "") -> RunResult:
     report = redactor().value(report)  # before anything is written or printed: no secret leaves the run
     validate_report(report)
+    report["timings"]["total_s"] = round(time.time() - started, 3)  # redaction and validation included
     _write(folder, "report.json", json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     _write(folder, "report.md", banner + markdown.render(report, _renderers(sections)))
     _write(folder, "junit.xml", junit.render(report))
@@ -267,4 +267,4 @@ def _partial(suite: Suite, options: RunOptions, folder: Path, started: float, wh
               f"({len(where.done)} of {where.planned} case x lane runs finished)")
     report["exit"] = {"code": int(code), "reason": reason}
     banner = f"> **Partial run.** {reason[0].upper()}{reason[1:]}.\n\n"
-    return _written(report, folder, options, sections, code, banner)
+    return _written(report, folder, options, sections, code, started, banner)

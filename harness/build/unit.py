@@ -115,6 +115,7 @@ def verdict_for(unit: Unit, old: Observation, new: Observation, checks: dict[str
     detail = "; ".join(filter(None, [got.detail if got.failed else "", *failed_checks]))
     return Verdict(
         case_id=unit.case.id, lane_id=unit.lane.id, kind=got.kind,
-        failed=got.failed or bool(failed_checks), detail=detail or got.detail, why=exp.why,
+        failed=got.failed or bool(failed_checks), detail=detail or got.detail,
+        why=exp.why or (got.detail if got.kind == "intended" else ""),  # a divergence declared above the case
         paths=got.paths, unexpected_paths=got.unexpected_paths, checks=checks,
     )

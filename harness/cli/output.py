@@ -1,5 +1,7 @@
 """Terminal output shared by commands: a progress display (a bar on a terminal, plain lines
-in CI or when piped) and the text rendering of a report."""
+in CI or when piped) and the text rendering of a report. Every string printed from a run or a
+report passes the redactor, which also sanitizes it (``harness.report.sanitize``): a pipeline's
+message cannot clear the screen or recolour it."""
 
 from __future__ import annotations
 
@@ -96,7 +98,11 @@ def _subject_lines(subject: str, rows: list[Mapping[str, Any]], console: Console
 _KIND = {mark: kind for kind, mark in _MARK.items()}
 
 
-def render_text(report: Mapping[str, Any], console: Console) -> None:
+def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False) -> None:
+    # The runner sanitizes its report before writing it; a report from anywhere else (a merge, a
+    # replay, an old report.json) gets the same treatment here, since this goes to a terminal.
+    # Each distinct string is memoised, so an already-clean report costs one dictionary lookup each.
+    report = redactor().value(report)
     by_subject: dict[str, list[Mapping[str, Any]]] = {}
     for row in report["differential"]:
         by_subject.setdefault(row["subject"], []).append(row)
@@ -128,7 +134,7 @@ def render_text(report: Mapping[str, Any], console: Console) -> None:
         _pin_lines(pins, console)
         if pins.get("problem"):
             console.print(f"  pytest could not run the pins:\n{pins['problem']}", markup=False, highlight=False)
-    _rejections(report.get("rejections"), console)
+    _rejections(report.get("rejections"), console, quiet)
     _mutation(report.get("mutation"), console)
     console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", highlight=False)
 
@@ -171,18 +177,10 @@ def _mutation(section: Mapping[str, Any] | None, console: Console) -> None:
                   + " (ledger table and escapes in report.md)", highlight=False)
 
 
-def _rejections(section: Mapping[str, Any] | None, console: Console) -> None:
-    """One line of counts, then each undeclared known rejection on the new pipeline."""
-    if not section:
-        console.print("rejections: not checked", highlight=False)
-        return
-    s = section["summary"]
-    console.print(f"rejections: {s['bodies']} bodies checked; new pipeline: {s['new_undeclared']} undeclared, "
-                  f"{s['new_expected']} declared; old pipeline: {s['old']} (details in report.md)", highlight=False)
-    for finding in section["findings"]:
-        if finding["side"] != "new":
-            continue
-        for hit in finding["rejections"]:
-            if not hit.get("expected"):
-                console.print(f"  REJECTED {finding['case']} on {finding['lane']}: {hit['rule']} at "
-                              f"{hit.get('location', '?')}", markup=False, highlight=False)
+def _rejections(section: Mapping[str, Any] | None, console: Console, quiet: bool = False) -> None:
+    """Counts and the delta, then the new pipeline's undeclared rejections by lane and rule
+    (``harness.reject.report.text_lines``)."""
+    from harness.reject.report import text_lines
+
+    for line in text_lines(section, quiet):
+        console.print(line, markup=False, highlight=False)

@@ -1,8 +1,11 @@
-"""``harness probe``: re-send recorded bodies to the live endpoint; exit 5 on drift or when it could not check."""
+"""``harness probe``: re-send recorded bodies to the live endpoint; exit 5 on drift or when it could not check.
+
+Exit codes: 0 every request checked and held; 5 drift, or a request that got no answer to
+compare (refused, timed out, too big, not sent before the run's deadline); 2 bad input (a
+``--bodies`` line that is not strict JSON, an --out folder holding an earlier recording)."""
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from pathlib import Path
@@ -11,9 +14,11 @@ from typing import Any
 import click
 
 from harness.build import build
-from harness.errors import ConfigError
+from harness.errors import ConfigError, InputError
 from harness.exitcodes import ExitCode
+from harness.load.jsonread import parse_json
 from harness.load.suite import load_suite
+from harness.load.yamlsafe import MAX_DEPTH, MAX_NODES
 from harness.model import Suite
 from harness.reject.probe import DRIFT, KEY_ENV, ProbeItem, probe, summarize, unchecked
 from harness.reject.verdicts import catalog_of
@@ -28,9 +33,10 @@ def _bodies(path: Path | None) -> list[Any]:
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
             try:
-                item = json.loads(line)
-            except ValueError as exc:
-                raise ConfigError("--bodies", f"{path}:{n}", f"one JSON body a line ({exc})") from None
+                item, _ = parse_json(line, f"{path}:{n}", max_nodes=MAX_NODES, max_depth=MAX_DEPTH)
+            except InputError as exc:
+                raise ConfigError("--bodies", f"{path}:{n}", f"one JSON body a line ({exc.expected}, "
+                                  f"found {exc.found})") from None
             out.append(item.get("body", item) if isinstance(item, dict) and "body" in item else item)
     return out
 
@@ -65,9 +71,11 @@ def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float
               help="also build the lane's new bodies over the suite and probe those no rule covers")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="send at most this many requests")
 @click.option("--timeout", type=click.FloatRange(0.01, 3600), default=30.0, show_default=True,
-              callback=_a_number, help="seconds to wait for each answer")
+              callback=_a_number, help="seconds for each request, whole: connect to the answer's last byte")
+@click.option("--deadline", "run_deadline", type=click.FloatRange(0.01, 86400), default=900.0, show_default=True,
+              callback=_a_number, help="seconds for the whole run; requests not sent by then could not be checked")
 def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodies: Path | None,
-            from_run: bool, limit: int | None, timeout: float) -> int:
+            from_run: bool, limit: int | None, timeout: float, run_deadline: float) -> int:
     """Re-probe a lane live: needs its key in the environment; records to --out; exit 5 on drift."""
     suite = load_suite(suite_dir)
     if lane_id not in suite.lanes:
@@ -78,7 +86,8 @@ def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodie
     if not key:
         raise ConfigError("--key-env", name, "an environment variable holding the provider's key")
     seen = _bodies(bodies) + (_run_bodies(suite, lane_id) if from_run else [])
-    items = probe(catalog_of(suite), lane, out, key, bodies=seen, limit=limit, timeout=timeout)
+    items = probe(catalog_of(suite), lane, out, key, bodies=seen, limit=limit, timeout=timeout,
+                  run_deadline=run_deadline)
     return _report(lane_id, out, items)
 
 
@@ -90,6 +99,8 @@ def _report(lane_id: str, out: Path, items: list[ProbeItem]) -> int:
             click.echo(f"{item.outcome}: {item.id} ({item.rule or 'no rule'}) status {item.status}: {item.detail}")
         elif item in missed:
             click.echo(f"could not check: {item.id} ({item.rule or 'no rule'}): {item.detail}")
+        if item.refused:
+            click.echo(f"{item.refused}: {item.id} ({item.rule or 'no rule'}); its outcome ({item.outcome}) stands")
     counts = ", ".join(f"{v} {k}" for k, v in sorted(summarize(items).items()))
     click.echo(f"probe {lane_id}: {len(items)} request(s): {counts or 'none'}; recorded in {out}")
     drift = sum(1 for i in items if i.outcome in DRIFT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -17,6 +18,7 @@ from harness.exitcodes import ExitCode
 from harness.load import load_suite
 from harness.load.suite import python_pins
 from harness.pins.ids import pin_set as known_set
+from harness.provision import expand, parse_versions
 from harness.revisions import at_revisions
 from harness.runner import RunOptions, run
 
@@ -73,10 +75,19 @@ def default_suite() -> Path:
 @click.option("--new-ref", "new_ref", metavar="REV", default=None,
               help="Play the new side from git revision REV too (default: the working tree).")
 # -- end of revisions --
-@click.option("-q", "--quiet", is_flag=True, help="No progress output.")
+# -- released versions (harness.provision) and the rejection delta (harness.reject.delta) --
+@click.option("--fail-on-rejections", "fail_on_rejections", type=click.Choice(["introduced", "any"]), default=None,
+              help="Which undeclared known rejections of the new pipeline fail the run (exit 3): those it "
+                   "introduced (default; the old pipeline did not have them) or any.")
+@click.option("--versions", metavar="V1,V2,...", default=None,
+              help="Play every subject whose sides name a package at these versions: consecutive pairs and "
+                   "each against the first, in one run (overrides suite.yaml's matrix:).")
+# -- end of released versions and delta --
+@click.option("-q", "--quiet", is_flag=True, help="No progress output; rejections as counts, not a line per group.")
 def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
             workers: int | None, timeout: float | None, pin_set: str | None, no_pins: bool, pins_against: str,
-            rejections: bool, mutate: bool, old_ref: str | None, new_ref: str | None, quiet: bool) -> int:
+            rejections: bool, mutate: bool, old_ref: str | None, new_ref: str | None,
+            fail_on_rejections: str | None, versions: str | None, quiet: bool) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
     loaded = load_suite(suite or default_suite())
     if not loaded.cases and not python_pins(Path(loaded.root)):
@@ -84,6 +95,11 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
                           "(this one only names mutation targets: run `harness mutate` on it)")
     if pin_set:
         known_set(loaded, pin_set)  # an unknown set is bad input before anything runs
+    matrix = parse_versions(versions) if versions else loaded.settings.get("matrix")
+    if matrix:
+        loaded = expand(loaded, matrix)
+    if fail_on_rejections:
+        loaded = dataclasses.replace(loaded, settings={**loaded.settings, "fail_on_rejections": fail_on_rejections})
     loaded, revisions = at_revisions(loaded, old_ref, new_ref)
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
                          pins=not no_pins, pin_set=pin_set, rejections=rejections, mutate=mutate, workers=workers,
@@ -100,6 +116,7 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
     elif fmt == "markdown":
         click.echo((result.folder / "report.md").read_text(), nl=False)
     else:
-        render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()))
+        render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()),
+                    quiet)
     click.echo(f"reports: {result.folder}", err=True)  # stderr: never in the way of --format json
     return int(ExitCode(result.code))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from harness.canonical import sorted_bytes
 from harness.compare.paths import diff_paths, path_allowed
-from harness.model import Expectation, Observation, VerdictKind
+from harness.model import Allowance, Expectation, Observation, VerdictKind
 
 __all__ = ["Judgement", "compare"]
 
@@ -64,9 +64,31 @@ def compare(old: Observation, new: Observation, exp: Expectation) -> Judgement:
             return Judgement("reordered", True, "same value, but the key order on the wire changed")
         return Judgement("reordered", False, exp.why)
     paths = tuple(diff_paths(old.value, new.value))
+    rest, above = _above(paths, exp.above)
+    if above and not rest:  # only where the suite or the lane lets every case differ
+        if exp.kind == "diverges":
+            return Judgement("unexpected", True, f"declared to diverge, but differs only where {above}", paths, ())
+        return Judgement("intended", False, above, paths)
     if exp.kind != "diverges":
-        return Judgement("unexpected", True, f"{len(paths)} differing path(s)", paths, paths)
-    stray = tuple(p for p in paths if exp.paths and not path_allowed(p, exp.paths))
+        return Judgement("unexpected", True, f"{len(rest)} differing path(s)", paths, rest)
+    stray = tuple(p for p in rest if exp.paths and not path_allowed(p, exp.paths))
     if stray:
         return Judgement("unexpected", True, "differs outside the declared paths", paths, stray)
-    return Judgement("intended", False, exp.why, paths)
+    return Judgement("intended", False, exp.why + (f"; and where {above}" if above else ""), paths)
+
+
+def _above(paths: tuple[str, ...], allowances: tuple[Allowance, ...]) -> tuple[tuple[str, ...], str]:
+    """The differing paths no allowance above the case covers, and a sentence naming those that
+    covered the others (``suite.yaml allows it: why``)."""
+    if not allowances:
+        return paths, ""
+    used: list[Allowance] = []
+    rest = []
+    for path in paths:
+        hit = next((a for a in allowances if path_allowed(path, a.paths)), None)
+        if hit is None:
+            rest.append(path)
+        elif hit not in used:
+            used.append(hit)
+    said = "; ".join(f"{a.source} allows {', '.join(a.paths)}: {a.why}" for a in used)
+    return tuple(rest), said

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place, SubjectError
+from harness.load.above import lane_allowances, with_above
 from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
+from harness.provision import package_side
 from harness.selectors import compile_selector, select
 from harness.subjects import load_callable, resolve_subject
 
@@ -107,6 +109,12 @@ def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
     python = raw.get("python")
     if python and ("/" in python or python.startswith(".")):
         python = str((root / python).resolve())
+    if "package" in raw:  # a released version: an environment the harness provisions (harness.provision)
+        return package_side(raw, role, root)
+    if "client" in raw:  # a whole HTTP client pointed at a capture server (harness.capture)
+        from harness.capture import client_side
+
+        return client_side(raw, role, root)
     return PipelineSpec(
         kind="command" if "command" in raw else "python", call=raw.get("call"),
         command=tuple(raw.get("command", ())), name=raw.get("name", role if "command" in raw else ""),
@@ -142,7 +150,7 @@ def _lanes(doc: Document) -> dict[str, Lane]:
             id=raw["id"], wire=raw["wire"], provider=raw["provider"],
             base_url=raw.get("base_url"), model=raw.get("model"), title=raw.get("title", ""),
             options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())),
-            file=doc.file, line=place.line,
+            file=doc.file, line=place.line, diverges=lane_allowances(raw, raw["id"]),
         )
     return lanes
 
@@ -236,7 +244,8 @@ def _same_as_input_picks(doc: Document, at: str, raw: dict[str, Any], case_input
                              "a selector that picks something from the case's input", repr(selector))
 
 
-def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path) -> Case:
+def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path,
+          roots: tuple[Path, ...] | None = None) -> Case:
     at = f"cases[{i}]"
     raw = doc.value["cases"][i]
     extra = sorted(set(raw.get("input", {})) - subject.input_keys)
@@ -247,7 +256,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
         check_value(doc, raw.get("input", {}), subject.input_schema, f"{at}.input")
     from harness.sources import resolve_tools  # here, not at the top: harness.sources imports harness.load
 
-    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"))
+    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"), roots)
     case_lanes = _case_lanes(doc, at, raw, subject, lanes)
     for lane in raw.get("expect", {}):
         if lane != "*" and lane not in case_lanes:
@@ -263,7 +272,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
 
 
 def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[str, Subject],
-               errors: _Errors) -> list[Case]:
+               errors: _Errors, roots: tuple[Path, ...] | None = None) -> list[Case]:
     try:
         doc = _load_checked(path, root, "cases")
         subject = resolve_subject(doc.value["subject"], declared)
@@ -277,7 +286,7 @@ def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[st
     cases = []
     for i in range(len(doc.value["cases"])):
         try:
-            cases.append(_case(doc, i, subject, lanes, path))
+            cases.append(_case(doc, i, subject, lanes, path, roots))
         except HarnessError as exc:
             errors.add(exc)
     return cases
@@ -295,9 +304,10 @@ def python_pins(root: Path) -> list[Path]:
     return _globbed(root, ["**/test_*.py", "**/*_test.py"])
 
 
-def _globbed(root: Path, patterns: list[str]) -> list[Path]:
-    found = {p.resolve() for pattern in patterns for p in root.glob(pattern) if p.is_file()}
-    return sorted(found)
+def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> list[Path]:
+    from harness.sources import suite_files  # harness.sources imports harness.load
+
+    return suite_files(root, patterns, Place(_rel(root / "suite.yaml", root)), roots or None)
 
 
 def load_suite(root: Path | str) -> Suite:
@@ -317,7 +327,10 @@ def load_suite(root: Path | str) -> Suite:
     declared = declared_subjects(settings, root)
     lanes: dict[str, Lane] = {}
     patterns = settings["lanes"]
-    lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns)
+    from harness.sources import read_roots  # harness.sources imports harness.load
+
+    roots = read_roots(root, settings)
+    lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
     if not lane_files:
         errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
     for path in lane_files:
@@ -330,7 +343,7 @@ def load_suite(root: Path | str) -> Suite:
         except HarnessError as exc:
             errors.add(exc)
     cases: list[Case] = []
-    case_files = _globbed(root, settings["cases"])
+    case_files = _globbed(root, settings["cases"], roots)
     # No case file is an error when the suite names its case globs or has nothing else to run;
     # a suite of Python pins only (module pins, a mutation-only suite) legitimately has none.
     if not case_files and (settings_doc is None or "cases" in settings_doc.value
@@ -338,7 +351,7 @@ def load_suite(root: Path | str) -> Suite:
         where = settings_doc.place("cases") if settings_doc else Place(str(root), None, "cases")
         errors.add(InputError(where, f"case files matching {settings['cases']}", "no file"))
     for path in case_files:
-        cases.extend(_case_file(path, root, lanes, declared, errors))
+        cases.extend(_case_file(path, root, lanes, declared, errors, roots))
     seen: dict[str, Case] = {}
     for case in cases:
         if case.id in seen:
@@ -347,6 +360,7 @@ def load_suite(root: Path | str) -> Suite:
         seen[case.id] = case
     if errors.items:
         raise InputErrors(errors.items)
+    cases = [with_above(case, settings, lanes) for case in cases]  # suite.yaml's and lanes' diverges:
     subjects = {c.subject: resolve_subject(c.subject, declared) for c in cases}
     return Suite(
         root=str(root.resolve()), name=settings.get("name", root.resolve().name), lanes=lanes,

@@ -1,5 +1,9 @@
 """Read YAML and JSON into plain values, remembering the line of every key path.
 
+A ``.json`` file goes to the strict JSON reader (``harness.load.jsonread``) whatever its size;
+everything else is YAML. Both share the byte, node and depth bounds below, and both refuse
+what no suite file means: duplicate keys, non-finite numbers, integers past ``MAX_INT_DIGITS``.
+
 PyYAML shares an aliased node instead of copying it, so an alias bomb (``a: &a [*a, *a]``,
 nine levels deep) costs little memory to load but billions of steps to walk. We therefore
 compose the node graph ourselves and construct values while counting every node *after*
@@ -9,7 +13,7 @@ anchors, duplicate keys and non-string keys are refused too: none has a meaning 
 
 from __future__ import annotations
 
-import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,8 +21,9 @@ from typing import Any
 import yaml
 
 from harness.errors import InputError, Place
+from harness.load.jsonread import MAX_INT_DIGITS, child_path, parse_json
 
-__all__ = ["Document", "LineMap", "load_document", "load_text"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_NODES", "Document", "LineMap", "child_path", "load_document", "load_text"]
 
 MAX_NODES = 1_000_000
 MAX_DEPTH = 200
@@ -60,15 +65,6 @@ def _parent(path: str) -> str:
     return path[:cut] if cut > 0 else ""
 
 
-def _child(path: str, key: object) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    text = str(key)
-    plain = text.replace("_", "").replace("-", "").isalnum()
-    step = text if plain else json.dumps(text)
-    return f"{path}.{step}" if path else step
-
-
 class _Builder:
     def __init__(self, file: str, max_nodes: int, max_depth: int, numeric_keys: bool = False) -> None:
         self.file = file
@@ -95,7 +91,7 @@ class _Builder:
                 Place(self.file, line, path), f"nesting at most {self.max_depth} deep", "deeper"
             )
         if isinstance(node, yaml.ScalarNode):
-            return self.scalars.construct_object(node)
+            return self._scalar(node, path)
         if id(node) in self.active:
             raise InputError(
                 Place(self.file, line, path), "a YAML alias that is not its own ancestor",
@@ -104,10 +100,23 @@ class _Builder:
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.SequenceNode):
-                return [self.build(n, _child(path, i), depth + 1) for i, n in enumerate(node.value)]
+                return [self.build(n, child_path(path, i), depth + 1) for i, n in enumerate(node.value)]
             return self._mapping(node, path, depth)
         finally:
             self.active.discard(id(node))
+
+    def _scalar(self, node: yaml.ScalarNode, path: str) -> Any:
+        place = Place(self.file, node.start_mark.line + 1, path)
+        if node.tag == "tag:yaml.org,2002:int" and sum(c.isdigit() for c in node.value) > MAX_INT_DIGITS:
+            raise InputError(place, f"an integer of at most {MAX_INT_DIGITS} digits",
+                             f"{sum(c.isdigit() for c in node.value):,} digits")
+        try:
+            value = self.scalars.construct_object(node)
+        except ValueError as exc:  # int() past Python's own digit limit, and the like
+            raise InputError(place, "a plain YAML value", str(exc)[:200]) from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InputError(place, "a finite number (no suite file means NaN or infinity)", f"the number {value}")
+        return value
 
     def _mapping(self, node: yaml.Node, path: str, depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -127,20 +136,27 @@ class _Builder:
                 )
             if key in out:
                 raise InputError(
-                    Place(self.file, key_node.start_mark.line + 1, _child(path, key)),
+                    Place(self.file, key_node.start_mark.line + 1, child_path(path, key)),
                     "each key once", f"a second {key!r}",
                 )
-            sub = _child(path, key)
+            sub = child_path(path, key)
             self.lines.lines[sub] = key_node.start_mark.line + 1
             out[key] = self.build(value_node, sub, depth + 1)
         return out
 
 
 def load_text(
-    text: str, file: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH, numeric_keys: bool = False
+    text: str, file: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH, numeric_keys: bool = False,
+    json: bool | None = None,
 ) -> Document:
-    """Parse YAML (JSON is YAML) from ``text``; ``file`` names it in errors. ``numeric_keys``
-    reads an unquoted integer key as the text it was written as (OpenAPI status codes)."""
+    """Parse ``text``: strict JSON when ``json`` (by default: when ``file`` ends in ``.json``),
+    YAML otherwise; ``file`` names it in errors. ``numeric_keys`` reads an unquoted integer YAML
+    key as the text it was written as (OpenAPI status codes)."""
+    if len(text) > MAX_BYTES:
+        raise InputError(Place(file), f"a text of at most {MAX_BYTES:,} characters", f"{len(text):,}")
+    if file.endswith(".json") if json is None else json:
+        value, lines = parse_json(text.removeprefix("\ufeff"), file, max_nodes=max_nodes, max_depth=max_depth)
+        return Document(file, value, LineMap(lines))
     try:
         node = yaml.compose(text, Loader=_SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -168,7 +184,7 @@ def load_text(
 
 
 def load_document(path: Path, *, display: str | None = None, numeric_keys: bool = False, **limits: int) -> Document:
-    """Load a YAML or JSON file. Large JSON goes through ``json`` (line numbers then unknown)."""
+    """Load a YAML or JSON file (by its suffix), at most ``MAX_BYTES`` of it."""
     name = display or str(path)
     try:
         size = path.stat().st_size
@@ -182,16 +198,4 @@ def load_document(path: Path, *, display: str | None = None, numeric_keys: bool 
         raise InputError(Place(name), "UTF-8 text", f"undecodable byte at {exc.start}") from None
     except OSError as exc:
         raise InputError(Place(name), "a readable file", exc.strerror or str(exc)) from None
-    if path.suffix == ".json" and size > 1024 * 1024:
-        return _load_big_json(text, name)
-    return load_text(text, name, numeric_keys=numeric_keys, **limits)
-
-
-def _load_big_json(text: str, name: str) -> Document:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(Place(name, exc.lineno), "valid JSON", exc.msg) from None
-    except RecursionError:
-        raise InputError(Place(name), "JSON nested at most ~900 deep", "deeper") from None
-    return Document(name, value, LineMap())
+    return load_text(text, name, numeric_keys=numeric_keys, json=path.suffix == ".json", **limits)

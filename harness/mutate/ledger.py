@@ -66,7 +66,9 @@ def _load_all(suite_root: Path, patterns: list[str] | str, project_root: Path) -
     """The ledgers that load, and the errors of those that do not."""
     if isinstance(patterns, str):
         patterns = [patterns]
-    paths = sorted({p.resolve() for pat in patterns for p in suite_root.glob(pat) if p.is_file()})
+    from harness.sources import suite_files  # an absolute glob is bad input, not Path.glob's NotImplementedError
+
+    paths = suite_files(suite_root, patterns, Place("suite.yaml", None, "ledgers"))
     ledgers: list[Ledger] = []
     errors: list[InputError] = []
     seen: dict[str, Place] = {}

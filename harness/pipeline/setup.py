@@ -25,7 +25,11 @@ _done: set[tuple[str | None, str]] = set()
 
 def prepare(spec: PipelineSpec, stamp: Path | None = None) -> None:
     """Run ``spec.setup`` in its folder unless this process (or, with ``stamp``, any run) already
-    did."""
+    did. A released version's environment (``package:`` sides) is provisioned first."""
+    if spec.requirements:
+        from harness.provision import provision
+
+        provision(spec)
     if not spec.setup:
         return
     where = spec.cwd or spec.root

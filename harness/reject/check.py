@@ -11,15 +11,19 @@ Kinds of problem (each has a test with its own tiny scenario folder):
     accepted-fires      an accepted interaction sets off a rule
     rule-without-receipt a rule no manifest interaction backs (or a receipt id it lists is absent)
     unlisted            a cassette interaction the manifest does not describe
-    secret              a credential in a cassette or the manifest
+    secret              a credential in a cassette or the manifest, also inside a ``!!binary``
+                        or gzip/deflate body (decoded before the scan)
     provenance          a transcription presented as live (``recorded`` body or envelope without
                         ``kind: recorded``), or a rejection backed by a synthetic example
 """
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from harness.errors import Place
 from harness.reject.cassettes import Catalog, Interaction, read_cassette
@@ -156,7 +160,11 @@ def _files(catalog: Catalog, out: list[Problem]) -> None:
         path = folder / rel
         for f in scan(path.read_bytes()):
             out.append(Problem("secret", rel, str(f), Place(str(path))))
-        for n in range(len(read_cassette(path))):
+        pairs = read_cassette(path)
+        for where, data in _bodies(pairs):
+            for f in scan(data):
+                out.append(Problem("secret", rel, f"{f} of {where}", Place(str(path), None, where)))
+        for n in range(len(pairs)):
             if (rel, n) not in described:
                 out.append(Problem("unlisted", f"{rel}#{n}", "no manifest entry describes this interaction",
                                    Place(str(path), None, f"interactions[{n}]")))
@@ -164,6 +172,39 @@ def _files(catalog: Catalog, out: list[Problem]) -> None:
     if manifest.is_file():
         for f in scan(manifest.read_bytes()):
             out.append(Problem("secret", manifest.name, str(f), Place(str(manifest))))
+
+
+INFLATE_LIMIT = 64 * 1024 * 1024  # a recorded answer past this once decompressed is not scanned further
+
+
+def _inflate(data: bytes, encoding: str) -> bytes | None:
+    """``data`` decompressed (gzip or deflate, by header or gzip's magic), at most INFLATE_LIMIT bytes."""
+    if encoding in ("gzip", "x-gzip") or data[:2] == b"\x1f\x8b":
+        wbits = 16 + zlib.MAX_WBITS
+    elif encoding == "deflate":
+        wbits = zlib.MAX_WBITS
+    else:
+        return None
+    try:
+        return zlib.decompressobj(wbits).decompress(data, INFLATE_LIMIT)
+    except zlib.error:
+        return None
+
+
+def _bodies(pairs: list[tuple[Any, dict[str, Any]]]) -> Iterator[tuple[str, bytes]]:
+    """Each recorded body as the bytes it stands for: ``!!binary`` decoded, gzip/deflate undone.
+    The raw file scan sees only base64 text there, where no key shape shows."""
+    for n, (req, resp) in enumerate(pairs):
+        sides = ((f"interactions[{n}].request.body", req.body, req.headers),
+                 (f"interactions[{n}].response.body.string", resp["body"]["string"], resp.get("headers", {})))
+        for where, body, headers in sides:
+            data = body if isinstance(body, bytes) else str(body or "").encode("utf-8", "surrogatepass")
+            yield where, data
+            encoding = next((str(v[0] if isinstance(v, list) and v else v).strip().lower()
+                             for k, v in dict(headers or {}).items() if str(k).lower() == "content-encoding"), "")
+            inflated = _inflate(data, encoding)
+            if inflated is not None:
+                yield f"{where} (decompressed)", inflated
 
 
 def _provenance(i: Interaction, out: list[Problem]) -> None:

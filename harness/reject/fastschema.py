@@ -14,6 +14,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import regex
+
+from harness.patterns import bounded
+
 __all__ = ["Check", "compile_schema", "json_equal"]
 
 Check = Callable[[Any], bool]
@@ -109,8 +113,8 @@ class _Gen:
             return f"(not {_TYPE_EXPR['number']} or v {op} {self.const(arg)})"
         if key == "pattern" and isinstance(arg, str):
             try:
-                rx = re.compile(arg)
-            except re.error:
+                rx = bounded(arg)  # a rule's pattern, run on a pipeline's strings: time-bounded
+            except (re.error, regex.error):
                 return None
             return f"(not isinstance(v, str) or {self.const(rx)}.search(v) is not None)"
         return self.applicator(key, arg)

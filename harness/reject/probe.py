@@ -13,7 +13,11 @@ replacing the recorded one) to the lane's own host, and the answer is compared w
 
 Everything is recorded through vcrpy into a scratch folder by the secret-refusing persister;
 credential headers are filtered before recording; redirects are never followed; a request to
-any host but the lane's is refused before it leaves.
+any host but the lane's is refused before it leaves. Each request has a whole deadline and each
+answer a size cap, decompressed or not (``harness.reject.bounded``); the run has a deadline too,
+past which the rest are not sent (each one "error": could not check). An answer that carries a
+credential (a provider echoing the key) is compared but not recorded, and its item says so; the
+rest of the run is recorded as usual. Every detail is redacted before it is written or printed.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import copy
 import datetime
 import json
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -34,10 +39,12 @@ import yaml
 from harness.canonical import canonical_bytes
 from harness.errors import ConfigError
 from harness.model import Lane
+from harness.reject.bounded import MAX_ANSWER_BYTES, AnswerRefused, bounded_transport, deadline
 from harness.reject.cassettes import Catalog, Interaction, response_texts
 from harness.reject.persist import atomic_write, safe_persister
-from harness.reject.secrets import SECRET_HEADERS, env_secrets
+from harness.reject.secrets import SECRET_HEADERS, env_secrets, scan
 from harness.reject.verdicts import findings_for_body
+from harness.report.redact import Redactor
 
 __all__ = ["DRIFT", "KEY_ENV", "UNCHECKED", "ProbeItem", "auth_headers", "probe", "summarize", "unchecked"]
 
@@ -56,6 +63,7 @@ class ProbeItem:
     outcome: str
     status: int | None
     detail: str = ""
+    refused: str = ""  # why this answer was not recorded (a credential in it), when it was not
 
 
 def auth_headers(provider: str, key: str) -> dict[str, str]:
@@ -151,13 +159,52 @@ def _compare(rule_pattern: Any, interaction: Interaction, response: httpx.Respon
     return "message-changed", " ".join(response.text.split())[:300]
 
 
-def _send(client: httpx.Client, url: str, body: Any) -> tuple[httpx.Response | None, str]:
+def _send(client: httpx.Client, url: str, body: Any, seconds: float) -> tuple[httpx.Response | None, str]:
     try:
-        return client.post(url, content=canonical_bytes(body)), ""
+        with deadline(seconds, "request"):
+            return client.post(url, content=canonical_bytes(body)), ""
     except ConfigError:
         raise
+    except AnswerRefused as exc:
+        return None, str(exc)
     except httpx.HTTPError as exc:
         return None, f"{type(exc).__name__}: {exc}"
+
+
+class _Refusals:
+    """vcrpy hooks that drop an interaction holding a credential and remember what was found."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        self.secrets = secrets
+        self.found: list[str] = []
+
+    def _check(self, data: bytes, what: str) -> bool:
+        kinds = sorted({f.kind for f in scan(data, self.secrets)})
+        if kinds:
+            self.found.append(f"the {what} held {', '.join(kinds)}")
+        return not kinds
+
+    def request(self, request: Any) -> Any:
+        body = request.body if isinstance(request.body, bytes) else str(request.body or "").encode()
+        return request if self._check(body + request.uri.encode(), "request") else None
+
+    def response(self, response: dict[str, Any]) -> dict[str, Any] | None:
+        response = _scrub_response(response)
+        body = response.get("body", {}).get("string", b"")
+        data = (body if isinstance(body, bytes) else str(body).encode()) + json.dumps(
+            response.get("headers", {}), default=str).encode()
+        return response if self._check(data, "answer") else None
+
+    def take(self) -> str:
+        said, self.found = self.found, []
+        return "; ".join(said)
+
+
+def _refuse_old_cassette(cassette: Path) -> None:
+    """vcrpy would load it and append: a broken one ends the run, an old one shifts every index."""
+    if cassette.exists() or cassette.is_symlink():
+        raise ConfigError("--out", str(cassette.parent),
+                          f"a folder without {cassette.name} (an earlier probe's recording: move it away)")
 
 
 def _targets(catalog: Catalog, lane: Lane, bodies: Iterable[Any]) -> list[tuple[Interaction | None, Any]]:
@@ -174,35 +221,54 @@ def _targets(catalog: Catalog, lane: Lane, bodies: Iterable[Any]) -> list[tuple[
 
 
 def probe(catalog: Catalog, lane: Lane, out: Path, key: str, *, bodies: Iterable[Any] = (),
-          limit: int | None = None, timeout: float = 30.0, today: str | None = None) -> list[ProbeItem]:
-    """Probe ``lane`` live; record into ``out``; return one item per request sent."""
+          limit: int | None = None, timeout: float = 30.0, today: str | None = None,
+          run_deadline: float | None = None, max_bytes: int = MAX_ANSWER_BYTES) -> list[ProbeItem]:
+    """Probe ``lane`` live; record into ``out``; return one item per request planned.
+
+    ``timeout`` bounds each request whole (connect to last byte), ``run_deadline`` the run: a
+    request not sent in time is an "error" item (could not check)."""
     if not key:
         raise ConfigError("provider key", "(empty)", "the provider's key in the environment")
     _origin(lane)  # refuse a base_url with credentials before anything is recorded or sent
+    cassette = out / f"{lane.id}.yaml"
+    _refuse_old_cassette(cassette)
     secrets = [key, *env_secrets()]
+    refusals = _Refusals(secrets)
     recorder = vcr.VCR(record_mode="all", filter_headers=list(SECRET_HEADERS),
                        filter_query_parameters=["key", "api_key", "access_token"],
-                       before_record_response=_scrub_response, decode_compressed_response=True)
+                       before_record_request=refusals.request, before_record_response=refusals.response,
+                       decode_compressed_response=True)
     recorder.register_persister(safe_persister(secrets))
-    rules = catalog.rules.by_id()
-    items: list[ProbeItem] = []
     todo = _targets(catalog, lane, bodies)[: limit if limit is not None else None]
     headers = {"Content-Type": "application/json", **auth_headers(lane.provider, key)}
-    cassette = out / f"{lane.id}.yaml"
+    ends = time.monotonic() + run_deadline if run_deadline is not None else None
     with recorder.use_cassette(str(cassette)), httpx.Client(
-            follow_redirects=False, timeout=timeout, headers=headers,
+            follow_redirects=False, timeout=timeout, headers=headers, transport=bounded_transport(max_bytes, timeout),
             event_hooks={"request": [_host_guard(lane)]}) as client:
-        for interaction, body in todo:
-            uri = interaction.uri if interaction else _default_uri(catalog, lane)
-            response, error = _send(client, _url(lane, uri), _body_for(lane, body))
-            outcome, detail = _judge(interaction, response, error)
-            if not outcome and interaction is not None and response is not None:
-                outcome, detail = _compare(rules[interaction.entry.rule or ""].pattern, interaction, response)
-            items.append(ProbeItem(interaction.entry.id if interaction else f"new-{len(items)}",
-                                   interaction.entry.rule if interaction else None, outcome,
-                                   response.status_code if response is not None else None, detail))
+        items = [_one(catalog, lane, client, refusals, interaction, body, timeout, ends, n)
+                 for n, (interaction, body) in enumerate(todo)]
+    clean = Redactor(secrets)
+    items = [ProbeItem(i.id, i.rule, i.outcome, i.status, clean.text(i.detail), i.refused) for i in items]
     _write_manifest(out, lane, items, today or datetime.date.today().isoformat(), secrets)
     return items
+
+
+def _one(catalog: Catalog, lane: Lane, client: httpx.Client, refusals: _Refusals, interaction: Interaction | None,
+         body: Any, timeout: float, ends: float | None, n: int) -> ProbeItem:
+    """One request, its answer judged; never sent when the run's deadline has passed."""
+    name = interaction.entry.id if interaction else f"new-{n}"
+    rule = interaction.entry.rule if interaction else None
+    left = timeout if ends is None else min(timeout, ends - time.monotonic())
+    if left <= 0:
+        return ProbeItem(name, rule, "error", None, "not sent: the run's deadline passed")
+    uri = interaction.uri if interaction else _default_uri(catalog, lane)
+    response, error = _send(client, _url(lane, uri), _body_for(lane, body), left)
+    outcome, detail = _judge(interaction, response, error)
+    if not outcome and interaction is not None and response is not None:
+        outcome, detail = _compare(catalog.rules.by_id()[interaction.entry.rule or ""].pattern, interaction, response)
+    refused = refusals.take()
+    return ProbeItem(name, rule, outcome, response.status_code if response is not None else None, detail,
+                     f"not recorded: {refused}" if refused else "")
 
 
 def _default_uri(catalog: Catalog, lane: Lane) -> str:
@@ -217,8 +283,8 @@ def _write_manifest(out: Path, lane: Lane, items: list[ProbeItem], today: str, s
     entries = []
     index = -1
     for item in items:
-        if item.status is None:
-            continue  # nothing answered, so nothing was recorded for it
+        if item.status is None or item.refused:
+            continue  # nothing answered, or the answer held a credential: nothing was recorded for it
         index += 1
         entry: dict[str, Any] = {
             "id": f"{item.id}-probe-{today}", "cassette": f"{lane.id}.yaml", "index": index,
@@ -236,7 +302,8 @@ def _write_manifest(out: Path, lane: Lane, items: list[ProbeItem], today: str, s
     manifest = yaml.safe_dump({"version": 1, "interactions": entries}, sort_keys=False, allow_unicode=True)
     atomic_write(out / "manifest.yaml", manifest.encode(), secrets)
     report = {"lane": lane.id, "date": today, "drift": sum(1 for i in items if i.outcome in DRIFT),
-              "could_not_check": len(unchecked(items)), "items": [asdict(i) for i in items]}
+              "could_not_check": len(unchecked(items)), "not_recorded": sum(1 for i in items if i.refused),
+              "items": [asdict(i) for i in items]}
     atomic_write(out / "probe-report.json", json.dumps(report, indent=2).encode(), secrets)
 
 

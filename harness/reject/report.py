@@ -1,7 +1,8 @@
 """The rejections section as Markdown for report.md (a pull-request comment).
 
-A PR comment holds 65,536 characters for the whole report, so this section stays compact:
-every undeclared rejection is a row (those are findings), up to ``MAX_ROWS``; declared ones are
+A PR comment holds 65,536 characters for the whole report, so this section stays compact: the
+delta (introduced / fixed / persisting per lane and rule), then undeclared rejections one row per
+lane, rule and side (those are findings), up to ``MAX_ROWS``; declared ones are
 documented trade-offs, summarized one line per (rule, reason) with the lanes and cases they
 cover and the evidence (receipt id, recorded status and message, source link) a reviewer can paste
 into a discussion. report.json keeps every finding in full, and the Markdown says so where it cuts.
@@ -12,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["MAX_NAMES", "MAX_RECEIPTS", "MAX_ROWS", "render_markdown"]
+from harness.reject.delta import KINDS
+
+__all__ = ["MAX_NAMES", "MAX_RECEIPTS", "MAX_ROWS", "render_markdown", "text_lines"]
 
 _MAX_MESSAGE = 140
 _MAX_EVIDENCE = 100  # a declared line quotes the message shorter: it already carries lanes and cases
@@ -68,26 +71,85 @@ def _names(items: Iterable[str]) -> str:
     return shown + (f" +{len(unique) - MAX_NAMES} more" if len(unique) > MAX_NAMES else "")
 
 
-def _row(finding: Mapping[str, Any], rej: Mapping[str, Any]) -> str:
+def _kinds(section: Mapping[str, Any]) -> dict[tuple[str, str, str], str]:
+    """(lane, rule, case) -> introduced, fixed or persisting, from the section's delta."""
+    out: dict[tuple[str, str, str], str] = {}
+    for group in (section.get("delta") or {}).get("groups", []):
+        for kind in KINDS:
+            for case in group[kind]:
+                out[(group["lane"], group["rule"], case)] = kind
+    return out
+
+
+def _grouped(rows: list[Row]) -> dict[tuple[str, str, str], list[Row]]:
+    """Findings by (lane, rule, side), new side first, in a stable order."""
+    groups: dict[tuple[str, str, str], list[Row]] = {}
+    for finding, rej in sorted(rows, key=lambda fr: (fr[0]["side"] != "new", fr[0]["lane"], fr[1]["rule"],
+                                                     fr[0]["case"])):
+        groups.setdefault((finding["lane"], rej["rule"], finding["side"]), []).append((finding, rej))
+    return groups
+
+
+def _tally(cases: Iterable[str], kinds: Mapping[tuple[str, str, str], str], lane: str, rule: str) -> str:
+    """``1 introduced, 2 persisting``: how the cases of one group relate to the other side."""
+    counts: dict[str, int] = {}
+    for case in set(cases):
+        kind = kinds.get((lane, rule, case), "unpaired")
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
+
+
+def _group_row(members: list[Row], kinds: Mapping[tuple[str, str, str], str]) -> str:
+    finding, rej = members[0]
     receipt = rej.get("receipt") or {}
     source = str(receipt.get("source_url", ""))
     kind = receipt.get("provenance", "")
     link = f"[{receipt.get('id', 'receipt')}]({source}) {kind}" if source.startswith("http") else source
+    cases = [f["case"] for f, _ in members]
+    locations = sorted({str(r["location"]) for _, r in members})
+    where = f"`{locations[0]}`" + (f" +{len(locations) - 1}" if len(locations) > 1 else "")
     return "| " + " | ".join(_cell(c) for c in (
-        finding["lane"], finding["case"], finding["side"], rej["rule"], f"`{rej['location']}`",
+        finding["lane"], rej["rule"], finding["side"], _names(cases),
+        _tally(cases, kinds, finding["lane"], rej["rule"]), where,
         _message(str(receipt.get("message", ""))), link)) + " |"
 
 
-def _undeclared(rows: list[Row]) -> list[str]:
+def _undeclared(rows: list[Row], kinds: Mapping[tuple[str, str, str], str], fail_on: str) -> list[str]:
     if not rows:
         return []
-    rows = sorted(rows, key=lambda fr: (fr[0]["side"] != "new", fr[0]["lane"], fr[0]["case"], fr[1]["rule"]))
-    out = ["", f"Undeclared ({len(rows)}; on the new pipeline each fails the run):", "",
-           "| lane | case | side | rule | location | message | source |", "|---|---|---|---|---|---|---|"]
-    out += [_row(f, r) for f, r in rows[:MAX_ROWS]]
-    if len(rows) > MAX_ROWS:
-        out += ["", f"… and {len(rows) - MAX_ROWS} more undeclared rejection(s): every one is in report.json "
+    groups = _grouped(rows)
+    fails = "each one the old pipeline did not have fails the run" if fail_on == "introduced" else "each fails the run"
+    out = ["", f"Undeclared ({len(rows)} in {len(groups)} group(s) by lane, rule and side; on the new pipeline "
+           f"{fails}):", "",
+           "| lane | rule | side | cases | against the other side | location | message | source |",
+           "|---|---|---|---|---|---|---|---|"]
+    out += [_group_row(members, kinds) for members in list(groups.values())[:MAX_ROWS]]
+    if len(groups) > MAX_ROWS:
+        out += ["", f"… and {len(groups) - MAX_ROWS} more group(s): every finding is in report.json "
                 "(`rejections.findings`)."]
+    return out
+
+
+def _delta(section: Mapping[str, Any]) -> list[str]:
+    """The introduced / fixed / persisting table, one row per subject, lane and rule."""
+    data = section.get("delta")
+    if not data or not data["groups"]:
+        return []
+    t = data["summary"]
+    fail_on = section.get("fail_on", "any")
+    subjects = len({g["subject"] for g in data["groups"]}) > 1
+    head = ["subject"] if subjects else []
+    out = ["", f"Delta, new against old per case x lane: {t['introduced']} introduced ({t['undeclared']} "
+           f"undeclared), {t['fixed']} fixed, {t['persisting']} persisting; the run fails on "
+           f"{'undeclared introduced' if fail_on == 'introduced' else 'any undeclared new'} rejections.", "",
+           "| " + " | ".join([*head, "lane", "rule", "introduced", "fixed", "persisting"]) + " |",
+           "|" + "---|" * (len(head) + 5)]
+    for g in data["groups"][:MAX_ROWS]:
+        cells = [*([g["subject"]] if subjects else []), g["lane"], f"`{g['rule']}`"]
+        cells += [f"{len(g[k])}" + (f" ({_names(g[k])})" if g[k] else "") for k in KINDS]
+        out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    if len(data["groups"]) > MAX_ROWS:
+        out += ["", f"… and {len(data['groups']) - MAX_ROWS} more row(s) in report.json (`rejections.delta`)."]
     return out
 
 
@@ -133,7 +195,34 @@ def render_markdown(section: Mapping[str, Any]) -> str:
     rows = [(f, r) for f in section.get("findings", []) for r in f.get("rejections", [])]
     if not rows:
         lines += ["", "No known rejection on any lane."]
-    lines += _undeclared([(f, r) for f, r in rows if not r["expected"]])
+    lines += _delta(section)
+    lines += _undeclared([(f, r) for f, r in rows if not r["expected"]], _kinds(section),
+                         str(section.get("fail_on", "any")))
     lines += _declared([(f, r) for f, r in rows if r["expected"]])
     lines += _stale(list(section.get("stale_declarations", [])))
     return "\n".join(lines) + "\n"
+
+
+def text_lines(section: Mapping[str, Any] | None, quiet: bool = False) -> list[str]:
+    """The terminal's lines: counts and the delta; unless ``quiet``, then one line per lane and
+    rule of the new pipeline's undeclared rejections, with how many each side brought."""
+    if not section:
+        return ["rejections: not checked"]
+    s = section["summary"]
+    lines = [f"rejections: {s['bodies']} bodies checked; new pipeline: {s['new_undeclared']} undeclared, "
+             f"{s['new_expected']} declared; old pipeline: {s['old']} (details in report.md)"]
+    data = section.get("delta")
+    if data:
+        t = data["summary"]
+        lines.append(f"  delta (new against old): {t['introduced']} introduced ({t['undeclared']} undeclared), "
+                     f"{t['fixed']} fixed, {t['persisting']} persisting; fails on: {section.get('fail_on', 'any')}")
+    if quiet:
+        return lines
+    kinds = _kinds(section)
+    rows = [(f, r) for f in section["findings"] if f["side"] == "new" for r in f["rejections"]
+            if not r.get("expected")]
+    for (lane, rule, side), members in _grouped(rows).items():
+        cases = [f["case"] for f, _ in members]
+        lines.append(f"  REJECTED {rule} on {lane} ({side}): {len(set(cases))} case(s), "
+                     f"{_tally(cases, kinds, lane, rule)}: {_names(cases)}")
+    return lines

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import regex
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
@@ -22,6 +23,7 @@ from referencing.jsonschema import DRAFT202012
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import Document, load_document
+from harness.patterns import BoundedPattern, bounded
 from harness.reject.walk import subschemas
 from harness.selectors import compile_selector
 
@@ -56,17 +58,8 @@ class Rule:
     receipt_places: tuple[Place, ...] = ()
 
     @property
-    def pattern(self) -> re.Pattern[str]:
-        return _compiled(self.message)
-
-
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def _compiled(text: str) -> re.Pattern[str]:
-    if text not in _PATTERNS:
-        _PATTERNS[text] = re.compile(text, re.DOTALL)
-    return _PATTERNS[text]
+    def pattern(self) -> BoundedPattern:
+        return bounded(self.message, dotall=True, where=Place(f"rule {self.id}", None, "message"))
 
 
 @dataclass(frozen=True)
@@ -86,8 +79,8 @@ class RuleSet:
 def _check_parts(doc: Document, at: str, raw: Mapping[str, Any]) -> None:
     """What the schema cannot say: the regex compiles, the selectors parse, the schemas are schemas."""
     try:
-        re.compile(raw["message"])
-    except re.error as exc:
+        bounded(raw["message"], dotall=True)
+    except (re.error, regex.error) as exc:
         raise InputError(doc.place(f"{at}.message"), "a regular expression", f"{exc}") from None
     for key in ("select", "within"):
         if key in raw:
@@ -192,7 +185,10 @@ def _display(path: Path, root: Path | None) -> str:
 
 def rules_of_suite(root: Path | str, settings: Mapping[str, Any]) -> RuleSet:
     """The rules a suite's settings name (globs under ``rules``, default ``**/*.rules.yaml``)."""
+    from harness.sources import suite_files  # harness.sources imports harness.load
+
     base = Path(root)
     patterns = settings.get("rules") or ["**/*.rules.yaml"]
-    found = sorted({p.resolve() for pat in patterns for p in base.glob(pat) if p.is_file()})
+    # not confined: suites share a rules catalog by relative glob (examples/ use ../../cases/rules)
+    found = suite_files(base, patterns, Place("suite.yaml", None, "rules"))
     return load_rules(found, base)

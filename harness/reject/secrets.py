@@ -2,8 +2,10 @@
 
 It looks for provider key shapes, bearer tokens, credential-carrying headers and query
 parameters, private keys and JWTs, plus the exact values of credential-like environment
-variables (raw, JSON-escaped and base64 at every alignment, since vcrpy may store a body as
-``!!binary``). A finding names the kind and the byte offset, never the secret itself.
+variables in every form a body or a log may carry them: raw, JSON-escaped, URL-encoded, hex
+(either case) and base64 (standard and URL-safe) at every alignment, since vcrpy may store a body
+as ``!!binary``. A variable is credential-like by name (``*KEY*``, ``*TOKEN*``, ``*SECRET*``,
+``*PASS*``, ``*AUTH*``, ...). A finding names the kind and the byte offset, never the secret.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from harness.errors import SecretError
 
-__all__ = ["KEY_SHAPES", "SECRET_HEADERS", "Finding", "ensure_clean", "env_secrets", "scan"]
+__all__ = ["KEY_SHAPES", "SECRET_HEADERS", "Finding", "encoded_forms", "ensure_clean", "env_secrets", "scan"]
 
 SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "set-cookie",
                   "proxy-authorization", "anthropic-organization-id", "openai-organization",
@@ -48,7 +51,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[bytes]], ...] = tuple(
         h.encode() for h in SECRET_HEADERS) + rb")['\"]?[ \t]*:"),
 ))
 
-_ENV_NAME = re.compile(r"(?i)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|COOKIE|CREDENTIAL|AUTH)")
+_ENV_NAME = re.compile(r"(?i)(KEY|TOKEN|SECRET|PASS|PWD|COOKIE|CREDENTIAL|AUTH|SESSION|PRIVATE)")
 
 
 @dataclass(frozen=True)
@@ -66,16 +69,23 @@ def env_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
     return sorted({v for k, v in env.items() if _ENV_NAME.search(k) and len(v) >= 8})
 
 
-def _forms(secret: str) -> list[bytes]:
+def encoded_forms(secret: str) -> list[str]:
+    """The texts ``secret`` may appear as: raw, JSON-escaped, URL-encoded, hex, and the stable
+    core of its base64 and URL-safe base64 at each of the three alignments."""
     raw = secret.encode()
-    forms = {raw, json.dumps(secret)[1:-1].encode()}
-    for pad in range(3):
-        coded = base64.b64encode(b"\0" * pad + raw)
-        # drop the characters that mix padding or neighbours into the secret's bits
-        core = coded[(pad * 4 + 2) // 3 + 1: -3]
-        if len(core) >= 8:
-            forms.add(core)
-    return sorted(forms)
+    forms = {secret, json.dumps(secret)[1:-1], quote(secret, safe=""), raw.hex(), raw.hex().upper()}
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        for pad in range(3):
+            coded = encode(b"\0" * pad + raw).decode()
+            # drop the characters that mix padding or neighbours into the secret's bits
+            core = coded[(pad * 4 + 2) // 3 + 1: -3]
+            if len(core) >= 8:
+                forms.add(core)
+    return sorted(f for f in forms if f)
+
+
+def _forms(secret: str) -> list[bytes]:
+    return [form.encode() for form in encoded_forms(secret)]
 
 
 def scan(data: bytes, secrets: Iterable[str] = ()) -> list[Finding]:

@@ -4,8 +4,11 @@
 harness/report/schemas/rejections.schema.json): per case x lane x side, either the known
 rejections (rule, validator, the body's own location, and the receipt: its message, source and
 provenance) or none. A case's ``rejections:`` declarations mark a finding as expected, so a
-documented trade-off is reported without failing the run; ``exit_code`` fails only on an
-undeclared known rejection of the new pipeline.
+documented trade-off is reported without failing the run. ``delta`` says which rejections the
+new pipeline introduced, fixed or inherited (``harness.reject.delta``); ``exit_code`` fails on an
+undeclared known rejection of the new pipeline that it introduced (``fail_on: introduced``, the
+default) or on any undeclared one (``any``: the suite setting ``fail_on_rejections``, set by
+``harness run --fail-on-rejections``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from harness.exitcodes import ExitCode
 from harness.model import Case, Lane, Observation, Suite
 from harness.reject.cassettes import Catalog, Interaction, load_catalog
 from harness.reject.compiled import compiled
+from harness.reject.delta import FAIL_ON, delta, failing
 from harness.reject.match import Hit
 from harness.reject.preload import preload
 from harness.reject.report import render_markdown
@@ -128,6 +132,9 @@ def evaluate(suite: Suite, observations: Mapping[Key, Observation]) -> dict[str,
                     continue  # this case x lane was not part of the run
                 findings.append(_finding(catalog, case, lane, side, obs, output))
     hits = [(f, r) for f in findings for r in f["rejections"]]
+    fail_on = str(suite.settings.get("fail_on_rejections") or "introduced")
+    if fail_on not in FAIL_ON:
+        raise ValueError(f"fail_on_rejections must be one of {FAIL_ON}, not {fail_on!r}")
     return {
         "version": SECTION_VERSION,
         "catalog": {"rules": len(catalog.rules.rules),
@@ -142,25 +149,31 @@ def evaluate(suite: Suite, observations: Mapping[Key, Observation]) -> dict[str,
         },
         "findings": findings,
         "stale_declarations": _stale(suite, findings),
+        "fail_on": fail_on,
+        "delta": delta(findings, {c.id: c.subject for c in suite.cases}),
     }
 
 
+def _failing(section: Mapping[str, Any]) -> set[tuple[str, str, str]]:
+    return set(failing(section.get("findings", []), str(section.get("fail_on", "any"))))
+
+
 def exit_code(section: Mapping[str, Any]) -> ExitCode:
-    """KNOWN_REJECTION when an undeclared known rejection hits the new pipeline."""
-    for finding in section.get("findings", []):
-        if finding["side"] == "new" and any(not r["expected"] for r in finding["rejections"]):
-            return ExitCode.KNOWN_REJECTION
-    return ExitCode.OK
+    """KNOWN_REJECTION when an undeclared known rejection hits the new pipeline: one it
+    introduced (``fail_on: introduced``), or any (``any``, and sections without ``fail_on``)."""
+    return ExitCode.KNOWN_REJECTION if _failing(section) else ExitCode.OK
 
 
 def undeclared_new(section: Mapping[str, Any]) -> dict[str, tuple[list[str], list[str]]]:
-    """rule -> (lanes, cases) of every undeclared known rejection of the new pipeline, in report order."""
+    """rule -> (lanes, cases) of every undeclared known rejection of the new pipeline that fails
+    the run (see ``exit_code``), in report order."""
     out: dict[str, tuple[list[str], list[str]]] = {}
+    fails = _failing(section)
     for finding in section.get("findings", []):
         if finding["side"] != "new":
             continue
         for rej in finding["rejections"]:
-            if rej["expected"]:
+            if rej["expected"] or (finding["case"], finding["lane"], rej["rule"]) not in fails:
                 continue
             lanes, cases = out.setdefault(rej["rule"], ([], []))
             for seen, name in ((lanes, finding["lane"]), (cases, finding["case"])):
@@ -176,10 +189,11 @@ def _few(names: list[str], shown: int = 2) -> str:
 def exit_reason(section: Mapping[str, Any], limit: int = 3) -> str:
     """One short line saying why ``exit_code`` is what it is: the undeclared rejections by rule."""
     groups = undeclared_new(section)
+    introduced = section.get("fail_on") == "introduced"
     if not groups:
-        return "no undeclared known rejection on the new pipeline"
-    count = sum(1 for f in section.get("findings", []) if f["side"] == "new"
-                for r in f["rejections"] if not r["expected"])
+        return f"no undeclared known rejection {'introduced by' if introduced else 'on'} the new pipeline"
+    count = len(_failing(section))
     parts = [f"{rule} on {_few(lanes)} ({_few(cases)})" for rule, (lanes, cases) in list(groups.items())[:limit]]
     more = f", and {len(groups) - limit} more rule(s)" if len(groups) > limit else ""
-    return f"{count} undeclared known rejection(s) on the new pipeline: {', '.join(parts)}{more}"
+    what = "introduced by" if introduced else "on"
+    return f"{count} undeclared known rejection(s) {what} the new pipeline: {', '.join(parts)}{more}"

@@ -41,14 +41,30 @@ DETAIL_MAX_BYTES = 1 << 20  # outputs larger than this get paths only, no deepdi
 STRING_LIMIT = 500  # longer strings inside a diff are cut, so one huge value cannot bloat the report
 
 
-def _cut(value: Any) -> Any:
+DETAIL_MAX_DEPTH = 48  # deeper outputs get paths only: deepdiff and our cut both recurse
+
+
+def _cut(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str) and len(value) > STRING_LIMIT:
         return value[:STRING_LIMIT] + f"... ({len(value) - STRING_LIMIT} more characters)"
+    if isinstance(value, dict | list) and depth >= DETAIL_MAX_DEPTH:
+        return f"[cut: nested deeper than {DETAIL_MAX_DEPTH} levels]"
     if isinstance(value, dict):
-        return {k: _cut(v) for k, v in value.items()}
+        return {k: _cut(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [_cut(v) for v in value[:50]] + ([f"... ({len(value) - 50} more)"] if len(value) > 50 else [])
+        return [_cut(v, depth + 1) for v in value[:50]] + ([f"... ({len(value) - 50} more)"] if len(value) > 50 else [])
     return value
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deep ``value`` nests, counted without recursion and no further than ``limit``."""
+    deepest, stack = 0, [(value, 0)]
+    while stack and deepest < limit:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _detail(res: UnitResult) -> dict[str, Any] | None:
@@ -56,6 +72,8 @@ def _detail(res: UnitResult) -> dict[str, Any] | None:
         return None
     if max(len(res.old.wire or b""), len(res.new.wire or b"")) > DETAIL_MAX_BYTES:
         return {"omitted": f"outputs over {DETAIL_MAX_BYTES} bytes: see the differing paths"}
+    if max(_depth(res.old.value, DETAIL_MAX_DEPTH), _depth(res.new.value, DETAIL_MAX_DEPTH)) >= DETAIL_MAX_DEPTH:
+        return {"omitted": f"outputs nested {DETAIL_MAX_DEPTH} or more deep: see the differing paths"}
     diff = DeepDiff(res.old.value, res.new.value, verbose_level=2, max_diffs=200, log_frequency_in_sec=0)
     loaded: dict[str, Any] = _cut(json.loads(diff.to_json()))
     return loaded

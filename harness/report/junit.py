@@ -1,12 +1,18 @@
 """junit.xml: the differential verdicts, the pins, the known rejections and the mutation claims
 as test cases, for CI systems. A test case fails exactly where its finding fails the run: an
-undeclared known rejection of the new pipeline (exit 3), a ledger claim that does not hold (exit 4)."""
+undeclared known rejection of the new pipeline (exit 3), a ledger claim that does not hold (exit 4).
+
+Every attribute and text passes ``sanitize.clean_text`` here even though the runner sanitizes
+the whole report first: a control character or a lone surrogate in a pipeline's message must
+never make the file invalid XML, whoever calls ``render``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 from xml.etree import ElementTree as ET
+
+from harness.report.sanitize import clean_text
 
 __all__ = ["render"]
 
@@ -17,14 +23,15 @@ def _suite(name: str, cases: list[tuple[str, str, str | None, str | None]]) -> E
                     errors=str(sum(1 for c in cases if c[2] == "error")),
                     skipped=str(sum(1 for c in cases if c[2] == "skipped")))
     for classname, test, kind, message in cases:
-        tc = ET.SubElement(el, "testcase", classname=classname, name=test)
+        tc = ET.SubElement(el, "testcase", classname=clean_text(classname), name=clean_text(test))
         if kind:
-            ET.SubElement(tc, kind, message=(message or "")[:500]).text = message
+            text = clean_text(message or "")
+            ET.SubElement(tc, kind, message=text[:500]).text = text or None
     return el
 
 
 def render(report: Mapping[str, Any]) -> bytes:
-    root = ET.Element("testsuites", name=f"wire-harness {report['suite']['name']}")
+    root = ET.Element("testsuites", name=clean_text(f"wire-harness {report['suite']['name']}"))
     diff = [
         (f"{r['subject']}.{r['case']}", r["lane"],
          ("error" if r["verdict"] == "error" else "failure") if r["failed"] else None,

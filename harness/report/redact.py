@@ -4,21 +4,30 @@ A pipeline can put a key in its output or in an exception message ("401 from ups
 headers={'x-api-key': 'sk-ant-...'}"), and report.md is meant to be pasted into a pull request.
 So every string of a report passes through here before it is written: provider key shapes,
 bearer and basic tokens, credential headers and query parameters, JWTs, private keys (the
-patterns of ``harness.reject.secrets``), and the exact values of credential-like environment
-variables. A redaction names the kind, never any part of the secret.
+patterns of ``harness.reject.secrets``), and the values of credential-like environment
+variables in each encoded form (raw, JSON, URL, hex, base64). A redaction names the kind, never
+any part of the secret. Every string is then sanitized (``harness.report.sanitize``): what is
+safe to write is also safe to show on a terminal or put in junit.xml.
+
+Reports repeat strings (case ids, lane ids, rule names), so each distinct string is redacted
+once per process; ``redact_text`` is the one call for any other text leaving a run (a
+pipeline's captured stdout and stderr, a log line).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from harness.reject.secrets import KEY_SHAPES, SECRET_HEADERS, env_secrets
+from harness.reject.secrets import KEY_SHAPES, SECRET_HEADERS, encoded_forms, env_secrets
+from harness.report.sanitize import clean_text, walk_strings
 
-__all__ = ["Redactor", "redactor"]
+__all__ = ["Redactor", "redact_text", "redactor"]
+
+_CACHE_LIMIT = 200_000  # distinct strings remembered; past it the memo starts over
+_MEMO_MAX_CHARS = 4096  # at most ~800 MB of memo in the worst case, far less in practice
 
 # The key shapes the cassette scanner knows, plus a private key's whole body (the scanner only
 # needs its header to refuse a file; a report must lose the key itself).
@@ -38,36 +47,53 @@ _LABELLED: tuple[tuple[str, str], ...] = (
 
 
 class Redactor:
-    """Replaces credentials in strings; ``redact_value`` walks a JSON value."""
+    """Replaces credentials in strings and sanitizes them; ``value`` walks a JSON value."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
-        literals = sorted({form for s in secrets for form in (s, json.dumps(s)[1:-1]) if s}, key=len, reverse=True)
-        self._literals = literals
+        literals = sorted({form for s in secrets if s for form in encoded_forms(s)}, key=len, reverse=True)
+        self._literals = re.compile("|".join(map(re.escape, literals))) if literals else None
         self._plain = [(kind, re.compile(rx)) for kind, rx in _TEXT_PATTERNS]
         self._labelled = [(kind, re.compile(rx)) for kind, rx in _LABELLED]
+        self._memo: dict[str, str] = {}
 
-    def text(self, value: str) -> str:
-        for literal in self._literals:
-            if literal in value:
-                value = value.replace(literal, "[REDACTED:environment-credential]")
+    def redact(self, value: str) -> str:
+        """``value`` with every credential replaced and nothing else changed, not memoised: for
+        bytes kept as evidence (a wire body stays the JSON it was)."""
+        return self._redact(value)
+
+    def _redact(self, value: str) -> str:
+        if self._literals is not None:
+            value = self._literals.sub("[REDACTED:environment-credential]", value)
         for kind, rx in self._plain:
             value = rx.sub(f"[REDACTED:{kind}]", value)
         for kind, rx in self._labelled:
             value = rx.sub(rf"\1[REDACTED:{kind}]", value)
         return value
 
+    def text(self, value: str) -> str:
+        """``value`` with every credential replaced, then sanitized for files and terminals."""
+        if len(value) > _MEMO_MAX_CHARS:  # long texts are rarely repeated: memoising them only costs memory
+            return clean_text(self._redact(value))
+        done = self._memo.get(value)
+        if done is None:
+            if len(self._memo) >= _CACHE_LIMIT:
+                self._memo.clear()
+            done = self._memo[value] = clean_text(self._redact(value))
+        return done
+
     def value(self, value: Any) -> Any:
-        """A copy of a JSON value with every string (keys too) redacted."""
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, dict):
-            return {self.text(k) if isinstance(k, str) else k: self.value(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self.value(v) for v in value]
-        return value
+        """A copy of a JSON value with every string (keys too) redacted and sanitized, walked
+        without recursion; containers nested past ``sanitize.MAX_DEPTH`` become a note."""
+        return walk_strings(value, self.text)
 
 
 @cache
 def redactor() -> Redactor:
     """The redactor for this process: the patterns plus this environment's credential values."""
     return Redactor(env_secrets())
+
+
+def redact_text(text: str) -> str:
+    """Any text about to leave a run (captured pipeline output, a log line): credentials
+    replaced by ``[REDACTED:kind]``, control characters escaped, lone surrogates replaced."""
+    return redactor().text(text)

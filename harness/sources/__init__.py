@@ -11,25 +11,59 @@ Every form resolves to a list of ``{"name", "description", "input_schema"}`` dic
 an OpenAPI document also carry ``openapi``: ``{operation_id, method, path, responses}`` (the
 result-pruning subject needs the 2xx response schemas); subjects read tool fields by name, so
 this extra key never reaches a request body unless a subject ships it. Paths are relative to
-the case file; URLs are refused (the harness never fetches).
+the case file; URLs are refused (the harness never fetches). A path must stay inside the suite
+folder, or inside a folder the suite names in ``read_roots`` (suite.yaml), once ``..`` and
+symlinks are resolved: a case file cannot make the harness read ``/etc/passwd`` or a key file.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from harness.errors import InputError, Place
 from harness.load.yamlsafe import Document, load_document
 
-__all__ = ["resolve_path", "resolve_tools", "tools_from_listing"]
+__all__ = ["confined", "read_roots", "resolve_path", "resolve_tools", "suite_files", "tools_from_listing"]
 
 
-def resolve_path(raw: str, base: Path, place: Place) -> Path:
-    """A path named in a suite file, relative to that file's folder; URLs refused."""
+def read_roots(root: Path, settings: Mapping[str, Any]) -> tuple[Path, ...]:
+    """The folders a suite may read files from: itself, and each of its ``read_roots``."""
+    named = settings.get("read_roots") or []
+    return (root.resolve(), *((root / str(r)).resolve() for r in named))
+
+
+def confined(path: Path, roots: Sequence[Path], place: Place, raw: str) -> Path:
+    """``path`` resolved (``..`` and symlinks), refused unless it lies inside one of ``roots``."""
+    real = path.resolve()
+    if not any(real == r or real.is_relative_to(r) for r in roots):
+        raise InputError(place, "a file inside the suite folder or a folder named in suite.yaml's read_roots",
+                         f"{raw!r}, which resolves outside them")
+    return real
+
+
+def suite_files(root: Path, patterns: Sequence[str], place: Place, roots: Sequence[Path] | None = None) -> list[Path]:
+    """The files matching ``patterns`` (globs relative to ``root``), resolved and sorted. An
+    absolute pattern is bad input (``Path.glob`` cannot take one); with ``roots``, a match that
+    resolves outside them (``..``, a symlink) is too."""
+    for pattern in patterns:
+        if Path(pattern).is_absolute():
+            raise InputError(place, "globs relative to the suite folder", f"the absolute pattern {pattern!r}")
+    found = sorted({p.resolve() for pattern in patterns for p in root.glob(pattern) if p.is_file()})
+    if roots is not None:
+        for path in found:
+            inside = path.is_relative_to(root.resolve())
+            confined(path, roots, place, path.relative_to(root.resolve()).as_posix() if inside else str(path))
+    return found
+
+
+def resolve_path(raw: str, base: Path, place: Place, roots: Sequence[Path] | None = None) -> Path:
+    """A path named in a suite file, relative to that file's folder; URLs refused; with
+    ``roots``, confined to them (see ``confined``)."""
     if "://" in raw or raw.startswith("//"):
         raise InputError(place, "a local file path", f"a URL {raw!r} (the harness never fetches)")
-    path = (base / raw).resolve()
+    path = confined(base / raw, roots, place, raw) if roots is not None else (base / raw).resolve()
     if not path.is_file():
         raise InputError(place, "an existing file", f"no file at {raw!r}")
     return path
@@ -79,19 +113,20 @@ def _pick(tools: list[dict[str, Any]], names: list[str] | None, place: Place) ->
     return [by_name[n] for n in names]
 
 
-def resolve_tools(source: Any, case_file: Path, place: Place) -> list[dict[str, Any]]:
-    """Resolve one case's ``tools`` value to a list of tool dicts."""
+def resolve_tools(source: Any, case_file: Path, place: Place,
+                  roots: Sequence[Path] | None = None) -> list[dict[str, Any]]:
+    """Resolve one case's ``tools`` value to a list of tool dicts; files only inside ``roots``."""
     if isinstance(source, list):
         return [_tool(t, Place(place.file, place.line, f"{place.path}[{i}]")) for i, t in enumerate(source)]
     base = case_file.parent
     if "openapi" in source:
         from harness.sources import openapi  # local: only suites that use it pay for it
 
-        path = resolve_path(source["openapi"], base, place)
+        path = resolve_path(source["openapi"], base, place, roots)
         tools = openapi.tools_from_document(path, source.get("operations"), place)
         return _pick(tools, source.get("pick"), place)
     key = "mcp" if "mcp" in source else "file"
-    path = resolve_path(source[key], base, place)
+    path = resolve_path(source[key], base, place, roots)
     display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
     doc = load_document(path, display=display)
     return _pick(tools_from_listing(doc.value, doc.place(""), doc), source.get("pick"), place)

@@ -21,7 +21,7 @@ def test_every_tool_of_an_mcp_dump_reaches_every_lane_and_gets_a_verdict(tmp_pat
     root = tmp_path / "suite"
     root.mkdir()
     shutil.copytree(repo / "cases" / "lanes", root / "lanes")
-    (root / "suite.yaml").write_text("version: 1\nname: mcp\n")
+    (root / "suite.yaml").write_text(f"version: 1\nname: mcp\nread_roots: [{dump.parent}]\n")
     (root / "mcp.cases.yaml").write_text(
         f"version: 1\nsubject: anthropic_messages\ncases:\n  - id: notion\n    tools: {{mcp: {dump}}}\n"
         "    expect: {'*': {diverges: {why: corpus run}}}\n")

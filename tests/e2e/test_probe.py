@@ -99,14 +99,18 @@ def test_a_rejection_the_provider_now_accepts_is_drift_and_exits_5(
     assert json.loads((out / "probe-report.json").read_text())["drift"] == 1
 
 
-def test_a_provider_echoing_the_key_makes_the_probe_refuse_to_write_anything(
+def test_a_provider_echoing_the_key_is_compared_not_recorded_and_the_rest_of_the_result_is_kept(
         tmp_path: Path, server: ThreadingHTTPServer) -> None:
     got, out = probe(tmp_path, server, "echo")
-    assert got.returncode == 2, (got.stdout, got.stderr)
-    assert "refused to write" in got.stderr and "anthropic-key" in got.stderr
-    assert FAKE_KEY not in got.stderr + got.stdout and "LOOPBACKxFAKE" not in got.stderr
-    written = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
-    assert written == []
+    assert got.returncode == 5, (got.stdout, got.stderr)  # the echoed message no longer matches: drift
+    assert "not recorded: the answer held anthropic-key" in got.stdout
+    assert FAKE_KEY not in got.stderr + got.stdout and "LOOPBACKxFAKE" not in got.stdout + got.stderr
+    report = json.loads((out / "probe-report.json").read_text())
+    assert [(i["outcome"], i["status"]) for i in report["items"]] == [("message-changed", 401)]
+    assert report["not_recorded"] == 1
+    for written in out.rglob("*"):
+        if written.is_file():
+            assert b"LOOPBACKxFAKE" not in written.read_bytes(), written
 
 
 def test_a_lane_url_with_credentials_is_refused_before_anything_is_sent_and_never_echoed(

@@ -1,4 +1,5 @@
-"""report.md's rejection section: every undeclared rejection a row, declared ones one line per reason."""
+"""report.md's rejection section: undeclared rejections one row per lane, rule and side, declared ones one
+line per reason."""
 
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ def test_declared_reasons_are_one_line_each_with_their_lanes_and_cases_and_undec
     assert text.count("documented trade-off") == 1
     assert ("- `anthropic.root-composition`: 2 on the new pipeline, 2 lane(s) (gw, gw2), 2 case(s) (a, b): "
             "documented trade-off") in text
-    assert "| gw | c | new | anthropic.root-composition |" in text
-    assert "| gw | a |" not in text and "| gw2 | a |" not in text
+    assert "| gw | anthropic.root-composition | new | c |" in text
+    assert "| new | a |" not in text and "| new | b |" not in text
 
 
 def test_declared_rejections_with_another_reason_get_their_own_line() -> None:
@@ -41,8 +42,12 @@ def test_a_large_run_fits_a_pull_request_comment_with_room_for_the_rest_of_the_r
     undeclared = [finding(f"bad-{i}", False, lane=f"lane-{i % 9}") for i in range(500)]
     text = render_markdown({"summary": {}, "catalog": {}, "findings": declared + undeclared})
     assert len(text) < PR_COMMENT_LIMIT // 3
-    assert text.count("| lane-") == MAX_ROWS
-    assert f"… and {500 - MAX_ROWS} more undeclared rejection(s): every one is in report.json" in text
+    assert text.count("| lane-") == 9  # one row per lane, rule and side, not one per finding
+    assert "bad-0, bad-108, bad-117" in text and "+48 more" in text  # 56 cases on lane-0: 8 named
+    many = [finding(f"bad-{i}", False, lane=f"lane-{i}") for i in range(MAX_ROWS + 5)]
+    cut = render_markdown({"summary": {}, "catalog": {}, "findings": many})
+    assert cut.count("| lane-") == MAX_ROWS
+    assert "… and 5 more group(s): every finding is in report.json" in cut
     assert "+1992 more" in text  # 2000 declared cases: the first few named, the count of the rest
 
 

@@ -119,10 +119,10 @@ def test_a_pipeline_error_is_not_built_rather_than_clean(tmp_path: Path) -> None
     assert exit_code(section) == ExitCode.OK
 
 
-def test_the_markdown_table_names_lane_case_rule_location_message_and_source(tmp_path: Path) -> None:
+def test_the_markdown_group_row_names_lane_rule_side_case_location_message_and_source(tmp_path: Path) -> None:
     suite, obs = _tiny(tmp_path)
     text = render_markdown(evaluate(suite, obs))
-    row = next(line for line in text.splitlines() if line.startswith("| gw |"))
+    row = next(line for line in text.splitlines() if line.startswith("| gw | demo.root-composition | new |"))
     for part in ("c1", "demo.root-composition", "`tools[1].input_schema`", "does not support",
                  "https://example.org/report/1"):
         assert part in row
@@ -133,7 +133,7 @@ def test_the_exit_reason_names_the_undeclared_rule_lane_and_case(tmp_path: Path)
 
     suite, obs = _tiny(tmp_path)
     assert exit_reason(evaluate(suite, obs)) == (
-        "1 undeclared known rejection(s) on the new pipeline: demo.root-composition on gw (c1)")
+        "1 undeclared known rejection(s) introduced by the new pipeline: demo.root-composition on gw (c1)")
 
 
 def test_the_exit_reason_of_a_clean_section_says_so(tmp_path: Path) -> None:
@@ -141,7 +141,7 @@ def test_the_exit_reason_of_a_clean_section_says_so(tmp_path: Path) -> None:
 
     decl = {"rule": "demo.root-composition", "lanes": ["gw"], "why": "documented trade-off"}
     suite, obs = _tiny(tmp_path, (decl,))
-    assert exit_reason(evaluate(suite, obs)) == "no undeclared known rejection on the new pipeline"
+    assert exit_reason(evaluate(suite, obs)) == "no undeclared known rejection introduced by the new pipeline"
 
 
 def test_the_exit_reason_stays_short_when_many_rules_fire() -> None:

@@ -98,7 +98,7 @@ GOOD_PARAM = {"name": "q", "in": "query", "schema": {"type": "string"}}
 # (scenario, document, key path named, expected (a part), found (a part))
 MALFORMED: list[tuple[str, Any, str, str, str]] = [
     ("a list as the document", [1, 2], "", "an OpenAPI 3.x document", "a list of 2 items"),
-    ("a string as the document", "just text", "", "an OpenAPI 3.x document", "the string 'just text'"),
+    ("a string as the document", "\"just text\"", "", "an OpenAPI 3.x document", "the string 'just text'"),
     ("no openapi key", {"paths": {}}, "openapi", "an OpenAPI 3.0 or 3.1 document", "no openapi key"),
     ("an unquoted version", {"openapi": 3.1, "paths": {}}, "openapi", "quoted", "the number 3.1"),
     ("no paths", {"openapi": "3.0.3"}, "paths", "paths: an object", "no paths key"),

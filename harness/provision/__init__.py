@@ -1,0 +1,14 @@
+"""Released versions as sides: environments provisioned and cached by their requirements, and
+the version matrix (``--versions`` / ``matrix:``).
+
+    envs     provision(spec): a venv per requirement set under <cache>/envs/<hash>, reused offline
+    sides    package_side(raw): a ``package:`` side as a PipelineSpec run by that venv's python
+    matrix   expand(suite, versions): one subject per pair of versions, in one run
+"""
+
+from harness.provision.envs import cache_root, env_python, provision
+from harness.provision.matrix import expand, pairs, parse_versions
+from harness.provision.sides import distribution, package_side, with_version
+
+__all__ = ["cache_root", "distribution", "env_python", "expand", "package_side", "pairs", "parse_versions",
+           "provision", "with_version"]

@@ -1,0 +1,36 @@
+"""Pipeline outcomes hostile to the report end one verdict each, never the run (exit 70)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from harness.report.validate import validate_report
+
+pytestmark = pytest.mark.slow
+
+
+def test_deep_output_surrogates_and_escapes_are_verdicts_and_every_file_is_readable(
+        tmp_path: Path, scenarios: Path) -> None:
+    suite = tmp_path / "hostile"
+    shutil.copytree(scenarios / "suites" / "hostile", suite)
+    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--out", str(tmp_path / "out")],
+                         capture_output=True, timeout=300, cwd=tmp_path, check=False)
+    assert got.returncode == 1, got.stderr.decode(errors="replace")
+    assert b"\x1b" not in got.stdout + got.stderr, "a terminal escape reached the terminal raw"
+    folder = tmp_path / "out" / "latest"
+    report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    validate_report(report)
+    rows = {r["case"]: r for r in report["differential"]}
+    assert rows["deep-output"]["verdict"] == "unexpected"
+    assert rows["calm"]["verdict"] == "identical"
+    assert "\ufffd" in rows["surrogate-message"]["new"]["error"]["message"]
+    assert "\\x1b[2J" in rows["escape-message"]["new"]["error"]["message"]
+    ET.parse(folder / "junit.xml")
+    assert "\x1b" not in (folder / "report.md").read_text(encoding="utf-8")

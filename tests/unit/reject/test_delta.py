@@ -1,0 +1,98 @@
+"""The rejection delta: which rejections the new pipeline introduced, fixed or kept, per lane and
+rule, and which of them fail the run under --fail-on-rejections introduced|any."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from harness.exitcodes import ExitCode
+from harness.model import Case, Lane, Observation, Suite
+from harness.reject.delta import delta, failing
+from harness.reject.report import render_markdown, text_lines
+from harness.reject.verdicts import evaluate, exit_code, exit_reason
+from tests.unit.reject.scenario import GOOD_BODY, write_scenario
+from tests.unit.reject.test_verdicts import SCHEMA
+
+
+def _finding(case: str, side: str, *rules: str, lane: str = "gw", expected: bool = False,
+             status: str | None = None) -> dict[str, Any]:
+    return {"case": case, "lane": lane, "side": side, "status": status or ("known-rejected" if rules else
+                                                                            "no-known-rejection"),
+            "rejections": [{"rule": r, "expected": expected} for r in rules]}
+
+
+FINDINGS = [
+    _finding("brought", "old"), _finding("brought", "new", "r.name"),
+    _finding("kept", "old", "r.name"), _finding("kept", "new", "r.name", "r.name"),
+    _finding("mended", "old", "r.root"), _finding("mended", "new"),
+]
+
+
+def test_each_case_and_lane_is_introduced_fixed_or_persisting_per_rule() -> None:
+    got = delta(FINDINGS, {c: "s" for c in ("brought", "kept", "mended")})
+    assert got["summary"] == {"introduced": 1, "fixed": 1, "persisting": 1, "undeclared": 1}
+    by_rule = {g["rule"]: g for g in got["groups"]}
+    assert by_rule["r.name"]["introduced"] == ["brought"] and by_rule["r.name"]["persisting"] == ["kept"]
+    assert by_rule["r.root"]["fixed"] == ["mended"] and by_rule["r.root"]["subject"] == "s"
+
+
+def test_only_introduced_undeclared_rejections_fail_by_default_and_any_fails_on_inherited_ones_too() -> None:
+    assert failing(FINDINGS, "introduced") == [("brought", "gw", "r.name")]
+    assert sorted(failing(FINDINGS, "any")) == [("brought", "gw", "r.name"), ("kept", "gw", "r.name")]
+
+
+def test_a_new_rejection_where_the_old_side_built_nothing_counts_as_introduced() -> None:
+    findings = [_finding("c", "old", status="not-built"), _finding("c", "new", "r.name")]
+    assert failing(findings, "introduced") == [("c", "gw", "r.name")]
+    assert delta(findings, {})["summary"]["introduced"] == 1
+
+
+def test_a_declared_introduced_rejection_is_counted_but_does_not_fail() -> None:
+    findings = [_finding("c", "old"), _finding("c", "new", "r.name", expected=True)]
+    assert failing(findings, "introduced") == []
+    assert delta(findings, {})["summary"] == {"introduced": 1, "fixed": 0, "persisting": 0, "undeclared": 0}
+
+
+def _suite(tmp_path: Path, fail_on: str | None, old_body: Any) -> tuple[Suite, dict[Any, Observation]]:
+    root = write_scenario(tmp_path)
+    lane = Lane(id="gw", wire="anthropic-messages", provider="custom", fronts=("one-api", "anthropic"))
+    case = Case(id="c1", subject="demo", file="x", line=1, title="", input={}, lanes=("gw",), expect={},
+                checks=frozenset(), pins=())
+    settings: dict[str, Any] = {"rules": ["rules/*.rules.yaml"], "cassettes": "cassettes"}
+    if fail_on:
+        settings["fail_on_rejections"] = fail_on
+    suite = Suite(root=str(root), name="tiny", lanes={"gw": lane}, subjects={}, cases=(case,), settings=settings)
+    return suite, {("c1", "gw", "new"): Observation("c1", "gw", "new", "ok", None, GOOD_BODY),
+                   ("c1", "gw", "old"): Observation("c1", "gw", "old", "ok", None, old_body)}
+
+
+def test_a_rejection_the_old_pipeline_had_too_passes_by_default_and_fails_with_any(tmp_path: Path) -> None:
+    suite, obs = _suite(tmp_path, None, GOOD_BODY)
+    section = evaluate(suite, obs)
+    jsonschema.validate(section, SCHEMA)
+    assert section["fail_on"] == "introduced" and exit_code(section) == ExitCode.OK
+    assert section["delta"]["summary"]["persisting"] == 1
+    assert exit_reason(section) == "no undeclared known rejection introduced by the new pipeline"
+    suite, obs = _suite(tmp_path / "any", "any", GOOD_BODY)
+    assert exit_code(evaluate(suite, obs)) == ExitCode.KNOWN_REJECTION
+
+
+def test_the_report_shows_the_delta_table_and_groups_findings_by_lane_rule_and_side(tmp_path: Path) -> None:
+    suite, obs = _suite(tmp_path, None, GOOD_BODY)
+    text = render_markdown(evaluate(suite, obs))
+    assert "| lane | rule | introduced | fixed | persisting |" in text
+    assert "| gw | `demo.root-composition` | 0 | 0 | 1 (c1) |" in text
+    row = next(line for line in text.splitlines() if line.startswith("| gw | demo.root-composition | new |"))
+    assert "1 persisting" in row
+
+
+def test_quiet_terminal_output_is_counts_without_a_line_per_group(tmp_path: Path) -> None:
+    suite, obs = _suite(tmp_path, None, {"model": "m", "tools": []})
+    section = evaluate(suite, obs)
+    loud, quiet = text_lines(section), text_lines(section, quiet=True)
+    assert any(line.startswith("  REJECTED demo.root-composition on gw (new): 1 case(s), 1 introduced")
+               for line in loud)
+    assert quiet == loud[:2] and "1 introduced (1 undeclared)" in quiet[1]

@@ -1,0 +1,39 @@
+"""A catastrophic regular expression in a rule stops within its time bound, as bad input."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from harness.errors import InputError
+from harness.patterns import TIMEOUT_S, bounded
+from harness.reject.fastschema import compile_schema
+from harness.reject.rules import Rule
+
+EVIL = r"(a|aa)+$"
+TEXT = "a" * 41 + "!"
+
+
+def test_a_catastrophic_rule_message_is_bad_input_within_seconds_not_a_hang() -> None:
+    rule = Rule(id="evil.rule", validator="anthropic", select="tools[*]", message=EVIL, receipts=("R1",))
+    started = time.monotonic()
+    with pytest.raises(InputError) as caught:
+        rule.pattern.search(TEXT)
+    assert time.monotonic() - started < 20 * TIMEOUT_S
+    assert "evil.rule" in str(caught.value) and "catastrophic backtracking" in str(caught.value)
+
+
+def test_a_catastrophic_pattern_keyword_in_a_rejects_schema_is_bounded_too() -> None:
+    check = compile_schema({"type": "string", "pattern": EVIL})
+    assert check is not None
+    started = time.monotonic()
+    with pytest.raises(InputError):
+        check(TEXT)
+    assert time.monotonic() - started < 20 * TIMEOUT_S
+
+
+def test_ordinary_patterns_keep_re_syntax_lookarounds_included() -> None:
+    assert bounded(r"abc(?![0-9])").search("abcx") is not None
+    assert bounded(r"abc(?![0-9])").search("abc1") is None
+    assert bounded("a.b", dotall=True).search("a\nb") is not None

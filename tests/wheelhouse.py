@@ -1,0 +1,35 @@
+"""Wheels of tests/scenarios/packages/tinywire, one per version, made with zipfile: no build
+backend, no network. pip installs them with --no-index --find-links."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import zipfile
+from pathlib import Path
+
+__all__ = ["SOURCE", "make_wheels"]
+
+SOURCE = Path(__file__).parent / "scenarios" / "packages" / "tinywire"
+
+
+def _record_line(name: str, data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}"
+
+
+def make_wheels(folder: Path, versions: tuple[str, ...] = ("1.0.0", "2.0.0", "3.0.0")) -> Path:
+    """``tinywire-<v>-py3-none-any.whl`` for each version in ``folder``; the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for version in versions:
+        info = f"tinywire-{version}.dist-info"
+        files = {f"tinywire/{p.name}": p.read_bytes() for p in sorted((SOURCE / "tinywire").glob("*.py"))}
+        files["tinywire/_version.py"] = f'VERSION = "{version}"\n'.encode()
+        files[f"{info}/METADATA"] = f"Metadata-Version: 2.1\nName: tinywire\nVersion: {version}\n".encode()
+        files[f"{info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        record = [_record_line(n, d) for n, d in files.items()] + [f"{info}/RECORD,,"]
+        files[f"{info}/RECORD"] = ("\n".join(record) + "\n").encode()
+        with zipfile.ZipFile(folder / f"tinywire-{version}-py3-none-any.whl", "w") as wheel:
+            for name, data in files.items():
+                wheel.writestr(name, data)
+    return folder
