@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.heavy]  # a wheel and a fresh venv: tests/README.md
 
 REPO = Path(__file__).resolve().parents[2]
 
