@@ -3,9 +3,12 @@ contain pipelines that crash and hang on purpose, so pytest must never collect t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from harness.pins import cache
 
 collect_ignore = ["scenarios"]
 
@@ -29,3 +32,14 @@ def shared() -> Path:
 @pytest.fixture
 def scenarios() -> Path:
     return REPO / "tests" / "scenarios"
+
+
+@pytest.fixture(autouse=True)
+def _pins_side_restored() -> Iterator[None]:
+    """An in-process pytester session run with ``--harness-against old`` leaves the pins cache
+    playing old for the rest of this process; the next test on the same xdist worker would then
+    read old observations as new (an order-dependent failure). Each test ends with the side it
+    started with."""
+    side = cache.against()
+    yield
+    cache.set_against(side)

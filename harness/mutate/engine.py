@@ -82,6 +82,9 @@ class Engine:
         self.exit_code = 0
         self.recording = False  # set in baseline children: report each pin's coverage
         self.prints: dict[str, str] | None = None  # outputs on unmutated code (equivalents only)
+        from harness.mutate.sandbox import Rows
+
+        self.rows = Rows(plan.get("sandbox"))
 
     # pytest hooks --------------------------------------------------------------------------
     def pytest_collectreport(self, report: Any) -> None:
@@ -115,11 +118,18 @@ class Engine:
         if not self._claims_resolve(nodeids):
             return
         self._load_modules()
+        from harness.mutate.sides import run_setups
+
+        problem = run_setups(fresh=False)  # the unmutated build, in the scratch: rows start from it
+        if problem is not None:
+            raise RuntimeError(f"the unmutated code cannot run: {problem}")
+        self.rows.take_shared_listing()  # the built scratch is what every row starts from
         from harness.mutate.pool import run_jobs
 
         workers = int(self.plan["workers"]) or _cores()
         baseline = self._baseline(nodeids, workers, run_jobs)
         self._warm_up(nodeids, baseline)
+        self.rows.take_shared_listing()
         self._mutants(nodeids, baseline, workers, run_jobs)
 
     def _warm_up(self, nodeids: list[str], baseline: dict[str, Any]) -> None:
@@ -172,7 +182,7 @@ class Engine:
             self.coverage.add_module(module)
             known |= known_switch_ids(module)
         # mutmut runs the original code for an unknown id: that would read as "survived"
-        unknown = [m["id"] for m in self.plan["mutants"] if m["kind"] == "operator" and m["switch"] not in known]
+        unknown = [m["id"] for m in self.plan["mutants"] if _how(m) == "switch" and m["switch"] not in known]
         if unknown:
             raise RuntimeError(f"{len(unknown)} operator mutant(s) the trampolines do not know: {unknown[:5]}")
 
@@ -198,20 +208,28 @@ class Engine:
     def _baseline(self, nodeids: list[str], workers: int, run_jobs: Any) -> dict[str, Any]:
         from harness.mutate.pool import Job, Row
 
-        def prepare() -> str | None:
-            from harness.mutate.mutmut_adapter import activate
+        def preparer(key: str) -> Any:
+            def prepare() -> str | None:
+                from harness.mutate.mutmut_adapter import activate
+                from harness.mutate.sides import forget_pipelines
 
-            activate(None)
-            self.recording = True
-            self.coverage.start()
-            return None
+                self.rows.enter(key, own_tree=False)
+                forget_pipelines()
+                activate(None)
+                self.recording = True
+                self.coverage.start()
+                return None
+
+            return prepare
 
         n = len(nodeids)
         chunks = [list(range(n))[k::max(1, workers)] for k in range(max(1, workers))]
-        jobs = [Job(f"baseline-{k}", c, prepare, self._before_pin) for k, c in enumerate(chunks) if c]
+        jobs = [Job(f"baseline-{k}", c, preparer(f"baseline-{k}"), self._before_pin) for k, c in enumerate(chunks) if c]
         result: dict[str, Any] = {"pins": nodeids, "outcomes": {}, "details": {}, "durations": {}, "hits": {}}
 
         def on_row(row: Row) -> None:
+            # what the unmutated code writes is its own behaviour: not charged, not put back (in
+            # copy mode the scratch is listed again after the warm-up; an overlay's layer is dropped)
             for i, outcome in row.outcomes.items():
                 result["outcomes"][nodeids[i]] = outcome
                 extra = row.extra.get(i, {})
@@ -231,6 +249,7 @@ class Engine:
 
     def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int, run_jobs: Any) -> None:
         from harness.mutate.pool import Job, Row
+        from harness.pipeline.setup import SETUP_TIMEOUT_S
 
         good = [i for i, nid in enumerate(nodeids) if baseline["outcomes"].get(nid) == "passed"]
         factor, floor = float(self.plan["timeout"]["factor"]), float(self.plan["timeout"]["floor_s"])
@@ -246,13 +265,16 @@ class Engine:
         jobs: list[Job] = []
         for key in sorted(mutants):
             m = mutants[key]
-            pins = [i for i in good if _covers(m, baseline["hits"].get(nodeids[i], []))]
+            pins = [i for i in good if _how(m) == "file" or _covers(m, baseline["hits"].get(nodeids[i], []))]
             if m.get("equivalent") and self.prints is not None:
                 pins.append(check)
             if not pins:
                 _write_row(results, m, {}, {}, None, 0, 0.0)
                 continue
-            jobs.append(Job(key, pins, _preparer(m), _clear_once()))
+            # a file mutant builds before its first pin: the setup's own deadline, not the pool's
+            start = SETUP_TIMEOUT_S + 30.0 if _how(m) == "file" else 0.0
+            jobs.append(Job(key, pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once(),
+                            start))
         done = [0]
         total = len(jobs)
 
@@ -265,15 +287,30 @@ class Engine:
             if check in row.outcomes:
                 checked = {"outcome": row.outcomes[check], "detail": row.details.get(check, ""),
                            **{k: v for k, v in row.extra.get(check, {}).items() if k != "d"}}
-            _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed, checked)
+            writes = self.rows.writes(row.key, own_tree=self._own_tree(m))
+            _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed, checked, writes)
             done[0] += 1
             if done[0] % 25 == 0 or done[0] == total:
                 print(f"harness mutate: {done[0]}/{total} mutants run", file=sys.stderr, flush=True)
 
+        if self.rows.on and self.rows.mode == "copy" and any(not self._own_tree(mutants[j.key]) for j in jobs):
+            # rows sharing the scratch one at a time: a write is charged to the row that made it,
+            # and putting the scratch back never pulls a file from under another row
+            workers = 1
         try:
             run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
         finally:
             results.close()
+
+
+    def _own_tree(self, m: dict[str, Any]) -> bool:
+        """Copy mode: a row that changes files works in its own copy of the scratch."""
+        return self.rows.mode == "copy" and _how(m) == "file"
+
+
+def _how(m: dict[str, Any]) -> str:
+    """How mutant ``m`` is turned on (plans written before ``apply`` existed: by kind)."""
+    return str(m.get("apply") or ("switch" if m["kind"] == "operator" else "module"))
 
 
 def _clear_once() -> Any:
@@ -304,12 +341,23 @@ def _covers(mutant: dict[str, Any], hits: list[str]) -> bool:
     return any(h.startswith(f"{module}:") for h in hits)
 
 
-def _preparer(m: dict[str, Any]) -> Any:
+def _preparer(m: dict[str, Any], rows: Any, items: list[Any], rebuild_with: str | None = None) -> Any:
     def prepare() -> str | None:
         from harness.mutate.mutmut_adapter import activate
+        from harness.mutate.sides import apply_file, forget_pipelines
 
-        if m["kind"] == "operator":
+        how = _how(m)
+        tree = rows.enter(m["key"], own_tree=rows.mode == "copy" and how == "file")
+        if how == "file":
+            activate(None)
+            problem = apply_file(m, tree, rows.scratch, items, rebuild_with)
+            rows.mark(m["key"], tree)
+            # the report names no absolute path: the row's tree is '<sandbox>'
+            return problem.replace(str(tree), "<sandbox>") if problem else None
+        forget_pipelines()  # a command side started by the parent runs unmutated code
+        if how == "switch":
             activate(m["switch"])
+            rows.mark(m["key"], tree)
             return None
         activate(None)
         from harness.mutate.loader import exec_in_place
@@ -319,6 +367,7 @@ def _preparer(m: dict[str, Any]) -> Any:
             exec_in_place(m["module"], Path(path).read_text(encoding="utf-8"), path)
         except BaseException as exc:
             return f"{type(exc).__name__}: {exc}"
+        rows.mark(m["key"], tree)
         return None
 
     return prepare
@@ -333,11 +382,14 @@ def _outputs_baseline(suite_root: str) -> dict[str, str] | None:
 
 
 def _write_row(fh: Any, m: dict[str, Any], outcomes: dict[str, str], details: dict[str, str],
-               unviable: str | None, forks: int, elapsed: float, outputs: dict[str, Any] | None = None) -> None:
+               unviable: str | None, forks: int, elapsed: float, outputs: dict[str, Any] | None = None,
+               writes: list[dict[str, str]] | None = None) -> None:
     row = {"key": m["key"], "id": m["id"], "pins": outcomes, "details": details, "unviable": unviable,
            "forks": forks, "duration_s": round(elapsed, 4)}
     if outputs is not None:
         row["outputs"] = outputs
+    if writes:
+        row["writes"] = writes
     fh.write(json.dumps(row, sort_keys=True) + "\n")
     fh.flush()
 
@@ -399,6 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     _cheap_failures()
     signal.signal(signal.SIGTERM, _interrupted)  # a cancelled CI job: stop the children too
     engine = Engine(plan)
+    engine.rows.protect([Path(plan["out"])])  # the user's tree read-only to everything from here on
     # --assert=plain: a failing assert's rewritten explanation (a diff of two large values) costs
     # far more than the pin itself, and only pass/fail crosses the pipe
     # the pins plugin registered here, as `harness run` does: a suite needs no conftest.py for its

@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any, Literal
 
 from harness.mutate.ledger import DeclaredMutant
 from harness.mutate.mutmut_adapter import GeneratedFile, OperatorEdit, mutant_switch_id
 
-__all__ = ["Mutant", "declared_mutant", "operator_mutants", "shard_keys"]
+__all__ = ["Mutant", "as_file_mutant", "declared_mutant", "file_mutant", "operator_mutants", "shard_keys"]
 
 Kind = Literal["operator", "declared"]
+Apply = Literal["switch", "module", "file"]
+"""How a row turns its mutant on: a mutmut trampoline switch, the site module's source executed
+in place (both in-process Python), or the mutated file written into the row's sandbox tree and
+the sides' setup run there (any language, any pipeline kind)."""
 
 
 @dataclass(frozen=True)
@@ -41,11 +46,17 @@ class Mutant:
     source_path: str | None = None  # declared: the mutated file the runner executes
     ledger: str = ""  # declared: "<ledger file>:<line>"
     claim_places: tuple[str, ...] = ()  # declared: where each claim reference stands
+    apply: Apply | None = None  # None: switch for operator mutants, module for declared ones
+
+    @property
+    def how(self) -> Apply:
+        return self.apply or ("switch" if self.kind == "operator" else "module")
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["claims"] = list(self.claims)
         out["claim_places"] = list(self.claim_places)
+        out["apply"] = self.how
         return out
 
     @classmethod
@@ -87,6 +98,26 @@ def declared_mutant(d: DeclaredMutant, module: str, source_path: str) -> Mutant:
         operator="Declared", title=d.title, diff=d.diff, claims=d.claims, equivalent=d.equivalent,
         source_path=source_path, ledger=str(d.place), claim_places=tuple(str(p) for p in d.claim_places),
     )
+
+
+def as_file_mutant(m: Mutant, source: str, folder: Path) -> Mutant:
+    """``m`` applied as a file: its whole mutated text saved under ``folder`` (for sides that run
+    outside the engine's process, where neither a trampoline nor an in-place exec reaches)."""
+    path = folder / f"{m.key}{Path(m.file).suffix}"
+    path.write_text(source, encoding="utf-8")
+    return replace(m, apply="file", switch=None, source_path=str(path))
+
+
+def file_mutant(rel: str, source: str, mutated: str, operator: str, title: str, folder: Path,
+                position: tuple[int, int, int, int], replacement: str = "") -> Mutant:
+    """An operator mutant some other tool listed (Stryker, cargo-mutants), as a whole-file change."""
+    line, column, end_line, end_column = position
+    diff = "".join(difflib.unified_diff(source.splitlines(keepends=True), mutated.splitlines(keepends=True),
+                                        f"a/{rel}", f"b/{rel}", n=1))
+    m = Mutant(key=_key("operator", rel, operator, mutated), id="", kind="operator", file=rel, module="",
+               function=None, line=line, column=column, end_line=end_line, end_column=end_column,
+               operator=operator, title=title[:120], diff=diff, replacement=replacement)
+    return as_file_mutant(replace(m, id=f"{rel}:{line}:{column}:{operator}:{m.key[:6]}"), mutated, folder)
 
 
 def shard_keys(keys: list[str], k: int, n: int) -> set[str]:

@@ -23,7 +23,6 @@ import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from harness.errors import ConfigError
 
@@ -50,27 +49,34 @@ def folder_lock(out: Path) -> Iterator[None]:
 
 
 def fingerprints(suite_root: str) -> dict[str, str] | None:
-    """``case[lane]`` -> sha256 of the canonical output (or the error raised), None without cases."""
-    from harness.canonical import canonical_bytes
+    """``case[lane]`` -> sha256 of the canonical output (or the error raised), None without cases.
+    The suite is the one the pins loaded in this process (so a row working in its own copy of the
+    sandbox fingerprints its own sides); every side is reached through the pipeline seam."""
+
+    from harness.build.unit import Pipelines
     from harness.load import load_suite
-    from harness.subjects import load_callable
+    from harness.mutate.sides import suites
 
     try:
-        suite = load_suite(suite_root)
+        suite = suites().get(str(Path(suite_root).resolve())) or load_suite(suite_root)
     except Exception:  # not a suite of cases: the pins are the only oracle
         return None
     if not suite.cases:
         return None
     out: dict[str, str] = {}
-    for case in suite.cases:
-        pipeline = load_callable(suite.subjects[case.subject].new)
-        for lane_id in case.lanes:
-            key = f"{case.id}[{lane_id}]"
-            try:
-                value: Any = pipeline(copy.deepcopy(dict(case.input)), suite.lanes[lane_id].as_dict())
-                out[key] = hashlib.sha256(canonical_bytes(value)).hexdigest()
-            except Exception as exc:  # an error is an output too: the same one must come back
-                out[key] = f"raised {type(exc).__name__}: {str(exc)[:200]}"
+    timeout = float(suite.settings.get("timeout_s", 10.0))
+    with Pipelines() as pipes:
+        for case in suite.cases:
+            pipeline = pipes.get(suite.subjects[case.subject].pipeline("new"))
+            for lane_id in case.lanes:
+                key = f"{case.id}[{lane_id}]"
+                obs = pipeline.call(copy.deepcopy(dict(case.input)), suite.lanes[lane_id].as_dict(), case_id=case.id,
+                                    lane_id=lane_id, side="new", timeout=timeout)
+                if obs.ok and obs.wire is not None:
+                    out[key] = hashlib.sha256(obs.wire).hexdigest()
+                else:  # an error is an output too: the same one must come back
+                    err = obs.error
+                    out[key] = f"{obs.outcome} {err.type if err else ''}: {(err.message if err else '')[:200]}"
     return out
 
 

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, Place
 from harness.model import Case
+from harness.mutate.foreign import JS_SUFFIXES, RUST_SUFFIXES, cargo_mutants, stryker_mutants
 from harness.mutate.ledger import Ledger, load_ledgers
-from harness.mutate.mutants import Mutant, declared_mutant, operator_mutants, shard_keys
+from harness.mutate.mutants import Mutant, as_file_mutant, declared_mutant, operator_mutants, shard_keys
 from harness.mutate.mutmut_adapter import generate
+from harness.mutate.sandbox import Sandbox
 from harness.mutate.select import in_scope, pick, pin_filter_args
 from harness.mutate.targets import (
     MutationSettings,
@@ -28,7 +30,7 @@ from harness.mutate.targets import (
     resolve_targets,
 )
 
-__all__ = ["Options", "Plan", "build_plan", "parse_shard"]
+__all__ = ["Options", "Plan", "build_plan", "out_folder", "parse_shard"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,10 @@ def _filter_in_diff(targets: list[Target], root: Path, rev: str) -> list[Target]
     kept: list[Target] = []
     for t in targets:
         lines = changed.get(t.rel, set())
+        if not t.file.name.endswith(".py"):  # no function spans: the file, when the diff touches it
+            if lines:
+                kept.append(t)
+            continue
         spans = function_spans(t.file.read_text(encoding="utf-8"))
         names = {n for n, (a, b) in spans.items() if lines & set(range(a, b + 1))}
         if t.functions is not None:
@@ -87,7 +93,7 @@ def _declared_in_diff(mutants: list[Mutant], root: Path, rev: str) -> list[Mutan
     kept = []
     for m in mutants:
         lines = changed.get(m.file, set())
-        if m.function is None:
+        if m.function is None or not m.file.endswith(".py"):
             if lines:
                 kept.append(m)
             continue
@@ -95,6 +101,41 @@ def _declared_in_diff(mutants: list[Mutant], root: Path, rev: str) -> list[Mutan
         if lines & set(range(a, b + 1)):
             kept.append(m)
     return kept
+
+
+def out_folder(suite_root: Path, options: Options) -> Path:
+    """Where a run's files go: ``--out``, else ``reports/mutation`` beside the suite folder."""
+    return (options.out or suite_root.resolve().parent / "reports" / "mutation").resolve()
+
+
+def _operator_mutants(targets: list[Target], root: Path, out: Path, external: bool,
+                      places: dict[Path, Place]) -> list[Mutant]:
+    """mutmut for Python (trampolines; whole-file changes when the sides run outside this
+    process), Stryker for JS/TS, cargo-mutants for Rust."""
+    mutants: list[Mutant] = []
+    (out / "external").mkdir(exist_ok=True)
+    rust: list[tuple[Path, str, Place]] = []
+    for t in targets:
+        place = places.get(t.file, Place("suite.yaml", None, "mutation.targets"))
+        if t.file.name.endswith(JS_SUFFIXES):
+            mutants.extend(stryker_mutants(t.file, t.rel, root, place, out / "external"))
+            continue
+        if t.file.name.endswith(RUST_SUFFIXES):
+            rust.append((t.file, t.rel, place))
+            continue
+        source = t.file.read_text(encoding="utf-8")
+        generated = generate(t.rel, source, t.functions)
+        found = operator_mutants(t.rel, t.module, source, generated)
+        if external:
+            edits = {m.switch: e.mutated for m, e in zip(found, generated.edits, strict=True)}
+            found = [as_file_mutant(m, edits[m.switch], out / "external") for m in found]
+        else:
+            dest = out / "mutants" / t.rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(generated.code, encoding="utf-8")
+        mutants.extend(found)
+    mutants.extend(cargo_mutants(rust, root, out / "external"))
+    return mutants
 
 
 def _suite_prefix(suite_root: Path, root: Path) -> str:
@@ -106,10 +147,12 @@ def _suite_prefix(suite_root: Path, root: Path) -> str:
 
 
 def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], options: Options,
-               cases: Sequence[Case] = ()) -> Plan:
+               cases: Sequence[Case] = (), external: bool = False) -> Plan:
+    """``external``: some side runs outside the engine's process (a command, another interpreter):
+    every mutant is then a whole-file change applied in its row's sandbox."""
     suite_root = suite_root.resolve()
     ms = load_settings(suite_root, settings)
-    out = (options.out or suite_root.parent / "reports" / "mutation").resolve()
+    out = out_folder(suite_root, options)
     out.mkdir(parents=True, exist_ok=True)
     ledgers: list[Ledger] = load_ledgers(suite_root, settings.get("ledgers", ["**/*.ledger.yaml"]), ms.root)
     ledgers = [ledger for ledger in ledgers if ledger.runs_with(options.pins)]  # a round's own mutants
@@ -118,22 +161,19 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     targets = resolve_targets(entries, ms.root, suite_root) if ms.operators else []
     if options.in_diff:
         targets = _filter_in_diff(targets, ms.root, options.in_diff)
-    mutants: list[Mutant] = []
     (out / "mutants").mkdir(exist_ok=True)
-    for t in targets:
-        source = t.file.read_text(encoding="utf-8")
-        generated = generate(t.rel, source, t.functions)
-        dest = out / "mutants" / t.rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(generated.code, encoding="utf-8")
-        mutants.extend(operator_mutants(t.rel, t.module, source, generated))
+    places = {resolve_targets([e], ms.root, suite_root)[0].file: e[1] for e in entries} if targets else {}
+    mutants = _operator_mutants(targets, ms.root, out, external, places)
     declared: list[Mutant] = []
     (out / "declared").mkdir(exist_ok=True)
     for ledger in ledgers:
         for d in ledger.mutants:
-            path = out / "declared" / f"{d.id}.py"
+            as_file = external or not d.file.endswith(".py")
+            path = out / "declared" / (f"{d.id}{Path(d.file).suffix}" if as_file else f"{d.id}.py")
             path.write_text(d.source, encoding="utf-8")
-            declared.append(declared_mutant(d, module_name(ms.root, ms.root / d.file, suite_root), str(path)))
+            module = "" if as_file else module_name(ms.root, ms.root / d.file, suite_root)
+            m = declared_mutant(d, module, str(path))
+            declared.append(replace(m, apply="file") if as_file else m)
     if options.in_diff:
         declared = _declared_in_diff(declared, ms.root, options.in_diff)
     declared, left_out = in_scope(declared, cases, options.cases, options.lanes, _suite_prefix(suite_root, ms.root))
@@ -147,25 +187,31 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
                 in_diff=options.in_diff, pin_set=options.pins, options=options, left_out=tuple(left_out))
 
 
-def plan_document(plan: Plan, workers: int, done: set[str]) -> dict[str, Any]:
-    """What the engine process reads (plan.json)."""
+def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> dict[str, Any]:
+    """What the engine process reads (plan.json). With a ``sandbox`` every path the engine runs
+    from (project root, suite, pins, target modules) is the scratch copy's, not the user's."""
     root = plan.settings.root
+    at = sandbox.map if sandbox is not None else str
     prefix = _suite_prefix(plan.suite_root, root)
     return {
         "version": 1,
-        "root": str(root),
-        "suite_root": str(plan.suite_root),
+        "root": at(root),
+        "project_root": str(root),
+        "suite_root": at(plan.suite_root),
         "suite_prefix": prefix,
         "exclude": list(plan.settings.exclude),
         # a pin set and --case/--lane are chosen by the pins plugin at collection, as plain pytest does
-        "pin_args": [*(str((plan.suite_root / p).resolve()) for p in plan.settings.pins),
+        "pin_args": [*(at((plan.suite_root / p).resolve()) for p in plan.settings.pins),
                      *([f"--harness-pins={plan.pin_set}"] if plan.pin_set else []),
                      *pin_filter_args(plan.options.cases, plan.options.lanes)],
         "pin_set": plan.pin_set,
         "filters": {"mutants": list(plan.options.mutants), "cases": list(plan.options.cases),
                     "lanes": list(plan.options.lanes), "left_out": list(plan.left_out)},
-        "modules": {t.module: [str(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets},
-        "site_modules": sorted({m.module for m in plan.mutants if m.kind == "declared"}),
+        "modules": {t.module: [at(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets
+                    if t.module and any(m.how == "switch" and m.file == t.rel for m in plan.mutants)},
+        "site_modules": sorted({m.module for m in plan.mutants if m.how == "module"}),
+        "sandbox": sandbox.describe() if sandbox is not None else None,
+        "rebuild": plan.settings.rebuild,
         "mutants": [m.as_dict() for m in plan.mutants],
         "selected": sorted(plan.selected),
         "done": sorted(done),
@@ -180,7 +226,8 @@ def plan_document(plan: Plan, workers: int, done: set[str]) -> dict[str, Any]:
     }
 
 
-def write_plan(plan: Plan, workers: int, done: set[str]) -> Path:
+def write_plan(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> Path:
     path = plan.out / "plan.json"
-    path.write_text(json.dumps(plan_document(plan, workers, done), indent=1, sort_keys=True), encoding="utf-8")
+    document = plan_document(plan, workers, done, sandbox)
+    path.write_text(json.dumps(document, indent=1, sort_keys=True), encoding="utf-8")
     return path

@@ -38,6 +38,7 @@ class Job:
     pins: list[int]
     prepare: Callable[[], str | None]  # runs in the child; a message means "unviable"
     before_pin: Callable[[], None] = lambda: None
+    start_s: float = 0.0  # how long ``prepare`` may take (0: START_DEADLINE_S); a rebuild needs more
 
 
 @dataclass
@@ -130,6 +131,7 @@ class _Pool:
         self.on_row = on_row
         self.rows: dict[str, Row] = {}
         self.running: dict[int, _Running] = {}
+        self.exiting: list[int] = []  # children that finished their row and are still exiting
         self.sel = selectors.DefaultSelector()
 
     def run(self, workers: int) -> None:
@@ -142,9 +144,22 @@ class _Pool:
                 if state is not None:
                     self._read(state)
             self._expire()
+            self._reap(block=False)
+
+    def _reap(self, block: bool) -> None:
+        """Collect children that finished their rows; their exit (a mount namespace torn down,
+        an overlay unmounted) need not hold up the next row."""
+        for pid in list(self.exiting):
+            try:
+                done, _status = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                self.exiting.remove(pid)
 
     def close(self) -> None:
         """Kill whatever still runs (an exception, ^C): no child outlives the run."""
+        self._reap(block=True)
         for state in list(self.running.values()):
             try:
                 os.kill(state.pid, signal.SIGKILL)
@@ -162,12 +177,17 @@ class _Pool:
         os.close(w)
         row = self.rows.setdefault(job.key, Row(job.key, started=time.monotonic()))
         row.forks += 1
-        self.running[r] = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + START_DEADLINE_S)
+        start = job.start_s or START_DEADLINE_S
+        self.running[r] = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + start)
         self.sel.register(r, selectors.EVENT_READ)
 
     def _read(self, state: _Running) -> None:
         data = os.read(state.fd, 65536)
         if not data:  # the child closed its pipe: it has ended, one way or another
+            if state.current is None and not state.todo:  # it ran its whole row: no status needed
+                self.exiting.append(state.pid)
+                self._finish(state, None, 0)
+                return
             _pid, status = os.waitpid(state.pid, 0)
             self._finish(state, None, status)
             return

@@ -170,6 +170,10 @@ def render_summary(section: dict[str, Any], out: Path | str | None = None) -> st
         if m["status"] in ("survived", "no_coverage"):
             where = f"{m['file']}:{m['line']}" + (f" {m['function']}" if m.get("function") else "")
             lines.append(f"escaped {m['id']} ({m['status']}) {where}")
+    lines += [f"wrote {m['id']} (in its sandbox): " + ", ".join(f"{w['path']} ({w['change']})" for w in m["writes"])
+              for m in section["mutants"] if m.get("writes")]
+    lines += [f"changed outside the sandbox: {o['path']} ({o['change']})"
+              for o in section.get("sandbox", {}).get("outside", [])]
     if out is not None:
         folder = Path(out)
         names = ("mutation.md", "mutation.json", "mutation.html", "mutation-report.json", "mutation-report.html")

@@ -127,6 +127,8 @@ def _mutant_entry(m: Mapping[str, Any], row: Mapping[str, Any] | None, nodeids: 
         "details": dict(sorted((row or {}).get("details", {}).items())),
         "unviable": (row or {}).get("unviable"),
     }
+    if (row or {}).get("writes"):  # what the row wrote in its sandbox, beyond its own change
+        entry["writes"] = list(row["writes"])  # type: ignore[index]
     if m["kind"] == "declared":
         claimed, _missing = resolve_all(m.get("claims", ()), nodeids, prefix)
         entry["ledger"] = m.get("ledger", "")

@@ -16,8 +16,9 @@ from harness.exitcodes import ExitCode
 from harness.model import Suite
 from harness.mutate.extra import require_mutmut
 from harness.mutate.outputs import folder_lock
-from harness.mutate.plan import Options, Plan, build_plan, parse_shard, write_plan
+from harness.mutate.plan import Options, Plan, build_plan, out_folder, parse_shard, write_plan
 from harness.mutate.results import build_section, read_rows
+from harness.mutate.sandbox import Sandbox, changes, listing
 from harness.mutate.targets import load_settings
 
 __all__ = ["exit_code", "finish", "run"]
@@ -73,32 +74,54 @@ def _start_engine(cwd: Path, progress: bool) -> subprocess.Popen[bytes]:
 
 
 def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Run the kill matrix for ``suite``; returns the report section (also written to the out dir)."""
+    """Run the kill matrix for ``suite``; returns the report section (also written to the out dir).
+
+    The engine runs in a scratch copy of the project (``harness.mutate.sandbox``); the user's
+    tree is listed before and after, and whatever changed there is reported (``sandbox.outside``).
+    """
     require_mutmut()
     options = _options(options)
-    out = (options.out or Path(suite.root).parent / "reports" / "mutation").resolve()
+    root = load_settings(Path(suite.root), suite.settings).root
+    out = out_folder(Path(suite.root), options)
     with folder_lock(out):  # another run in this folder would rewrite this one's results
-        # the engine runs in the project root from the start ('' on its sys.path is that folder)
-        engine = _start_engine(load_settings(Path(suite.root), suite.settings).root, options.progress)
+        return _run_locked(suite, options, root, out)
+
+
+def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> dict[str, Any]:
+    sandbox = Sandbox.create(root, skip=[out])
+    guard = listing(root, skip=[out])
+    try:
+        # the engine runs in the scratch from the start ('' on its sys.path is that folder)
+        engine = _start_engine(Path(sandbox.map(root)), options.progress)
         try:
             plan, done = _prepare(suite, options)
             workers = options.workers if options.workers is not None else plan.settings.workers
-            plan_path = write_plan(plan, workers or 0, done)
+            plan_path = write_plan(plan, workers or 0, done, sandbox)
             _out, stderr = engine.communicate(f"{plan_path}\n".encode())
         except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
             supervise.kill_group(engine.pid)
             engine.wait()
             raise
-        if engine.returncode != 0:
-            raise _errors_from_engine(plan.out, engine.returncode, stderr)
-        return finish(plan.out, resumed=len(done))
+        outside = changes(guard, listing(root, skip=[out]))
+        (plan.out / "sandbox.json").write_text(json.dumps({"mode": sandbox.mode, "outside": outside}, indent=1),
+                                               encoding="utf-8")
+        if outside:
+            names = ", ".join(f"{o['path']} ({o['change']})" for o in outside[:10])
+            print(f"harness mutate: the project tree changed during the run, outside the sandbox: {names}",
+                  file=sys.stderr, flush=True)
+    finally:
+        sandbox.remove()
+    if engine.returncode != 0:
+        raise _errors_from_engine(plan.out, engine.returncode, stderr)
+    return finish(plan.out, resumed=len(done))
 
 
 def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     """The plan, and the rows an interrupted run already finished (with ``--resume``)."""
-    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases)
+    external = not all(subject.in_process for subject in suite.subjects.values())
+    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases, external=external)
     results = plan.out / "results.jsonl"
-    for stale in ("errors.json", "baseline.json"):
+    for stale in ("errors.json", "baseline.json", "sandbox.json"):
         (plan.out / stale).unlink(missing_ok=True)
     done: set[str] = set()
     if options.resume:
@@ -118,6 +141,9 @@ def finish(out: Path, resumed: int = 0, shards: list[str] | None = None) -> dict
     rows = read_rows([out / "results.jsonl"])
     section = build_section(plan, baseline, rows, shards)
     section["timing"]["resumed_rows"] = resumed
+    guard = out / "sandbox.json"
+    if guard.is_file():
+        section["sandbox"] = json.loads(guard.read_text(encoding="utf-8"))
     write_reports(out, plan, section)
     return section
 
@@ -131,7 +157,8 @@ def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> N
     (out / "mutation.json").write_text(json.dumps(section, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     (out / "mutation.md").write_text(render_markdown(section), encoding="utf-8")
     (out / "mutation.html").write_text(render_html(section), encoding="utf-8")
-    stryker = stryker_report(section, Path(plan["root"]), plan)
+    # the sources as the user has them: plan["root"] is the run's sandbox, gone by now
+    stryker = stryker_report(section, Path(plan.get("project_root") or plan["root"]), plan)
     (out / "mutation-report.json").write_text(json.dumps(stryker, indent=1) + "\n", encoding="utf-8")
     (out / VIEWER_FILE).write_text(render_viewer(stryker, section.get("suite", "")), encoding="utf-8")
 

@@ -63,6 +63,12 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
     plan = {**first_plan, "selected": keys, "shard": None}
     rows = read_rows([f / "results.jsonl" for f in folders])
     section = build_section(plan, baseline, rows, shards or None, missing)
+    guards = [json.loads((f / "sandbox.json").read_text(encoding="utf-8")) for f in folders
+              if (f / "sandbox.json").is_file()]
+    if guards:  # what any shard's run changed outside its sandbox stays in the merged report
+        outside = {(o["path"], o["change"]) for g in guards for o in g.get("outside", [])}
+        section["sandbox"] = {"mode": guards[0].get("mode", "copy"),
+                              "outside": [{"path": p, "change": c} for p, c in sorted(outside)]}
     out.mkdir(parents=True, exist_ok=True)
     (out / "plan.json").write_text(json.dumps(plan, indent=1, sort_keys=True), encoding="utf-8")
     (out / "baseline.json").write_text(json.dumps(baseline, indent=1, sort_keys=True), encoding="utf-8")
@@ -70,7 +76,7 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
         for key in sorted(rows):
             fh.write(json.dumps(rows[key], sort_keys=True) + "\n")
     for folder in folders:  # the mutated sources are identical across shards; keep one copy
-        for sub in ("mutants", "declared"):
+        for sub in ("mutants", "declared", "external"):
             if (folder / sub).is_dir() and not (out / sub).exists() and folder.resolve() != out.resolve():
                 shutil.copytree(folder / sub, out / sub)
     write_reports(out, plan, section)

@@ -20,6 +20,7 @@ from harness.load.validate import check
 from harness.load.yamlsafe import Document, LineMap, load_document
 
 __all__ = [
+    "FOREIGN_SUFFIXES",
     "MutationSettings",
     "Target",
     "changed_lines",
@@ -45,6 +46,7 @@ class MutationSettings:
     timeout_floor_s: float = 1.0
     baseline_deadline_s: float = 60.0
     workers: int = 0
+    rebuild: str | None = None  # in each file mutant's tree instead of the sides' setup
     place: Place = field(default_factory=lambda: Place("suite.yaml", None, "mutation"))
 
 
@@ -98,6 +100,7 @@ def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSett
         min_score=threshold.get("min_score"), timeout_factor=float(timeout.get("factor", 10.0)),
         timeout_floor_s=float(timeout.get("floor_s", 1.0)),
         baseline_deadline_s=float(timeout.get("baseline_s", 60.0)), workers=int(raw.get("workers", 0)),
+        rebuild=raw.get("rebuild"),
     )
 
 
@@ -150,15 +153,21 @@ def _span(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
     return first, node.end_lineno or node.lineno
 
 
+FOREIGN_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", ".rs")
+"""Target files whose operator mutants come from another tool (Stryker, cargo-mutants)."""
+
+
 def _parse_target(text: str, root: Path, place: Place, suite: Path | None) -> tuple[Path, str | None]:
     head, _, func = text.partition(":")
-    if head.endswith(".py"):
+    if head.endswith(FOREIGN_SUFFIXES) and func:
+        raise InputError(place, "a whole file (one function is chosen in Python targets only)", repr(text))
+    if head.endswith((".py", *FOREIGN_SUFFIXES)):
         file = (root / head).resolve()
         if not file.is_relative_to(root.resolve()):  # its mutants would be written outside the tree
             raise InputError(place, f"a Python file under the project root {root}",
                              f"{head!r}, which resolves outside it")
         if not file.is_file():
-            raise InputError(place, f"a Python file under the project root {root}", f"no file {head!r}")
+            raise InputError(place, f"a source file under the project root {root}", f"no file {head!r}")
         return file, func or None
     found = _module_file(root, head, suite)
     if found is None:
@@ -174,6 +183,9 @@ def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path, suite: Pat
     by_file: dict[Path, set[str] | None] = {}
     for text, place in entries:
         file, func = _parse_target(text, root, place, suite)
+        if file.suffix != ".py":
+            by_file[file] = None
+            continue
         spans = _spans_or_error(file, place)
         if func is not None and func not in spans:
             known = ", ".join(sorted(spans)) or "none"
@@ -184,7 +196,8 @@ def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path, suite: Pat
         else:
             by_file[file] = {*current, func}
     return [
-        Target(file=f, rel=f.relative_to(root.resolve()).as_posix(), module=module_name(root, f, suite),
+        Target(file=f, rel=f.relative_to(root.resolve()).as_posix(),
+               module=module_name(root, f, suite) if f.suffix == ".py" else "",
                functions=None if funcs is None else frozenset(funcs))
         for f, funcs in sorted(by_file.items())
     ]
@@ -204,7 +217,13 @@ _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 
 
 def changed_lines(root: Path, rev: str, rels: Iterable[str]) -> dict[str, set[int]]:
-    """Lines of each file (new side) that differ from ``rev``; a pure deletion marks its neighbour."""
+    """Lines of each file (new side) that differ from ``rev``; a pure deletion marks its neighbour.
+    A revision git cannot resolve is bad input even when there is no file to diff: a mistyped ref
+    must not read as "the diff touches nothing"."""
+    check = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=root,
+                           capture_output=True, text=True, check=False)
+    if check.returncode != 0:
+        raise ConfigError("--in-diff", rev, f"a git revision of {root}")
     files = sorted(set(rels))
     if not files:
         return {}

@@ -90,6 +90,11 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     while _results:
         _results.pop().close()
+    # the cache outlives a session run in-process (pytester, an IDE): leave it as a new session
+    # expects it, not playing "old" or reading another run's observations
+    cache.set_against("new")
+    cache.set_revisions(None, None)
+    cache.clear()
 
 
 _results: list[IO[str]] = []  # the --harness-results file, when asked for

@@ -222,8 +222,12 @@ class _Group:
         self.plans: list[_Plan] = []
         self._indexes: dict[tuple[int, ...], _Index] = {}
 
-    def fire(self, body: Any, out: list[list[Hit]], walks: dict[int, Tree]) -> None:
-        for parts, value in walk(body, self.select):
+    def fire(self, body: Any, out: list[list[Hit]], walks: dict[int, Tree],
+             selections: dict[Selector, list[tuple[Parts, Any]]]) -> None:
+        found = selections.get(self.select)
+        if found is None:  # groups with one select and different withins select once
+            found = selections[self.select] = list(walk(body, self.select))
+        for parts, value in found:
             live = [p for p in self.plans if p.when is None or p.when(value)]
             if live:
                 self._value(parts, value, live, out, walks)
@@ -298,8 +302,9 @@ class CompiledRules:
         """(rule, hit) for every rule that fires on ``body``: rule by rule, in document order."""
         per_rule: list[list[Hit]] = [[] for _ in self.rules]
         walks: dict[int, Tree] = {}  # the body is alive meanwhile: ids are not reused
+        selections: dict[Selector, list[tuple[Parts, Any]]] = {}
         for group in self.groups:
-            group.fire(body, per_rule, walks)
+            group.fire(body, per_rule, walks, selections)
         return [(rule, hit) for rule, hits in zip(self.rules, per_rule, strict=True) for hit in hits]
 
 

@@ -80,6 +80,7 @@ def scenarios_dir() -> Path:
     return REPO / "tests" / "scenarios"
 
 
+@pytest.mark.heavy  # a cargo build of the behaviours' crate: tests/README.md
 def test_the_rust_adapter_answers_a_panic_and_goes_on_and_keeps_println_off_the_protocol(
         rust_behaviours: Path, opened: list[CommandPipeline]) -> None:
     panics = _open(opened, [str(rust_behaviours)], "panics")

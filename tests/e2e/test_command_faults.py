@@ -25,9 +25,10 @@ LANE = {"id": "plain", "wire": "toy-wire", "provider": "toy"}
 def faulty(scenarios: Path) -> Iterator[Any]:
     opened: list[CommandPipeline] = []
 
-    def start(mode: str) -> CommandPipeline:
+    def start(mode: str, start_timeout_s: float = 60.0) -> CommandPipeline:
         program = str(scenarios / "protocol_programs" / "faulty.py")
-        pipe = CommandPipeline(PipelineSpec(kind="command", command=(sys.executable, program, mode), name="new"))
+        pipe = CommandPipeline(PipelineSpec(kind="command", command=(sys.executable, program, mode), name="new",
+                                            start_timeout_s=start_timeout_s))
         opened.append(pipe)
         return pipe
 
@@ -105,15 +106,8 @@ def test_an_answer_nested_too_deeply_to_decode_is_a_protocol_error_not_a_harness
 
 
 def test_a_program_with_no_hello_is_an_error_for_every_call_naming_the_cause(faulty: Any) -> None:
-    import harness.pipeline.command as command
-
-    saved = command.START_TIMEOUT_S
-    command.START_TIMEOUT_S = 0.5
-    try:
-        pipe = faulty("no-hello")
-        obs = call(pipe)
-    finally:
-        command.START_TIMEOUT_S = saved
+    pipe = faulty("no-hello", start_timeout_s=0.5)  # the side's start_timeout_s, not the 60 s default
+    obs = call(pipe)
     assert obs.outcome == "error" and obs.error is not None and obs.error.type == "PipelineStart"
     assert "no hello within 0.5 s" in obs.error.message and "gave up after 3 start(s)" in obs.error.message
     assert call(pipe).error.type == "PipelineStart"  # type: ignore[union-attr]

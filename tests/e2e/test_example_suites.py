@@ -40,7 +40,8 @@ def run_report(suite: Path, out: Path, *extra: str) -> tuple[int, dict[str, Any]
     return got.returncode, report
 
 
-@pytest.fixture(params=["node", "rust"])
+# building the Rust example (and, below, mutating either example) is the heavy tier: tests/README.md
+@pytest.fixture(params=["node", pytest.param("rust", marks=pytest.mark.heavy)])
 def example(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, Path]:
     lang: str = request.param
     reason = MISSING[lang]()
@@ -74,6 +75,7 @@ def _claimed(ref: str, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in results if fnmatch.fnmatchcase(r["id"], pattern.replace("[", "[[]", 1))]
 
 
+@pytest.mark.heavy
 def test_every_claim_of_an_example_ledger_holds_on_a_scratch_copy(example: tuple[str, Path], tmp_path: Path) -> None:
     lang, suite = example
     root = suite.parents[1]

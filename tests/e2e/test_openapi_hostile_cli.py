@@ -1,15 +1,19 @@
-"""The full-size alias bomb through the command: refused at the real 2,000,000-value bound with
-exit 2 and one line naming the place, in bounded time and memory (the unit test uses a lower
-bound to stay fast)."""
+"""`harness openapi` on hostile documents, in a subprocess. The full-size alias bomb: refused at
+the real 2,000,000-value bound with exit 2 and one line naming the place, in bounded time and
+memory (the unit test uses a lower bound to stay fast). Server credentials never reach the
+output."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.unit.sources.test_openapi_hostile import SECRET, _with_server
 
 pytestmark = pytest.mark.slow
 
@@ -28,3 +32,14 @@ def test_a_billion_value_alias_bomb_is_refused_at_two_million_values(tmp_path: P
     assert "at most 2,000,000 values after expanding YAML aliases" in done.stderr
     assert "Traceback" not in done.stderr
     assert time.perf_counter() - start < 60
+
+
+def test_the_cli_never_echoes_server_credentials(tmp_path: Path) -> None:
+    # moved from tests/unit/sources/test_openapi_hostile.py: it runs the command in a subprocess
+    path = tmp_path / "api.json"
+    path.write_text(json.dumps(_with_server(f"https://admin:{SECRET}@api.example.invalid/v1")), encoding="utf-8")
+    done = subprocess.run([str(Path(sys.executable).parent / "harness"), "openapi", str(path), "--format", "json"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "carrying credentials" in done.stderr
+    assert SECRET not in done.stdout + done.stderr

@@ -49,7 +49,7 @@ def _python(scenarios: Path) -> list[str]:
     return [sys.executable, str(ADAPTER), "--call", "plain_pipes:old", "--name", "old"]
 
 
-@pytest.mark.parametrize("adapter", ["python", "node", "rust"])
+@pytest.mark.parametrize("adapter", ["python", "node", pytest.param("rust", marks=pytest.mark.heavy)])
 def test_protocol_check_passes_every_check_on_each_shipped_adapter(
         adapter: str, scenarios: Path, request: pytest.FixtureRequest) -> None:
     cwd = scenarios / "suites" / "command_pipes"
@@ -115,7 +115,7 @@ def _tapped_traffic(cmd: list[str], tmp_path: Path, scenarios: Path, cwd: Path, 
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
-@pytest.mark.parametrize("adapter", ["python", "node", "rust"])
+@pytest.mark.parametrize("adapter", ["python", "node", pytest.param("rust", marks=pytest.mark.heavy)])
 def test_the_real_traffic_with_each_adapter_conforms_to_the_message_schemas(
         adapter: str, tmp_path: Path, scenarios: Path, request: pytest.FixtureRequest) -> None:
     if adapter == "python":

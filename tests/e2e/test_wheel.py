@@ -19,12 +19,22 @@ REPO = Path(__file__).resolve().parents[2]
 TREE = ("pyproject.toml", "README.md", "LICENSE", "harness", "cases/rules", "cases/lanes", "cassettes")
 
 
+def _setuptools_version() -> tuple[int, ...]:
+    """Read from its metadata, not imported: importing setuptools in a test process where another
+    test already imported the standard library's distutils fails in setuptools' distutils shim."""
+    from importlib import metadata
+
+    try:
+        return tuple(int(x) for x in metadata.version("setuptools").split(".")[:2])
+    except metadata.PackageNotFoundError:
+        return (0,)
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import setuptools
-
-    if tuple(int(x) for x in setuptools.__version__.split(".")[:2]) < (70, 1):
-        pytest.skip(f"setuptools {setuptools.__version__} has no bdist_wheel: an offline build needs 70.1+")
+    version = _setuptools_version()
+    if version < (70, 1):
+        pytest.skip(f"setuptools {version} has no bdist_wheel: an offline build needs 70.1+")
     work = tmp_path_factory.mktemp("wheel")
     src = work / "src"
     for part in TREE:  # links kept as links: the catalog is links into cases/ and cassettes/

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.heavy]  # a wheel and a fresh venv: tests/README.md
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -26,12 +26,22 @@ def _run(*cmd: str | Path, cwd: Path, timeout: float = 300) -> subprocess.Comple
                           check=False)
 
 
+def _setuptools_version() -> tuple[int, ...]:
+    """Read from its metadata, not imported: importing setuptools in a test process where another
+    test already imported the standard library's distutils fails in setuptools' distutils shim."""
+    from importlib import metadata
+
+    try:
+        return tuple(int(x) for x in metadata.version("setuptools").split(".")[:2])
+    except metadata.PackageNotFoundError:
+        return (0,)
+
+
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    setuptools = pytest.importorskip("setuptools")
-    if tuple(int(x) for x in setuptools.__version__.split(".")[:2]) < (70, 1):
-        pytest.skip(f"building the wheel offline needs setuptools>=70.1 (bdist_wheel built in); "
-                    f"found {setuptools.__version__}")
+    version = _setuptools_version()
+    if version < (70, 1):
+        pytest.skip(f"building the wheel offline needs setuptools>=70.1 (bdist_wheel built in); found {version}")
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
     src.mkdir()

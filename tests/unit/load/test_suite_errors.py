@@ -84,13 +84,6 @@ def test_an_unknown_subject_is_named(tmp_path: Path) -> None:
     assert "unknown subject 'nope'" in message
 
 
-def test_a_yaml_alias_bomb_in_a_case_file_is_one_clear_error(tmp_path: Path) -> None:
-    from tests.unit.load.test_yaml_loading import ALIAS_BOMB
-
-    [message] = errors_of(make_suite(tmp_path, bomb=ALIAS_BOMB))
-    assert message.startswith("bomb.cases.yaml") and "after expanding YAML aliases" in message
-
-
 def test_case_ids_derived_from_content_are_stable_and_ignore_titles(tmp_path: Path) -> None:
     text = "version: 1\nsubject: echo\ncases:\n  - title: {t}\n    tools: [{{name: t}}]\n"
     first = load_suite(make_suite(tmp_path, c=text.format(t="one"))).cases[0].id

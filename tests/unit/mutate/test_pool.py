@@ -39,3 +39,16 @@ def test_a_mutant_whose_preparation_fails_is_unviable_and_runs_no_pin() -> None:
     rows = _run([Job("bad", [0, 4], lambda: "SyntaxError: invalid syntax"), Job("ok", [0], lambda: None)])
     assert rows["bad"].unviable == "SyntaxError: invalid syntax" and rows["bad"].outcomes == {}
     assert rows["ok"].outcomes == {0: "passed"}
+
+
+def test_a_row_that_builds_before_its_pins_gets_its_own_start_deadline(monkeypatch: Any) -> None:
+    from harness.mutate import pool
+
+    monkeypatch.setattr(pool, "START_DEADLINE_S", 0.3)
+
+    def slow_build() -> None:
+        time.sleep(0.8)  # a rebuild of the mutated side: longer than the pool's start deadline
+
+    rows = _run([Job("plain", [0], slow_build), Job("file", [0], slow_build, start_s=5.0)])
+    assert rows["plain"].unviable == "did not start its pins before the deadline"
+    assert rows["file"].unviable is None and rows["file"].outcomes == {0: "passed"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError, InputErrors, Place
+from harness.errors import ConfigError, InputError, InputErrors, Place
 from harness.mutate.mutants import shard_keys
 from harness.mutate.targets import Target, changed_lines, load_settings, resolve_targets
 
@@ -62,6 +62,17 @@ def test_in_diff_sees_only_the_lines_changed_since_a_revision(tmp_path: Path) ->
     subprocess.run([*git, "commit", "-qm", "base"], cwd=root, check=True)
     (root / "pkg" / "mod.py").write_text(CODE.replace("x * 2", "x * 3"))
     assert changed_lines(root, "HEAD", ["pkg/mod.py"]) == {"pkg/mod.py": {6}}
+
+
+def test_a_revision_git_cannot_resolve_is_bad_input_even_with_no_file_to_diff(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*git, "add", "."], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=root, check=True)
+    with pytest.raises(ConfigError, match="no-such-ref"):
+        changed_lines(root, "no-such-ref", [])
+    assert changed_lines(root, "HEAD", []) == {}
 
 
 def test_shards_partition_the_mutants_deterministically() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,12 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def _catalog_bodies() -> tuple[list[Rule], list[Any]]:
+    rules, bodies = _loaded_catalog_bodies()  # loaded once per session: the tests only read them
+    return list(rules), list(bodies)
+
+
+@functools.cache
+def _loaded_catalog_bodies() -> tuple[list[Rule], list[Any]]:
     catalog = load_catalog(REPO / "cases", {"rules": ["rules/*.rules.yaml"], "cassettes": "../cassettes"})
     bodies = [i.body for i in catalog.interactions]
     # and each body with every schema's `type` dropped: the shapes the type-keyed rules skip

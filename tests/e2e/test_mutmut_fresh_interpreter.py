@@ -1,0 +1,24 @@
+"""The mutmut adapter in a fresh interpreter: only a new Python shows what importing and using
+the adapter does to process-wide state (moved from tests/unit/mutate/test_mutmut_canary.py: a
+subprocess Python is an end-to-end cost)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.unit.mutate.test_mutmut_canary import SOURCE
+
+pytestmark = pytest.mark.slow
+
+
+def test_using_the_adapter_never_imports_mutmut_main_nor_sets_the_start_method() -> None:
+    code = ("import multiprocessing, sys\n"
+            "from harness.mutate import mutmut_adapter as a\n"
+            f"a.generate('c.py', {SOURCE!r})\n"
+            "a.activate(None)\n"
+            "print(multiprocessing.get_start_method(allow_none=True), 'mutmut.__main__' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd="/")
+    assert out.stdout.split() == ["None", "False"]
