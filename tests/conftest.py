@@ -3,8 +3,15 @@ contain pipelines that crash and hang on purpose, so pytest must never collect t
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+# Hypothesis keeps caches (constants, unicode tables) in ./.hypothesis even with no example
+# database: point it outside the checkout, so no test run writes into the tree (the mutation
+# tests hash the tree before and after, and a parallel fuzz test would change it under them).
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "wire-harness-hypothesis"))
 
 import pytest
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = [sys.executable, "-c", "from harness.cli.main import main; main()"]
-UNWATCHED = {".git", "reports", "target", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache",
+UNWATCHED = {".git", ".hypothesis", "reports", "target", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache",
              ".ruff_cache", "mutants", ".tox"}
 
 
