@@ -234,6 +234,19 @@ def _case_lanes(doc: Document, at: str, raw: dict[str, Any], subject: Subject,
     return tuple(raw["lanes"])
 
 
+def _file_pins_confined(doc: Document, at: str, raw: dict[str, Any], path: Path,
+                        roots: tuple[Path, ...] | None) -> None:
+    """An ``equals: {file: F}`` pin reads F beside its case file: confined to the suite folder
+    (and ``read_roots``) like every tool source, ``..`` and symlinks resolved."""
+    from harness.sources import confined  # harness.sources imports harness.load
+
+    allowed = roots or (path.parent.resolve(),)
+    for j, pin in enumerate(raw.get("pins", [])):
+        name = pin.get("file") if isinstance(pin, dict) else None
+        if isinstance(name, str):
+            confined(path.parent / name, allowed, doc.place(f"{at}.pins[{j}].file"), name)
+
+
 def _same_as_input_picks(doc: Document, at: str, raw: dict[str, Any], case_input: dict[str, Any]) -> None:
     """An ``equals: {same_as_input: SEL}`` pin whose selector picks nothing from the case's own
     input is a mistake in the case file, known now, not a pin failing later about the output."""
@@ -266,6 +279,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
             raise InputError(doc.place(f"{at}.expect.{lane}.diverges.why"), "the reason for this divergence",
                              "'TODO' (left by harness bless: write why this lane may differ)")
     _same_as_input_picks(doc, at, raw, {"tools": tools, **raw.get("input", {})})
+    _file_pins_confined(doc, at, raw, path, roots)
     return Case(
         id=raw.get("id") or content_id(subject.name, raw), subject=subject.name, file=doc.file,
         line=doc.lines.line_of(at), title=raw.get("title", ""),

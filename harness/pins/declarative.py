@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +21,10 @@ from typing import Any
 import jsonschema
 
 from harness.canonical import canonical_bytes, sorted_bytes
+from harness.errors import Place
 from harness.load.yamlsafe import load_document
 from harness.model import Case, Observation, PinSpec, Side, Suite
+from harness.patterns import bounded
 from harness.pins import cache
 from harness.selectors import select
 
@@ -130,7 +131,9 @@ def _raises(ctx: Context, p: dict[str, Any]) -> None:
     if obs.error.type != p["error"].rpartition(".")[2]:
         raise PinFailure(f"expected {p['error']}; found {obs.error.type}: {obs.error.message}")
     pattern = p.get("message")
-    if pattern and not re.search(pattern, obs.error.message):
+    # a user's regex run on a pipeline's message: bounded in time, so a catastrophic pattern is
+    # one clear error naming it, not a pin that never ends
+    if pattern and not bounded(pattern, where=Place(ctx.case.file, ctx.case.line, "pins")).search(obs.error.message):
         raise PinFailure(f"expected a message matching {pattern!r}; found {obs.error.message!r}")
 
 
