@@ -13,6 +13,8 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -69,10 +71,14 @@ def _kill_group(w: _Worker) -> None:
     supervise.kill_group(w.proc.pid)
 
 
-def _worker(conn: Connection, parent: int, memory_mb: float | None) -> None:
+def _worker(conn: Connection, parent: int, memory_mb: float | None, prints: int | None = None) -> None:
     supervise.forked_child(parent)  # dies with the harness, even when the harness is SIGKILLed
     os.setpgid(0, 0)  # its own group, so processes a pipeline starts can be ended with it
-    os.dup2(2, 1)  # a pipeline's prints must not corrupt machine-readable stdout
+    # A pipeline's prints must not corrupt machine-readable stdout, nor reach the terminal raw
+    # (they may hold a key): both streams go to the parent, which redacts them (``_Echo``).
+    os.dup2(prints if prints is not None else 2, 1)
+    if prints is not None:
+        os.dup2(prints, 2)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C and SIGTERM are the parent's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # The ceiling counts on top of the harness this worker was forked from; the pipeline
@@ -86,6 +92,31 @@ def _worker(conn: Connection, parent: int, memory_mb: float | None) -> None:
             return
         for index, forced, careful in task:
             _finish(_UNITS[index], pipes, forced, conn.send, careful)
+
+
+class _Echo:
+    """What pipelines print in the workers, passed on to the harness's stderr line by line
+    through the report redactor: a pipeline that prints a key does not put it on the terminal
+    or in a CI log."""
+
+    def __init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+        self.thread = threading.Thread(target=self._pump, daemon=True)
+        self.thread.start()
+
+    def _pump(self) -> None:
+        from harness.report.redact import redactor
+
+        with os.fdopen(self.read_fd, "rb") as stream:
+            for raw in stream:
+                text = redactor().text(raw.decode("utf-8", "replace"))
+                with contextlib.suppress(OSError, ValueError):
+                    sys.stderr.write(text)
+                    sys.stderr.flush()
+
+    def close(self) -> None:
+        os.close(self.write_fd)  # the workers are gone: the pump sees the end and stops
+        self.thread.join(timeout=2)
 
 
 @dataclass
@@ -108,10 +139,12 @@ class _Pool:
         self.size = max(1, min(workers, len(units)))
         self.chunk = max(1, min(CHUNK, len(units) // (self.size * 4) or 1))
         self.workers: list[_Worker] = []
+        self.echo: _Echo | None = None
 
     def spawn(self) -> _Worker:
         parent, child = self.ctx.Pipe()
-        proc = self.ctx.Process(target=_worker, args=(child, os.getpid(), self.memory_mb), daemon=True)
+        prints = self.echo.write_fd if self.echo is not None else None
+        proc = self.ctx.Process(target=_worker, args=(child, os.getpid(), self.memory_mb, prints), daemon=True)
         proc.start()
         child.close()
         return _Worker(proc, parent)
@@ -181,6 +214,7 @@ class _Pool:
     def run(self) -> list[UnitResult]:
         finished = False
         supervise.start()  # before the fork: workers and what they start carry the watchdog's token
+        self.echo = _Echo()
         try:
             self.workers = [self.spawn() for _ in range(self.size)]
             for w in self.workers:
@@ -190,6 +224,8 @@ class _Pool:
             finished = True
         finally:
             self.stop(gently=finished)
+            self.echo.close()
+            self.echo = None
         return self.results
 
     def stop(self, gently: bool) -> None:

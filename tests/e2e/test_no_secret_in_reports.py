@@ -23,6 +23,7 @@ def test_a_leaked_key_is_redacted_from_every_report_and_output(tmp_path: Path, s
                          capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env, check=False)
     assert got.returncode == 1, got.stderr  # the run still fails: the leak is a divergence and an error
     assert KEY not in got.stdout and KEY not in got.stderr
+    assert "debug: calling upstream with key [REDACTED:" in got.stderr  # what pipelines print still shows
     written = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
     assert {p.name for p in written} >= {"report.json", "report.md", "junit.xml"}
     for path in written:
