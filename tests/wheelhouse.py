@@ -8,7 +8,7 @@ import hashlib
 import zipfile
 from pathlib import Path
 
-__all__ = ["SOURCE", "make_wheels"]
+__all__ = ["SOURCE", "make_wheels", "setuptools_version"]
 
 SOURCE = Path(__file__).parent / "scenarios" / "packages" / "tinywire"
 
@@ -33,3 +33,14 @@ def make_wheels(folder: Path, versions: tuple[str, ...] = ("1.0.0", "2.0.0", "3.
             for name, data in files.items():
                 wheel.writestr(name, data)
     return folder
+
+
+def setuptools_version() -> tuple[int, ...]:
+    """Read from its metadata, not imported: importing setuptools in a test process where another
+    test already imported the standard library's distutils fails in setuptools' distutils shim."""
+    from importlib import metadata
+
+    try:
+        return tuple(int(x) for x in metadata.version("setuptools").split(".")[:2])
+    except metadata.PackageNotFoundError:
+        return (0,)

@@ -13,26 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.wheelhouse import setuptools_version
+
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 TREE = ("pyproject.toml", "README.md", "LICENSE", "harness", "cases/rules", "cases/lanes", "cassettes")
 
 
-def _setuptools_version() -> tuple[int, ...]:
-    """Read from its metadata, not imported: importing setuptools in a test process where another
-    test already imported the standard library's distutils fails in setuptools' distutils shim."""
-    from importlib import metadata
-
-    try:
-        return tuple(int(x) for x in metadata.version("setuptools").split(".")[:2])
-    except metadata.PackageNotFoundError:
-        return (0,)
-
-
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    version = _setuptools_version()
+    version = setuptools_version()
     if version < (70, 1):
         pytest.skip(f"setuptools {version} has no bdist_wheel: an offline build needs 70.1+")
     work = tmp_path_factory.mktemp("wheel")

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.wheelhouse import setuptools_version
+
 pytestmark = [pytest.mark.slow, pytest.mark.heavy]  # a wheel and a fresh venv: tests/README.md
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,20 +28,9 @@ def _run(*cmd: str | Path, cwd: Path, timeout: float = 300) -> subprocess.Comple
                           check=False)
 
 
-def _setuptools_version() -> tuple[int, ...]:
-    """Read from its metadata, not imported: importing setuptools in a test process where another
-    test already imported the standard library's distutils fails in setuptools' distutils shim."""
-    from importlib import metadata
-
-    try:
-        return tuple(int(x) for x in metadata.version("setuptools").split(".")[:2])
-    except metadata.PackageNotFoundError:
-        return (0,)
-
-
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    version = _setuptools_version()
+    version = setuptools_version()
     if version < (70, 1):
         pytest.skip(f"building the wheel offline needs setuptools>=70.1 (bdist_wheel built in); found {version}")
     base = tmp_path_factory.mktemp("wheel")
