@@ -96,6 +96,9 @@ def judged(section: dict[str, Any], base: tuple[str, dict[str, Any] | None] | No
               help="Only the pins of lanes matching this glob (repeatable).")
 @click.option("--pins", "pin_set", metavar="SET", default=None,
               help="Only the pins of this named set (pin_sets in suite.yaml), e.g. one review round.")
+@click.option("--first-kill", "first_kill", is_flag=True,
+              help="Stop each mutant at its first killing pin (mutmut's semantics): statuses as in the full "
+                   "matrix, killed_by lists only that pin.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress output; no summary unless --format asks.")
 @click.option("--baseline", type=click.Path(path_type=Path), default=None,
               help="An earlier mutation out folder (or run folder) to compare with; implies --fail-on new.")
@@ -103,7 +106,7 @@ def judged(section: dict[str, Any], base: tuple[str, dict[str, Any] | None] | No
               help="Fail on every escape over the threshold (any: the default without --baseline) or on new ones.")
 def command(suite: Path | None, in_diff: str | None, shard: str | None, workers: int | None, out: Path,
             resume: bool, form: str | None, mutants: tuple[str, ...], cases: tuple[str, ...],
-            lanes: tuple[str, ...], pin_set: str | None, quiet: bool, baseline: Path | None,
+            lanes: tuple[str, ...], pin_set: str | None, first_kill: bool, quiet: bool, baseline: Path | None,
             fail_on: str | None) -> int:
     """Run every covering pin against every mutant of SUITE (default ./cases) and check the ledgers."""
     base = baseline_of(baseline, fail_on)
@@ -114,7 +117,7 @@ def command(suite: Path | None, in_diff: str | None, shard: str | None, workers:
         known_set(loaded, pin_set)  # an unknown set is bad input before anything is planned
     options = Options(in_diff=in_diff, shard=parse_shard(shard) if shard else None, workers=workers,
                       out=out, resume=resume, progress=not quiet, pins=pin_set, mutants=mutants, cases=cases,
-                      lanes=lanes)
+                      lanes=lanes, first_kill=first_kill)
     section = run(loaded, options)
     _note_left_out(out)
     emit(section, out, form, quiet)

@@ -4,10 +4,18 @@ A fresh interpreter per run, so the mutated modules are installed before anythin
 originals and nothing of the caller's process leaks in. It runs pytest in-process once: the
 collection is the pins; ``pytest_runtestloop`` is taken over to run, instead of the tests,
 1. the baseline: every pin once on unmutated code in forked children, with per-pin coverage of
-   the target functions (a ``sys.settrace`` call hook; cached observations are dropped before
-   each pin, so each pin is charged for the functions its own observations reach);
-2. one forked child per mutant row running every covering pin (``--tb=no``, no ``-x``).
+   the target functions and their lines (``harness.mutate.coverage``; cached observations are
+   dropped before each pin, so each pin is charged for what its own observations reach);
+2. one forked child per mutant row running every covering pin (``harness.mutate.rowpins``),
+   with no ``-x`` unless ``--first-kill``. A case file's pins and ``expect`` items are judged
+   in-process on the row's observations, made once each, and decided without running when what
+   they read equals the baseline's (``harness.mutate.observed``); Python pins run as pytest
+   items. The row reports once, over a pipe, when it is done (``harness.mutate.pool``).
 Rows go to ``results.jsonl`` as they finish; ``baseline.json`` and ``errors.json`` beside it.
+
+``plan["granularity"] == "pin"`` runs the engine as it was before observations: every covering
+pin (function-level coverage) as a pytest item, one message per pin. It is the oracle the tests
+compare the kill matrix with, not a user setting.
 """
 
 from __future__ import annotations
@@ -16,50 +24,17 @@ import json
 import os
 import signal
 import sys
-import threading
 import time
-import types
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from harness.mutate.coverage import Coverage
+from harness.mutate.rowpins import how as _how
 
 __all__ = ["PINS_PLUGIN", "main"]
 
 PINS_PLUGIN = "harness.pins.plugin"
-
-
-class _Coverage:
-    """Which target functions each pin reaches: a call-event hook on known code objects."""
-
-    def __init__(self) -> None:
-        self.codes: dict[types.CodeType, str] = {}
-        self.hits: set[str] = set()
-
-    def add_module(self, module: types.ModuleType) -> None:
-        from harness.mutate.mutmut_adapter import original_function_name
-
-        for name, value in vars(module).items():
-            funcs: list[tuple[str, Any]] = [(name, value)]
-            if isinstance(value, type) and value.__module__ == module.__name__:
-                funcs = [(f"{value.__name__}.{k}", v) for k, v in vars(value).items()]
-                funcs = [(q, getattr(v, "__func__", v)) for q, v in funcs]
-            for qual, func in funcs:
-                code = getattr(func, "__code__", None)
-                if not isinstance(code, types.CodeType) or getattr(func, "__module__", None) != module.__name__:
-                    continue
-                if code.co_name != getattr(func, "__name__", None):
-                    continue  # a wrapper (the trampoline) whose code is shared by every target
-                real = original_function_name(qual)
-                if real is not None:
-                    self.codes[code] = f"{module.__name__}:{real}"
-
-    def _tracer(self, frame: types.FrameType, event: str, arg: Any) -> None:
-        key = self.codes.get(frame.f_code)
-        if key is not None:
-            self.hits.add(key)
-
-    def start(self) -> None:
-        sys.settrace(self._tracer)
-        threading.settrace(self._tracer)
 
 
 def _clear_cache() -> None:
@@ -76,7 +51,11 @@ class Engine:
     def __init__(self, plan: dict[str, Any]) -> None:
         self.plan = plan
         self.out = Path(plan["out"])
-        self.coverage = _Coverage()
+        self.coverage = Coverage()
+        self.per_pin = plan.get("granularity") == "pin"
+        self.judging = False  # set for the mutant rows: case-file pins judged on observations
+        self.obs_prints: dict[Any, Any] = {}  # the baseline's observations, as pins read them
+        self.harness_items: list[bool] = []
         self.items: list[Any] = []
         self.collect_errors: list[dict[str, str]] = []
         self.exit_code = 0
@@ -114,6 +93,9 @@ class Engine:
 
         items = [item for item in items if not matches_any(item.nodeid, self.plan.get("exclude", []))]
         self.items = items
+        from harness.mutate.observed import is_harness_item
+
+        self.harness_items = [is_harness_item(item) for item in items]
         nodeids = [item.nodeid for item in items]
         if not self._claims_resolve(nodeids):
             return
@@ -152,6 +134,10 @@ class Engine:
             for pos, item in enumerate(good):
                 signal.setitimer(signal.ITIMER_REAL, deadline)
                 run_item(item, good[pos + 1] if pos + 1 < len(good) else None)
+            if not self.per_pin:  # from the cache the warm-up filled: no pipeline runs again
+                from harness.mutate.observed import baseline_prints
+
+                self.obs_prints = baseline_prints(good)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
@@ -179,21 +165,35 @@ class Engine:
         known: set[str] = set()
         for name in sorted({*self.plan["modules"], *self.plan["site_modules"]}):
             module = importlib.import_module(name)
-            self.coverage.add_module(module)
+            files = self.plan["modules"].get(name)
+            self.coverage.add_module(module, (files[0], files[1]) if files else None)
             known |= known_switch_ids(module)
         # mutmut runs the original code for an unknown id: that would read as "survived"
         unknown = [m["id"] for m in self.plan["mutants"] if _how(m) == "switch" and m["switch"] not in known]
         if unknown:
             raise RuntimeError(f"{len(unknown)} operator mutant(s) the trampolines do not know: {unknown[:5]}")
 
-    def _run_pin(self, i: int, nxt: int | None) -> tuple[str, dict[str, Any]]:
+    def _run_pin(self, i: int, rest: Sequence[int]) -> tuple[str, dict[str, Any]]:
         if i == len(self.items):  # not a pin: the output check of a declared equivalent
             return self._outputs_check()
+        if self.judging and self.harness_items[i]:
+            from harness.mutate.observed import judge
+
+            return judge(self.items[i], self.obs_prints), {}
         from harness.mutate.pinrun import run_item
 
-        following = self.items[nxt] if nxt is not None and nxt < len(self.items) else None
-        outcome = run_item(self.items[i], following)
-        return outcome, {"h": sorted(self.coverage.hits)} if self.recording else {}
+        outcome = run_item(self.items[i], self._following(rest))
+        if not self.recording:
+            return outcome, {}
+        return outcome, {"h": sorted(self.coverage.hits.functions), "l": sorted(self.coverage.hits.lines)}
+
+    def _following(self, rest: Sequence[int]) -> Any:
+        """The next item pytest's protocol will run (its fixtures are kept for it): judged
+        items do not go through the protocol, so they are not it."""
+        for j in rest:
+            if j < len(self.items) and not (self.judging and self.harness_items[j]):
+                return self.items[j]
+        return None
 
     def _outputs_check(self) -> tuple[str, dict[str, Any]]:
         from harness.mutate.outputs import differing, fingerprints
@@ -225,7 +225,8 @@ class Engine:
         n = len(nodeids)
         chunks = [list(range(n))[k::max(1, workers)] for k in range(max(1, workers))]
         jobs = [Job(f"baseline-{k}", c, preparer(f"baseline-{k}"), self._before_pin) for k, c in enumerate(chunks) if c]
-        result: dict[str, Any] = {"pins": nodeids, "outcomes": {}, "details": {}, "durations": {}, "hits": {}}
+        result: dict[str, Any] = {"pins": nodeids, "outcomes": {}, "details": {}, "durations": {}, "hits": {},
+                                  "lines": {}}
 
         def on_row(row: Row) -> None:
             # what the unmutated code writes is its own behaviour: not charged, not put back (in
@@ -235,6 +236,7 @@ class Engine:
                 extra = row.extra.get(i, {})
                 result["durations"][nodeids[i]] = round(float(extra.get("d", 0.0)), 6)
                 result["hits"][nodeids[i]] = extra.get("h", [])
+                result["lines"][nodeids[i]] = extra.get("l", [])
                 if i in row.details:
                     result["details"][nodeids[i]] = row.details[i]
             if row.unviable is not None:
@@ -247,40 +249,71 @@ class Engine:
         (self.out / "baseline.json").write_text(json.dumps(result, indent=1, sort_keys=True))
         return result
 
-    def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int, run_jobs: Any) -> None:
-        from harness.mutate.pool import Job, Row
-        from harness.pipeline.setup import SETUP_TIMEOUT_S
+    def _selected(self) -> dict[str, dict[str, Any]]:
+        selected = set(self.plan["selected"]) - set(self.plan["done"])
+        return {m["key"]: m for m in self.plan["mutants"] if m["key"] in selected}
 
-        good = [i for i, nid in enumerate(nodeids) if baseline["outcomes"].get(nid) == "passed"]
+    def _deadlines(self, nodeids: list[str], baseline: dict[str, Any], mutants: dict[str, Any]) -> list[float]:
+        """Each pin's deadline (floor + factor x its baseline duration); the output check's last."""
         factor, floor = float(self.plan["timeout"]["factor"]), float(self.plan["timeout"]["floor_s"])
         deadlines = [floor + factor * float(baseline["durations"].get(nid, 0.0)) for nid in nodeids]
-        selected = set(self.plan["selected"]) - set(self.plan["done"])
-        mutants = {m["key"]: m for m in self.plan["mutants"] if m["key"] in selected}
-        check = len(self.items)  # the pseudo-pin index of the output check
         if any(m.get("equivalent") for m in mutants.values()):
             started = time.monotonic()
             self.prints = _outputs_baseline(self.plan["suite_root"])
             deadlines = [*deadlines, floor + factor * (time.monotonic() - started)]
+        return deadlines
+
+    def _chooser(self, nodeids: list[str], baseline: dict[str, Any]) -> Any:
+        from harness.mutate.rowpins import PinChooser
+
+        good = [i for i, nid in enumerate(nodeids) if baseline["outcomes"].get(nid) == "passed"]
+        sources = {name: files[0] for name, files in self.plan["modules"].items()}
+        return PinChooser(nodeids, good, baseline, sources, self.coverage.mapped, self.per_pin)
+
+    def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int, run_jobs: Any) -> None:
+        from harness.mutate.pool import Job
+        from harness.pipeline.setup import SETUP_TIMEOUT_S
+
+        mutants = self._selected()
+        deadlines = self._deadlines(nodeids, baseline, mutants)
+        chooser = self._chooser(nodeids, baseline)
         results = (self.out / "results.jsonl").open("a", encoding="utf-8")
         jobs: list[Job] = []
+        by_lines: dict[str, int] = {}
         for key in sorted(mutants):
             m = mutants[key]
-            pins = [i for i in good if _how(m) == "file" or _covers(m, baseline["hits"].get(nodeids[i], []))]
-            if m.get("equivalent") and self.prints is not None:
-                pins.append(check)
+            chosen = chooser.pins_for(m)
+            by_lines[key] = chosen.saved_by_lines
+            pins = [*chosen.pins, *([len(self.items)] if m.get("equivalent") and self.prints is not None else [])]
             if not pins:
-                _write_row(results, m, {}, {}, None, 0, 0.0)
+                _write_row(results, m, {}, {}, None, 0, 0.0, saved={"observations": 0, "lines": chosen.saved_by_lines})
                 continue
             # a file mutant builds before its first pin: the setup's own deadline, not the pool's
             start = SETUP_TIMEOUT_S + 30.0 if _how(m) == "file" else 0.0
             jobs.append(Job(key, pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once(),
-                            start))
+                            start, whole=not self.per_pin, stop_on_kill=bool(self.plan.get("first_kill"))))
+        if self.rows.on and self.rows.mode == "copy" and any(not self._own_tree(mutants[j.key]) for j in jobs):
+            # rows sharing the scratch one at a time: a write is charged to the row that made it,
+            # and putting the scratch back never pulls a file from under another row
+            workers = 1
+        self.judging = not self.per_pin
+        try:
+            run_jobs(jobs, self._run_pin, deadlines, workers, self._row_writer(results, nodeids, mutants, by_lines,
+                                                                              len(jobs)))
+        finally:
+            results.close()
+
+    def _row_writer(self, results: Any, nodeids: list[str], mutants: dict[str, Any], by_lines: dict[str, int],
+                    total: int) -> Any:
+        from harness.mutate.observed import SAVED
+        from harness.mutate.pool import Row
+
+        check = len(self.items)  # the pseudo-pin index of the output check
         done = [0]
-        total = len(jobs)
 
         def on_row(row: Row) -> None:
             m = mutants[row.key]
-            outcomes = {nodeids[i]: o for i, o in row.outcomes.items() if i != check}
+            outcomes = {nodeids[i]: ("passed" if o == SAVED else o) for i, o in row.outcomes.items() if i != check}
             details = {nodeids[i]: d for i, d in row.details.items() if i != check}
             elapsed = time.monotonic() - row.started
             checked = None
@@ -288,29 +321,17 @@ class Engine:
                 checked = {"outcome": row.outcomes[check], "detail": row.details.get(check, ""),
                            **{k: v for k, v in row.extra.get(check, {}).items() if k != "d"}}
             writes = self.rows.writes(row.key, own_tree=self._own_tree(m))
-            _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed, checked, writes)
+            saved = {"observations": sum(1 for o in row.outcomes.values() if o == SAVED), "lines": by_lines[row.key]}
+            _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed, checked, writes, saved)
             done[0] += 1
             if done[0] % 25 == 0 or done[0] == total:
                 print(f"harness mutate: {done[0]}/{total} mutants run", file=sys.stderr, flush=True)
 
-        if self.rows.on and self.rows.mode == "copy" and any(not self._own_tree(mutants[j.key]) for j in jobs):
-            # rows sharing the scratch one at a time: a write is charged to the row that made it,
-            # and putting the scratch back never pulls a file from under another row
-            workers = 1
-        try:
-            run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
-        finally:
-            results.close()
-
+        return on_row
 
     def _own_tree(self, m: dict[str, Any]) -> bool:
         """Copy mode: a row that changes files works in its own copy of the scratch."""
         return self.rows.mode == "copy" and _how(m) == "file"
-
-
-def _how(m: dict[str, Any]) -> str:
-    """How mutant ``m`` is turned on (plans written before ``apply`` existed: by kind)."""
-    return str(m.get("apply") or ("switch" if m["kind"] == "operator" else "module"))
 
 
 def _clear_once() -> Any:
@@ -332,13 +353,6 @@ def _cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:
         return os.cpu_count() or 1
-
-
-def _covers(mutant: dict[str, Any], hits: list[str]) -> bool:
-    module, function = mutant["module"], mutant["function"]
-    if function:
-        return f"{module}:{function}" in hits
-    return any(h.startswith(f"{module}:") for h in hits)
 
 
 def _preparer(m: dict[str, Any], rows: Any, items: list[Any], rebuild_with: str | None = None) -> Any:
@@ -383,9 +397,11 @@ def _outputs_baseline(suite_root: str) -> dict[str, str] | None:
 
 def _write_row(fh: Any, m: dict[str, Any], outcomes: dict[str, str], details: dict[str, str],
                unviable: str | None, forks: int, elapsed: float, outputs: dict[str, Any] | None = None,
-               writes: list[dict[str, str]] | None = None) -> None:
+               writes: list[dict[str, str]] | None = None, saved: dict[str, int] | None = None) -> None:
     row = {"key": m["key"], "id": m["id"], "pins": outcomes, "details": details, "unviable": unviable,
            "forks": forks, "duration_s": round(elapsed, 4)}
+    if saved is not None:  # pin runs decided without running: equal observations, lines not run
+        row["saved"] = saved
     if outputs is not None:
         row["outputs"] = outputs
     if writes:

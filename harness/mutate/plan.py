@@ -45,6 +45,10 @@ class Options:
     mutants: tuple[str, ...] = ()  # --mutant: only these ids (globs)
     cases: tuple[str, ...] = ()  # --case/--lane: only these case-file pins
     lanes: tuple[str, ...] = ()
+    first_kill: bool = False  # --first-kill: a mutant's row ends at its first killing pin (mutmut's semantics)
+    # "pin": the engine before observation granularity (every covering pin as a pytest item); the
+    # oracle the kill-matrix tests compare with, not a user setting
+    granularity: str = "observation"
 
 
 @dataclass(frozen=True)
@@ -218,6 +222,8 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
         "timeout": {"factor": plan.settings.timeout_factor, "floor_s": plan.settings.timeout_floor_s,
                     "baseline_s": plan.settings.baseline_deadline_s},
         "workers": workers,
+        "first_kill": plan.options.first_kill,
+        "granularity": plan.options.granularity,
         "out": str(plan.out),
         "shard": list(plan.shard) if plan.shard else None,
         "in_diff": plan.in_diff,

@@ -1,11 +1,18 @@
-"""Fork one child per mutant row, stream one outcome per pin back, enforce per-pin deadlines.
+"""Fork one child per row, get its pins' outcomes back, enforce per-pin deadlines.
 
 The parent has collected the pins once; each child inherits them by ``fork``, activates its
-mutant (``prepare``), then runs its pins in order, writing ``{"t": "S", "i": n}`` before and
-``{"t": "R", ...}`` after each one over a pipe. The parent is the only clock: a pin that
-overruns its deadline gets the child SIGKILLed and is recorded as ``timeout``; a child that
-dies mid-pin (SIGSEGV, ``os._exit``) records that pin as ``crash``. Either way the rest of the
-row runs in a fresh child, so one bad pin never hides the others' verdicts.
+mutant (``prepare``), then runs its pins in order. Two ways to report:
+
+- per pin (the baseline): ``{"t": "S", "i": n}`` before and ``{"t": "R", ...}`` after each pin,
+  over a pipe, with the pin's extras (its coverage);
+- one message per row (``Job.whole``, every mutant row): the child writes which pin it is on,
+  when it started it, and each finished pin's outcome into a small shared memory slot
+  (``harness.mutate.slot``) and sends one ``{"t": "W"}`` message when the row is done.
+
+The parent is the only clock: a pin that overruns its deadline gets the child SIGKILLed and is
+recorded as ``timeout``; a child that dies mid-pin (SIGSEGV, ``os._exit``) records that pin as
+``crash``. Either way the rest of the row runs in a fresh child, so one bad pin never hides the
+others' verdicts. ``Job.stop_on_kill``: the row ends at its first failing pin (first-kill mode).
 """
 
 from __future__ import annotations
@@ -21,13 +28,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.mutate.slot import Slot
+
 __all__ = ["Job", "PinRunner", "Row", "run_jobs"]
 
-PinRunner = Callable[[int, int | None], tuple[str, dict[str, Any]]]
-"""Run pin ``i`` (next pin or None) in the child; returns (outcome, extra fields for the row)."""
+PinRunner = Callable[[int, Sequence[int]], tuple[str, dict[str, Any]]]
+"""Run pin ``i`` (the pins still to run after it) in the child; returns (outcome, extra fields)."""
 
 START_DEADLINE_S = 30.0
 IDLE_DEADLINE_S = 30.0
+POLL_S = 0.05
 
 
 @dataclass
@@ -39,6 +49,8 @@ class Job:
     prepare: Callable[[], str | None]  # runs in the child; a message means "unviable"
     before_pin: Callable[[], None] = lambda: None
     start_s: float = 0.0  # how long ``prepare`` may take (0: START_DEADLINE_S); a rebuild needs more
+    whole: bool = False  # one message for the row, progress in a shared slot (mutant rows)
+    stop_on_kill: bool = False  # first-kill mode: the row ends at its first failing pin
 
 
 @dataclass
@@ -62,9 +74,28 @@ class _Running:
     deadline: float = 0.0
     buffer: bytes = b""
     started: bool = False
+    slot: Slot | None = None  # whole rows: the child's progress
+    sent: list[int] = field(default_factory=list)  # whole rows: the pins the child was given
+    finished: bool = False  # whole rows: the child said its row is done
 
 
-def _child(fd: int, job: Job, todo: list[int], run_pin: PinRunner) -> None:
+def _whole_row(job: Job, todo: list[int], run_pin: PinRunner, slot: Slot) -> dict[int, dict[str, Any]]:
+    """Run the row, outcomes into ``slot``; the extras of the pins that have any."""
+    extras: dict[int, dict[str, Any]] = {}
+    for pos, i in enumerate(todo):
+        job.before_pin()
+        slot.begin(pos)
+        outcome, extra = run_pin(i, todo[pos + 1:])
+        slot.done(pos, outcome)
+        if extra:
+            extras[i] = extra
+        if job.stop_on_kill and outcome == "failed":
+            break
+    slot.begin(len(todo))
+    return extras
+
+
+def _child(fd: int, job: Job, todo: list[int], run_pin: PinRunner, slot: Slot | None) -> None:
     """Never returns: the child ends with os._exit so no parent state is torn down twice."""
     try:
         gc.disable()  # a short-lived child: collecting would only copy the parent's pages
@@ -81,12 +112,14 @@ def _child(fd: int, job: Job, todo: list[int], run_pin: PinRunner) -> None:
         if problem is not None:
             send({"t": "U", "e": problem})
             os._exit(0)
+        if slot is not None:
+            send({"t": "W", "x": _whole_row(job, todo, run_pin, slot)})
+            os._exit(0)
         for pos, i in enumerate(todo):
             job.before_pin()
             send({"t": "S", "i": i})
             started = time.perf_counter()
-            nxt = todo[pos + 1] if pos + 1 < len(todo) else None
-            outcome, extra = run_pin(i, nxt)
+            outcome, extra = run_pin(i, todo[pos + 1:])
             send({"t": "R", "i": i, "o": outcome, "d": time.perf_counter() - started, "x": extra})
         os._exit(0)
     except BaseException as exc:  # the child must never fall back into the parent's code
@@ -138,7 +171,10 @@ class _Pool:
         while self.queue or self.running:
             while self.queue and len(self.running) < workers:
                 self._start(*self.queue.popleft())
-            wait = max(0.0, min(s.deadline for s in self.running.values()) - time.monotonic())
+            wait = max(0.0, min(self._deadline(s) for s in self.running.values()) - time.monotonic())
+            if any(s.slot is not None for s in self.running.values()):
+                # a whole row's child starts each pin without a word: look at its slot this often
+                wait = min(wait, POLL_S)
             for key, _mask in self.sel.select(timeout=wait):
                 state = self.running.get(int(key.fd))
                 if state is not None:
@@ -169,21 +205,53 @@ class _Pool:
         self.sel.close()
 
     def _start(self, job: Job, todo: list[int]) -> None:
+        slot = Slot(len(todo)) if job.whole else None
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(r)
-            _child(w, job, todo, self.run_pin)
+            _child(w, job, todo, self.run_pin, slot)
         os.close(w)
         row = self.rows.setdefault(job.key, Row(job.key, started=time.monotonic()))
         row.forks += 1
         start = job.start_s or START_DEADLINE_S
-        self.running[r] = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + start)
+        self.running[r] = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + start, slot=slot,
+                                   sent=list(todo))
         self.sel.register(r, selectors.EVENT_READ)
+
+    def _deadline(self, state: _Running) -> float:
+        """When the child's current pin runs out: from its messages, or read off its slot."""
+        if state.slot is None or state.finished:
+            return state.deadline
+        position, started = state.slot.position()
+        if position < 0:
+            return state.deadline  # still preparing: the start deadline set at the fork
+        if position < len(state.sent):
+            return started + self.deadlines[state.sent[position]]
+        return started + IDLE_DEADLINE_S
+
+    def _settle(self, state: _Running) -> None:
+        """A whole row's child has ended: take its finished pins' outcomes off the slot and
+        point ``current``/``todo`` at the pin it was on, as the per-pin messages would have."""
+        row = self.rows[state.job.key]
+        if state.slot is None or row.unviable is not None:
+            return
+        for position, outcome in state.slot.outcomes().items():
+            row.outcomes[state.sent[position]] = outcome
+        position, _ = state.slot.position()
+        state.current, state.started = None, position >= 0
+        if state.finished or position >= len(state.sent):
+            state.todo.clear()
+        elif position < 0:
+            state.todo = deque(state.sent)
+        else:
+            state.current = state.sent[position]
+            state.todo = deque(state.sent[position:])
 
     def _read(self, state: _Running) -> None:
         data = os.read(state.fd, 65536)
         if not data:  # the child closed its pipe: it has ended, one way or another
+            self._settle(state)
             if state.current is None and not state.todo:  # it ran its whole row: no status needed
                 self.exiting.append(state.pid)
                 self._finish(state, None, 0)
@@ -200,9 +268,10 @@ class _Pool:
     def _expire(self) -> None:
         """SIGKILL every child past its deadline; the parent is the only clock."""
         now = time.monotonic()
-        for state in [s for s in self.running.values() if s.deadline <= now]:
+        for state in [s for s in self.running.values() if self._deadline(s) <= now]:
             os.kill(state.pid, signal.SIGKILL)
             os.waitpid(state.pid, 0)
+            self._settle(state)
             if state.current is None:
                 self._finish(state, "did not start its pins before the deadline", 0)
             else:
@@ -223,6 +292,9 @@ class _Pool:
             if state.todo and state.todo[0] == i:
                 state.todo.popleft()
             state.deadline = time.monotonic() + IDLE_DEADLINE_S
+        elif kind == "W":
+            row.extra.update({int(i): x for i, x in msg.get("x", {}).items()})
+            state.finished = True
         elif kind == "U":
             row.unviable = str(msg.get("e", "does not import"))
             state.todo.clear()
@@ -236,8 +308,12 @@ class _Pool:
         self.sel.unregister(state.fd)
         os.close(state.fd)
         del self.running[state.fd]
+        if state.slot is not None:
+            state.slot.close()
         row = self.rows[state.job.key]
         _charge(row, state, reason, status)
+        if state.job.stop_on_kill and any(o in ("failed", "crash") for o in row.outcomes.values()):
+            state.todo.clear()  # first-kill: the row has its kill
         if row.unviable is None and state.todo:
             self.queue.appendleft((state.job, list(state.todo)))
         else:
