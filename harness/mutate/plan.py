@@ -7,7 +7,7 @@ declared change that does not apply) is found here, before any pin runs.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -150,24 +150,21 @@ def _suite_prefix(suite_root: Path, root: Path) -> str:
     return "" if prefix == "." else prefix + "/"
 
 
-def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], options: Options,
-               cases: Sequence[Case] = (), external: bool = False) -> Plan:
-    """``external``: some side runs outside the engine's process (a command, another interpreter):
-    every mutant is then a whole-file change applied in its row's sandbox."""
-    suite_root = suite_root.resolve()
-    ms = load_settings(suite_root, settings)
-    out = out_folder(suite_root, options)
-    out.mkdir(parents=True, exist_ok=True)
-    ledgers: list[Ledger] = load_ledgers(suite_root, settings.get("ledgers", ["**/*.ledger.yaml"]), ms.root)
-    ledgers = [ledger for ledger in ledgers if ledger.runs_with(options.pins)]  # a round's own mutants
+def _targets(ms: MutationSettings, ledgers: list[Ledger], suite_root: Path,
+             in_diff: str | None) -> tuple[list[Target], dict[Path, Place]]:
+    """The operator targets (suite.yaml's and the ledgers'), and where each was declared."""
     entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
     entries += [entry for ledger in ledgers for entry in ledger.targets]
     targets = resolve_targets(entries, ms.root, suite_root) if ms.operators else []
-    if options.in_diff:
-        targets = _filter_in_diff(targets, ms.root, options.in_diff)
-    (out / "mutants").mkdir(exist_ok=True)
+    if in_diff:
+        targets = _filter_in_diff(targets, ms.root, in_diff)
     places = {resolve_targets([e], ms.root, suite_root)[0].file: e[1] for e in entries} if targets else {}
-    mutants = _operator_mutants(targets, ms.root, out, external, places)
+    return targets, places
+
+
+def _declared(ledgers: list[Ledger], ms: MutationSettings, suite_root: Path, out: Path,
+              external: bool) -> list[Mutant]:
+    """The ledgers' mutants, each mutated file written under ``out/declared``."""
     declared: list[Mutant] = []
     (out / "declared").mkdir(exist_ok=True)
     for ledger in ledgers:
@@ -178,17 +175,52 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
             module = "" if as_file else module_name(ms.root, ms.root / d.file, suite_root)
             m = declared_mutant(d, module, str(path))
             declared.append(replace(m, apply="file") if as_file else m)
-    if options.in_diff:
-        declared = _declared_in_diff(declared, ms.root, options.in_diff)
-    declared, left_out = in_scope(declared, cases, options.cases, options.lanes, _suite_prefix(suite_root, ms.root))
-    mutants.extend(declared)
+    return declared
+
+
+def _selected(mutants: list[Mutant], options: Options) -> set[str]:
     keys = [m.key for m in mutants]
     selected = shard_keys(keys, *options.shard) if options.shard else set(keys)
     if options.mutants:
         selected &= pick(mutants, options.mutants)
+    return selected
+
+
+def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], options: Options,
+               cases: Sequence[Case] = (), external: bool = False) -> Plan:
+    """``external``: some side runs outside the engine's process (a command, another interpreter):
+    every mutant is then a whole-file change applied in its row's sandbox."""
+    suite_root = suite_root.resolve()
+    ms = load_settings(suite_root, settings)
+    out = out_folder(suite_root, options)
+    out.mkdir(parents=True, exist_ok=True)
+    ledgers: list[Ledger] = load_ledgers(suite_root, settings.get("ledgers", ["**/*.ledger.yaml"]), ms.root)
+    ledgers = [ledger for ledger in ledgers if ledger.runs_with(options.pins)]  # a round's own mutants
+    targets, places = _targets(ms, ledgers, suite_root, options.in_diff)
+    (out / "mutants").mkdir(exist_ok=True)
+    mutants = _operator_mutants(targets, ms.root, out, external, places)
+    declared = _declared(ledgers, ms, suite_root, out, external)
+    if options.in_diff:
+        declared = _declared_in_diff(declared, ms.root, options.in_diff)
+    declared, left_out = in_scope(declared, cases, options.cases, options.lanes, _suite_prefix(suite_root, ms.root))
+    mutants.extend(declared)
     return Plan(suite_root=suite_root, suite_name=suite_name, settings=ms, targets=tuple(targets),
-                mutants=tuple(mutants), selected=frozenset(selected), out=out, shard=options.shard,
-                in_diff=options.in_diff, pin_set=options.pins, options=options, left_out=tuple(left_out))
+                mutants=tuple(mutants), selected=frozenset(_selected(mutants, options)), out=out,
+                shard=options.shard, in_diff=options.in_diff, pin_set=options.pins, options=options,
+                left_out=tuple(left_out))
+
+
+def _pin_args(plan: Plan, at: Callable[[Path], str]) -> list[str]:
+    """A pin set and --case/--lane are chosen by the pins plugin at collection, as plain pytest does."""
+    return [*(at((plan.suite_root / p).resolve()) for p in plan.settings.pins),
+            *([f"--harness-pins={plan.pin_set}"] if plan.pin_set else []),
+            *pin_filter_args(plan.options.cases, plan.options.lanes)]
+
+
+def _modules(plan: Plan, at: Callable[[Path], str]) -> dict[str, list[str]]:
+    """Trampolined target modules: name -> [the source file, the trampolined file]."""
+    return {t.module: [at(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets
+            if t.module and any(m.how == "switch" and m.file == t.rel for m in plan.mutants)}
 
 
 def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> dict[str, Any]:
@@ -204,15 +236,11 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
         "suite_root": at(plan.suite_root),
         "suite_prefix": prefix,
         "exclude": list(plan.settings.exclude),
-        # a pin set and --case/--lane are chosen by the pins plugin at collection, as plain pytest does
-        "pin_args": [*(at((plan.suite_root / p).resolve()) for p in plan.settings.pins),
-                     *([f"--harness-pins={plan.pin_set}"] if plan.pin_set else []),
-                     *pin_filter_args(plan.options.cases, plan.options.lanes)],
+        "pin_args": _pin_args(plan, at),
         "pin_set": plan.pin_set,
         "filters": {"mutants": list(plan.options.mutants), "cases": list(plan.options.cases),
                     "lanes": list(plan.options.lanes), "left_out": list(plan.left_out)},
-        "modules": {t.module: [at(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets
-                    if t.module and any(m.how == "switch" and m.file == t.rel for m in plan.mutants)},
+        "modules": _modules(plan, at),
         "site_modules": sorted({m.module for m in plan.mutants if m.how == "module"}),
         "sandbox": sandbox.describe() if sandbox is not None else None,
         "rebuild": plan.settings.rebuild,

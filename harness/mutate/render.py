@@ -13,7 +13,7 @@ from typing import Any
 
 from harness.mutate.results import expand
 
-__all__ = ["FORMS", "counts_line", "render_markdown", "render_summary"]
+__all__ = ["FORMS", "counts_line", "pin_runs_line", "render_markdown", "render_summary"]
 
 FORMS = ("full", "short", "findings")
 
@@ -117,6 +117,16 @@ def _pin_lines(section: dict[str, Any]) -> list[str]:
     return out
 
 
+def pin_runs_line(section: dict[str, Any]) -> str:
+    """The pin runs made and saved over every mutant row; empty for a section without them."""
+    runs = section.get("pin_runs")
+    if not runs:
+        return ""
+    mode = " (--first-kill: rows stop at their first kill)" if section.get("first_kill") else ""
+    return (f"pin runs: {runs['run']} made, {runs['saved']} saved ({runs['saved_by_observations']} by observations "
+            f"equal to the baseline's, {runs['saved_by_lines']} by line coverage){mode}")
+
+
 def counts_line(section: dict[str, Any]) -> str:
     """The one-line tally. No mutant at all says so instead of claiming a score; pending mutants
     are counted with the missing shards named, and the score then covers only the mutants run."""
@@ -164,7 +174,8 @@ def render_summary(section: dict[str, Any], out: Path | str | None = None) -> st
     """What a terminal wants: the counts, the claims, one line per escape, where the reports are.
     The diffs stay in mutation.md (``--format markdown``); a suite's escapes can run to hundreds."""
     section = expand(section)
-    lines = [_title("Mutation: ", section), counts_line(section), "", *_verdict_lines(section),
+    lines = [_title("Mutation: ", section), counts_line(section), *filter(None, [pin_runs_line(section)]), "",
+             *_verdict_lines(section),
              *_ledger_table(section["mutants"])]
     for m in section["mutants"]:
         if m["status"] in ("survived", "no_coverage"):
@@ -214,7 +225,7 @@ def render_markdown(section: dict[str, Any], form: str = "full") -> str:
     if form == "short":
         return _short(section)
     t = section["totals"]
-    head = [_title("## Mutation: ", section), "", counts_line(section), ""]
+    head = [_title("## Mutation: ", section), "", counts_line(section), *filter(None, [pin_runs_line(section)]), ""]
     if not t["total"]:
         head += ["Nothing to mutate: no targets (suite.yaml `mutation.targets`, a ledger's `targets`) "
                  "and no declared mutants" + (f" touched by the diff against {section['in_diff']}"

@@ -127,14 +127,20 @@ def _mutant_entry(m: Mapping[str, Any], row: Mapping[str, Any] | None, nodeids: 
         "details": dict(sorted((row or {}).get("details", {}).items())),
         "unviable": (row or {}).get("unviable"),
     }
-    if (row or {}).get("writes"):  # what the row wrote in its sandbox, beyond its own change
-        entry["writes"] = list(row["writes"])  # type: ignore[index]
+    _row_extras(entry, row or {})
     if m["kind"] == "declared":
         claimed, _missing = resolve_all(m.get("claims", ()), nodeids, prefix)
         entry["ledger"] = m.get("ledger", "")
         entry["claim"] = _claim(m, status, sorted({*killed_by, *timed}, key=lambda p: order.get(p, 1 << 30)),
                                 claimed, excluded, (row or {}).get("outputs"))
     return entry
+
+
+def _row_extras(entry: dict[str, Any], row: Mapping[str, Any]) -> None:
+    if row.get("saved") is not None:  # pin runs decided without running them
+        entry["saved"] = {k: int(v) for k, v in row["saved"].items()}
+    if row.get("writes"):  # what the row wrote in its sandbox, beyond its own change
+        entry["writes"] = list(row["writes"])
 
 
 def _pin_table(mutants: list[dict[str, Any]], pins: list[str]) -> list[dict[str, Any]]:
@@ -209,31 +215,64 @@ def expand(section: Mapping[str, Any]) -> dict[str, Any]:
     return {**out, "mutants": mutants, "pin_kills": pin_kills}
 
 
-def _full_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
-                  shards: list[str] | None) -> dict[str, Any]:
-    nodeids: list[str] = list(baseline.get("pins", []))
+def _excluded(baseline: Mapping[str, Any], nodeids: list[str]) -> list[dict[str, Any]]:
+    """The pins that did not pass on unmutated code: left out of every row."""
     outcomes: Mapping[str, str] = baseline.get("outcomes", {})
-    excluded = [{"pin": p, "outcome": outcomes.get(p, "not run"),
-                 "detail": baseline.get("details", {}).get(p, "")}
-                for p in nodeids if outcomes.get(p) != "passed"]
-    excluded_ids = {e["pin"] for e in excluded}
+    return [{"pin": p, "outcome": outcomes.get(p, "not run"), "detail": baseline.get("details", {}).get(p, "")}
+            for p in nodeids if outcomes.get(p) != "passed"]
+
+
+def _ordered(plan: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The selected mutants: declared ones in ledger order (M1, M2...), operator ones by place."""
     selected = set(plan["selected"])
-    # declared mutants in ledger order (M1, M2...), operator mutants by place in the source
     position = {m["key"]: i for i, m in enumerate(plan["mutants"])}
-    metas = sorted((m for m in plan["mutants"] if m["key"] in selected),
-                   key=lambda m: (_KIND_ORDER[m["kind"]], position[m["key"]] if m["kind"] == "declared" else 0,
-                                  m["file"], m["line"], m["column"], m["id"]))
-    mutants = [_mutant_entry(m, rows.get(m["key"]), nodeids, plan["suite_prefix"], excluded_ids) for m in metas]
-    counts = {s: sum(1 for m in mutants if m["status"] == s) for s in STATUSES}
+    return sorted((m for m in plan["mutants"] if m["key"] in selected),
+                  key=lambda m: (_KIND_ORDER[m["kind"]], position[m["key"]] if m["kind"] == "declared" else 0,
+                                 m["file"], m["line"], m["column"], m["id"]))
+
+
+def _score(counts: Mapping[str, int]) -> float | None:
     detected = counts["killed"] + counts["timeout"]
     judged = detected + counts["survived"] + counts["no_coverage"]
     # no mutant judged (none planned, or none run yet): there is no score, not a perfect one
-    score = round(100.0 * detected / judged, 2) if judged else None
+    return round(100.0 * detected / judged, 2) if judged else None
+
+
+def _over(threshold: Mapping[str, Any], escaped: int, score: float | None) -> bool:
+    most, least = threshold.get("max_escaped"), threshold.get("min_score")
+    return (most is not None and escaped > most) or (least is not None and score is not None and score < least)
+
+
+def _verdict(mutants: list[dict[str, Any]], threshold: Mapping[str, Any]) -> dict[str, Any]:
+    counts = {s: sum(1 for m in mutants if m["status"] == s) for s in STATUSES}
+    score = _score(counts)
     escaped = [m["id"] for m in mutants if m["status"] in ("survived", "no_coverage")]
     failed_claims = [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
+    over = _over(threshold, len(escaped), score)
+    return {"totals": {**counts, "total": len(mutants), "score": score}, "escaped": escaped,
+            "claims_failed": failed_claims,
+            "verdict": {"escaped_over_threshold": bool(over), "claims_failed": bool(failed_claims),
+                        "complete": counts["pending"] == 0}}
+
+
+def _pin_runs(mutants: list[dict[str, Any]]) -> dict[str, int]:
+    """Pin runs made and saved over the whole run (``saved`` per mutant, see ``_mutant_entry``)."""
+    saved = [m["saved"] for m in mutants if "saved" in m]
+    made = sum(len(m["covered_by"]) - m["saved"]["observations"] for m in mutants if "saved" in m)
+    by_obs = sum(s["observations"] for s in saved)
+    by_lines = sum(s["lines"] for s in saved)
+    return {"run": made, "saved": by_obs + by_lines, "saved_by_observations": by_obs, "saved_by_lines": by_lines}
+
+
+def _full_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
+                  shards: list[str] | None) -> dict[str, Any]:
+    nodeids: list[str] = list(baseline.get("pins", []))
+    excluded = _excluded(baseline, nodeids)
+    excluded_ids = {e["pin"] for e in excluded}
+    metas = _ordered(plan)
+    mutants = [_mutant_entry(m, rows.get(m["key"]), nodeids, plan["suite_prefix"], excluded_ids) for m in metas]
     threshold = dict(plan.get("threshold", {}))
-    over = (threshold.get("max_escaped") is not None and len(escaped) > threshold["max_escaped"]) or (
-        threshold.get("min_score") is not None and score is not None and score < threshold["min_score"])
+    judged = _verdict(mutants, threshold)
     live = [p for p in nodeids if p not in excluded_ids]
     return {
         "version": SECTION_VERSION,
@@ -244,12 +283,10 @@ def _full_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Ma
         "targets": sorted({m["file"] for m in metas}),
         "pins": {"collected": len(nodeids), "ids": nodeids, "excluded": excluded,
                  "set": plan.get("pin_set")},
-        "totals": {**counts, "total": len(mutants), "score": score},
+        **judged,
         "threshold": threshold,
-        "escaped": escaped,
-        "claims_failed": failed_claims,
-        "verdict": {"escaped_over_threshold": bool(over), "claims_failed": bool(failed_claims),
-                    "complete": counts["pending"] == 0},
+        "first_kill": bool(plan.get("first_kill")),
+        "pin_runs": _pin_runs(mutants),
         "mutants": mutants,
         "pin_kills": _pin_table(mutants, live),
         "timing": {
