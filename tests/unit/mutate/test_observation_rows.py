@@ -1,0 +1,50 @@
+"""The pieces of observation granularity: the shared progress slot and statement-level coverage."""
+
+from __future__ import annotations
+
+import os
+
+from harness.mutate.coverage import covers, statement_spans
+from harness.mutate.slot import Slot
+
+SOURCE = '''def f(x):
+    total = (1 +
+             2)
+    if x:
+        return total
+    return 0
+'''
+
+
+def test_a_forked_child_s_progress_and_outcomes_are_read_from_the_slot_without_a_message() -> None:
+    slot = Slot(3)
+    pid = os.fork()
+    if pid == 0:
+        slot.begin(0)
+        slot.done(0, "passed")
+        slot.begin(1)
+        slot.done(1, "saved")
+        slot.begin(2)  # then it dies on its third pin
+        os._exit(9)
+    os.waitpid(pid, 0)
+    position, started = slot.position()
+    assert position == 2 and started > 0
+    assert slot.outcomes() == {0: "passed", 1: "saved"}
+    slot.close()
+
+
+def test_a_mutant_on_a_continuation_line_is_covered_when_its_statement_ran() -> None:
+    spans = statement_spans(SOURCE)
+    mutant = {"module": "m", "function": "f", "line": 3, "end_line": 3}
+    # the compiler folds 1 + 2: line 3 never has a line event of its own, line 2 does
+    hits = {"functions": ["m:f"], "lines": ["m:2", "m:4", "m:6"]}
+    assert covers(mutant, hits, spans, {"m:f"})
+
+
+def test_a_mutant_on_a_branch_the_pin_never_took_is_not_covered() -> None:
+    spans = statement_spans(SOURCE)
+    mutant = {"module": "m", "function": "f", "line": 5, "end_line": 5}
+    assert not covers(mutant, {"functions": ["m:f"], "lines": ["m:2", "m:4", "m:6"]}, spans, {"m:f"})
+    # a function whose lines were not mapped falls back to function-level coverage
+    assert covers(mutant, {"functions": ["m:f"], "lines": []}, spans, set())
+    assert not covers(mutant, {"functions": ["m:g"], "lines": ["m:5"]}, spans, {"m:f"})
