@@ -1,4 +1,4 @@
-"""The old pipeline (a frozen copy, never mutated) of the observation scenario: tool definitions in, a request body out."""
+"""The old pipeline of the observation scenario: a frozen copy of shape.py, never mutated."""
 
 from typing import Any
 
