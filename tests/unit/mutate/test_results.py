@@ -247,3 +247,26 @@ def test_the_mutation_reports_name_the_pin_set_a_run_was_limited_to() -> None:
     assert section["pins"]["set"] == "r2"
     assert render_summary(section).startswith("Mutation: s (pin set r2)\n")
     assert render_markdown(section).startswith("## Mutation: s (pin set r2)\n")
+
+
+def test_pin_runs_saved_are_reported_per_mutant_totalled_and_printed_in_the_summary() -> None:
+    from harness.mutate import render_summary
+
+    metas = [_meta("op1"), _meta("op2")]
+    rows = {
+        "k-op1": {**_row("op1", {"t.py::test_a": "passed", "t.py::test_b": "failed"}),
+                  "saved": {"observations": 1, "lines": 2}},
+        "k-op2": {**_row("op2", {"t.py::test_a": "passed"}), "saved": {"observations": 1, "lines": 0}},
+    }
+    plan = {"selected": [m["key"] for m in metas], "mutants": metas, "suite_prefix": "", "suite_name": "s",
+            "threshold": {"max_escaped": None, "min_score": None}, "shard": None, "first_kill": True}
+    section = build_section(plan, {"pins": PINS[:3], "outcomes": {p: "passed" for p in PINS[:3]}}, rows)
+    schema = json.loads((REPO / "harness/report/schemas/mutation.schema.json").read_text())
+    jsonschema.validate(section, schema)
+    assert [m["saved"] for m in section["mutants"]] == [{"observations": 1, "lines": 2},
+                                                        {"observations": 1, "lines": 0}]
+    # covered pins run: 2 - 1 decided on observations, 1 - 1
+    assert section["pin_runs"] == {"run": 1, "saved": 4, "saved_by_observations": 2, "saved_by_lines": 2}
+    assert section["first_kill"] is True
+    assert ("pin runs: 1 made, 4 saved (2 by observations equal to the baseline's, 2 by line coverage) "
+            "(--first-kill: rows stop at their first kill)") in render_summary(section)
