@@ -18,6 +18,9 @@ CPU time (user + system of the tool and every process it started) is printed bes
 
 ``--heavy N``: the heavy-pin scenario: every test builds N bodies (``narrow()`` on N of the
 schemas, a different window per test) instead of one, so a pin costs N times as much to run.
+``--cases``: the pins are case-file pins instead (a suite in ``tests/``: 24 cases of N tools
+each, three pins per case reading the body, expected values recorded from the unmutated code);
+mutmut runs the same items through the pins plugin, the harness judges them on observations.
 
 Targets (issue 13): full matrix <= 0.25x mutmut's first-kill wall time on the bundled targets,
 <= 0.5x on the heavy-pin scenario.
@@ -89,7 +92,40 @@ def _test(i: int, schemas: list[Any], narrow: Any) -> str:
             f"    assert [list(narrow(s)) for s in schemas] == json.loads({json.dumps(json.dumps(expected))})\n")
 
 
-def build_project(root: Path, heavy: int = 1) -> None:
+_PIPES = """from sani.narrow import narrow
+
+
+def body(inp, lane):
+    return {"tools": [{"name": t["name"], "input_schema": list(narrow(t["input_schema"]))} for t in inp["tools"]]}
+"""
+
+
+def _case_suite(root: Path, heavy: int, narrow: Any) -> None:
+    """tests/ as a suite folder: one case per window of schemas, three pins reading its body."""
+    import copy
+
+    tests = root / "tests"
+    (tests / "pipes.py").write_text(_PIPES, encoding="utf-8")
+    (tests / "suite.yaml").write_text(
+        "version: 1\nname: bench\nsubjects:\n  bench: {old: 'pipes:body', new: 'pipes:body', wires: [none]}\n"
+        "mutation:\n  root: ..\n  pins: ['.']\n  exclude: []  # expect items too: mutmut runs them\n"
+        f"  targets: [{', '.join(f'sani/{n}.py' for n in MODULES)}]\n",
+        encoding="utf-8")
+    (tests / "lanes.yaml").write_text("version: 1\nlanes:\n  - {id: none, wire: none, provider: none}\n")
+    cases = []
+    for i in range(len(SCHEMAS)):
+        window = [SCHEMAS[(i + k) % len(SCHEMAS)] for k in range(max(1, heavy))]
+        tools = [{"name": f"t{k}", "input_schema": s} for k, s in enumerate(window)]
+        want = [list(narrow(copy.deepcopy(s))) for s in window]
+        cases.append({"id": f"c{i:02d}", "tools": tools, "expect": {"*": "same"}, "pins": [
+            {"name": "schemas", "kind": "equals", "select": "tools[*].input_schema", "value": want},
+            {"name": "first_name", "kind": "equals", "select": "tools[0].name", "value": "t0"},
+            {"name": "same_as_old", "kind": "same-as-old"}]})
+    (tests / "bench.cases.yaml").write_text(json.dumps({"version": 1, "subject": "bench", "cases": cases}),
+                                            encoding="utf-8")
+
+
+def build_project(root: Path, heavy: int = 1, case_pins: bool = False) -> None:
     pkg = root / "sani"
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
@@ -103,11 +139,14 @@ def build_project(root: Path, heavy: int = 1) -> None:
     tests = ["import json\n\nfrom sani.narrow import narrow\n"]
     for i in range(len(SCHEMAS)):
         tests.append(_test(i, [SCHEMAS[(i + k) % len(SCHEMAS)] for k in range(max(1, heavy))], narrow))
+    (root / "tests").mkdir()
+    if case_pins:
+        _case_suite(root, heavy, narrow)
+    else:
+        (root / "tests" / "test_sani.py").write_text("".join(tests), encoding="utf-8")
     sys.path.remove(str(root))
     for name in [n for n in sys.modules if n == "sani" or n.startswith("sani.")]:
         del sys.modules[name]
-    (root / "tests").mkdir()
-    (root / "tests" / "test_sani.py").write_text("".join(tests), encoding="utf-8")
     (root / "pyproject.toml").write_text(
         '[tool.mutmut]\nsource_paths = ["sani"]\npytest_add_cli_args_test_selection = ["tests"]\n\n'
         '[tool.pytest.ini_options]\naddopts = "-p no:cacheprovider"\n', encoding="utf-8")
@@ -142,13 +181,15 @@ def run_mutmut(root: Path, workers: int | None) -> tuple[float, float, dict[str,
     return elapsed, cpu, statuses
 
 
-def run_harness(root: Path, workers: int | None) -> tuple[float, float, dict[str, Any]]:
+def run_harness(root: Path, workers: int | None, suite: Path | None = None) -> tuple[float, float, dict[str, Any]]:
     out = root / "harness-out"
-    args = [str(BIN / "harness"), "mutate", str(root), "--out", str(out), "-q"]
+    args = [str(BIN / "harness"), "mutate", str(suite or root), "--out", str(out), "-q"]
     args += ["--workers", str(workers)] if workers else []
     cpu = _children_cpu()
     started = time.perf_counter()
-    subprocess.run(args, cwd=root, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # the case-file suite's pipeline module imports the project's package, as pytest finds it from its rootdir
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    subprocess.run(args, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - started
     return elapsed, _children_cpu() - cpu, json.loads((out / "mutation.json").read_text())
 
@@ -160,11 +201,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each tool (default 3)")
     parser.add_argument("--heavy", type=int, default=1, metavar="N",
                         help="bodies each test builds (default 1; the heavy-pin scenario: 6)")
+    parser.add_argument("--cases", action="store_true", help="case-file pins instead of Python tests")
     args = parser.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="mutation-bench-"))
     if root.exists() and any(root.iterdir()):
         shutil.rmtree(root)
-    build_project(root, args.heavy)
+    build_project(root, args.heavy, args.cases)
     mutmut_runs: list[float] = []
     harness_runs: list[float] = []
     mutmut_cpu: list[float] = []
@@ -173,7 +215,7 @@ def main() -> int:
         seconds, cpu, mutmut_status = run_mutmut(root, args.workers)
         mutmut_runs.append(seconds)
         mutmut_cpu.append(cpu)
-        seconds, cpu, section = run_harness(root, args.workers)
+        seconds, cpu, section = run_harness(root, args.workers, root / "tests" if args.cases else None)
         harness_runs.append(seconds)
         harness_cpu.append(cpu)
     mutmut_s, harness_s = min(mutmut_runs), min(harness_runs)
