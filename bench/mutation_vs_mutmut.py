@@ -92,6 +92,15 @@ def _test(i: int, schemas: list[Any], narrow: Any) -> str:
             f"    assert [list(narrow(s)) for s in schemas] == json.loads({json.dumps(json.dumps(expected))})\n")
 
 
+# mutmut forks each mutant's run from a process that has already run the pins: observations the
+# pins plugin cached there would hide the mutant (mutmut then reports most mutants survived), so
+# each item starts from an empty cache (the harness's engine clears it in every child itself)
+_CONFTEST = """def pytest_runtest_setup(item):
+    from harness.pins import cache
+
+    cache.clear()
+"""
+
 _PIPES = """from sani.narrow import narrow
 
 
@@ -106,6 +115,7 @@ def _case_suite(root: Path, heavy: int, narrow: Any) -> None:
 
     tests = root / "tests"
     (tests / "pipes.py").write_text(_PIPES, encoding="utf-8")
+    (tests / "conftest.py").write_text(_CONFTEST, encoding="utf-8")
     (tests / "suite.yaml").write_text(
         "version: 1\nname: bench\nsubjects:\n  bench: {old: 'pipes:body', new: 'pipes:body', wires: [none]}\n"
         "mutation:\n  root: ..\n  pins: ['.']\n  exclude: []  # expect items too: mutmut runs them\n"
