@@ -9,6 +9,7 @@ next call.
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import signal
@@ -22,7 +23,7 @@ from typing import Any
 from harness.canonical import canonical_bytes
 from harness.model import ErrorInfo, Observation, Side
 
-__all__ = ["PipelineTimeout", "call_isolated", "call_pipeline", "deadline", "pack"]
+__all__ = ["PipelineTimeout", "call_given", "call_isolated", "call_pipeline", "deadline", "pack"]
 
 
 class PipelineTimeout(BaseException):
@@ -38,7 +39,10 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise PipelineTimeout()
 
 
-_installed: list[bool] = [False]
+# The C function behind ``signal.getsignal``: the public one converts the handler to an enum
+# first, which fails (and costs 8 us, a fifth of a small pipeline call) for a Python function.
+_raw_getsignal: Callable[[int], object] = importlib.import_module("_signal").getsignal
+_MAIN = threading.main_thread()
 
 
 @contextmanager
@@ -46,14 +50,14 @@ def deadline(seconds: float | None) -> Iterator[None]:
     """Interrupt the block after ``seconds`` (main thread only; elsewhere no deadline).
 
     The SIGALRM handler is installed once per process and left in place: swapping it around
-    every call cost as much as a small pipeline. It only raises while a timer armed here runs.
+    every call cost as much as a small pipeline. It only raises while a timer armed here runs;
+    it is checked on every call, since a pipeline or a test plugin may have replaced it.
     """
-    if not seconds or threading.current_thread() is not threading.main_thread():
+    if not seconds or threading.current_thread() is not _MAIN:
         yield
         return
-    if not _installed[0] or signal.getsignal(signal.SIGALRM) is not _on_alarm:
+    if _raw_getsignal(signal.SIGALRM) is not _on_alarm:
         signal.signal(signal.SIGALRM, _on_alarm)
-        _installed[0] = True
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
@@ -81,13 +85,28 @@ def call_pipeline(
     timeout: float | None,
     packed: bytes | None = None,
 ) -> Observation:
-    """Run ``fn(input, lane)`` once and record how it ended. ``packed`` is ``pack(input)``, for
-    callers that run one input many times; the lane must then be a fresh dict."""
-    args = (pickle.loads(packed if packed is not None else pack(pipeline_input)), dict(lane))
+    """Run ``fn(input, lane)`` once on a fresh copy of both and record how it ended. ``packed``
+    is ``pack(input)``, for callers that run one input many times."""
+    given = pickle.loads(packed if packed is not None else pack(pipeline_input))
+    return call_given(fn, given, dict(lane), case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
+
+
+def call_given(
+    fn: Callable[[Any, Any], Any],
+    given: Any,
+    lane: dict[str, Any],
+    *,
+    case_id: str,
+    lane_id: str,
+    side: Side,
+    timeout: float | None,
+) -> Observation:
+    """``call_pipeline`` on exactly ``given`` and ``lane``, no copy: for a caller that isolates
+    the input itself (the build stage, ``harness.build.inputs``)."""
     start = time.perf_counter()
     try:
         with deadline(timeout):
-            value = fn(*args)
+            value = fn(given, lane)
         wire = canonical_bytes(value)
     except PipelineTimeout:
         return Observation(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.model import Observation, PipelineSpec, Side
-from harness.pipeline.calls import call_pipeline
+from harness.pipeline.calls import call_given, call_pipeline
 
 __all__ = ["InProcessPipeline", "resolve_in_suite"]
 
@@ -51,6 +51,12 @@ class InProcessPipeline:
              timeout: float | None, packed: bytes | None = None) -> Observation:
         return call_pipeline(self.fn, pipeline_input, lane, case_id=case_id, lane_id=lane_id, side=side,
                              timeout=timeout, packed=packed)
+
+    def call_given(self, given: Any, lane: dict[str, Any], *, case_id: str, lane_id: str, side: Side,
+                   timeout: float | None) -> Observation:
+        """One call on exactly ``given`` and ``lane``, no copy: the caller keeps other calls'
+        inputs safe from what this one does to them (``harness.build.inputs``)."""
+        return call_given(self.fn, given, lane, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
 
     def close(self) -> None:
         """Nothing to release: the callable lives as long as this process."""
