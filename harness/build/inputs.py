@@ -50,7 +50,7 @@ class Inputs:
         self._packed: dict[str, bytes] = {}
         self._mutates: dict[int, bool] = {}
         self._shared: dict[int, _Lent] = {}
-        self._lent: list[_Lent] = []
+        self._lent: dict[int, _Lent] = {}  # the shared copies used since the last settle, by id
         self.sharing = True
 
     def packed(self, case: Case) -> bytes:
@@ -75,7 +75,7 @@ class Inputs:
         lent = self._shared.get(pipeline)
         if lent is None or lent.packed is not packed:
             lent = self._shared[pipeline] = _Lent(pipeline, packed, pickle.loads(packed))
-            self._lent.append(lent)
+        self._lent[id(lent)] = lent
         return lent.value
 
     def returned(self, pipeline: int, case: Case, given: Any) -> None:
@@ -87,7 +87,7 @@ class Inputs:
         """Whether every shared copy handed out since the last settle still holds the case's
         input. A changed one marks its pipeline as mutating (fresh copies from now on) and the
         answer is False: the results computed since the last settle may be wrong, run them again."""
-        changed = {lent.pipeline for lent in self._lent if pack(lent.value) != lent.packed}
+        changed = {lent.pipeline for lent in self._lent.values() if pack(lent.value) != lent.packed}
         self._lent.clear()
         for pipeline in changed:
             self._mutates[pipeline] = True

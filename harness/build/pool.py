@@ -31,6 +31,7 @@ from typing import Any
 from harness import supervise
 from harness.build.unit import Pipelines, Unit, checks_for, observe, verdict_for
 from harness.model import SIDES, ErrorInfo, Observation, Side, Verdict
+from harness.pipeline.calls import disarm
 from harness.pipeline.command import MAX_STARTS
 
 __all__ = ["UnitResult", "run_units"]
@@ -103,20 +104,23 @@ def _run_task(task: Task, pipes: Pipelines, send: Callable[[Any], None], at: Cal
             send(("done", _settled(done, forced, pipes, at)))
             done.clear()
 
-    for index, unit_forced, careful in task:
-        at(index)
-        if not careful:
-            done.append((index, _finish(_UNITS[index], pipes, unit_forced)))
-            continue
+    try:
+        for index, unit_forced, careful in task:
+            at(index)
+            if not careful:
+                done.append((index, _finish(_UNITS[index], pipes, unit_forced)))
+                continue
+            flush()
+
+            def stream(msg: tuple[Any, ...], index: int = index) -> None:
+                send((msg[0], index, *msg[1:]))
+
+            with pipes.inputs.unshared():
+                result = _finish(_UNITS[index], pipes, unit_forced, stream)
+            send(("done", [(index, result)]))
         flush()
-
-        def stream(msg: tuple[Any, ...], index: int = index) -> None:
-            send((msg[0], index, *msg[1:]))
-
-        with pipes.inputs.unshared():
-            result = _finish(_UNITS[index], pipes, unit_forced, stream)
-        send(("done", [(index, result)]))
-    flush()
+    finally:
+        disarm()  # the last call's timer: calls leave theirs running, one system call fewer each
 
 
 def _kill_group(w: _Worker) -> None:
