@@ -17,6 +17,7 @@ from typing import Any
 
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place, SubjectError
 from harness.load.above import lane_allowances, with_above
+from harness.load.documents import read_once
 from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
@@ -330,57 +331,101 @@ def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> l
 
 def load_suite(root: Path | str) -> Suite:
     """Load the suite folder ``root``; raises InputErrors with every problem found."""
+    folder = _suite_folder(root)
+    with read_once():  # a tools file many cases pick from is parsed once
+        return _load(folder)
+
+
+def _suite_folder(root: Path | str) -> Path:
     root = Path(root)
     if not root.is_dir():
         raise InputError(Place(str(root)), "a suite folder", "a file" if root.exists() else "no such folder")
-    errors = _Errors()
-    # A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder.
+    return root
+
+
+def _import_first(root: Path) -> None:
+    """A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder: put
+    it first on the path, so its modules win over another suite's."""
     if str(root.resolve()) in sys.path:
         sys.path.remove(str(root.resolve()))
-    sys.path.insert(0, str(root.resolve()))  # first, so its modules win over another suite's
-    settings, settings_doc = _settings(root)
-    _check_imports(settings_doc, settings, errors, root)
+    sys.path.insert(0, str(root.resolve()))
+
+
+def _raise_if_any(errors: _Errors) -> None:
     if errors.items:
         raise InputErrors(errors.items)
+
+
+def _load(root: Path) -> Suite:
+    errors = _Errors()
+    _import_first(root)
+    settings, settings_doc = _settings(root)
+    _check_imports(settings_doc, settings, errors, root)
+    _raise_if_any(errors)
     declared = declared_subjects(settings, root)
-    lanes: dict[str, Lane] = {}
-    patterns = settings["lanes"]
     from harness.sources import read_roots  # harness.sources imports harness.load
 
     roots = read_roots(root, settings)
-    lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
-    if not lane_files:
-        errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
-    for path in lane_files:
-        try:
-            for lane_id, lane in _lanes(_load_checked(path, root, "lanes")).items():
-                if lane_id in lanes:
-                    raise InputError(Place(lane.file, lane.line, "id"), "a lane id unique in the suite",
-                                     f"{lane_id!r}, also in {lanes[lane_id].file}")
-                lanes[lane_id] = lane
-        except HarnessError as exc:
-            errors.add(exc)
-    cases: list[Case] = []
-    case_files = _globbed(root, settings["cases"], roots)
-    # No case file is an error when the suite names its case globs or has nothing else to run;
-    # a suite of Python pins only (module pins, a mutation-only suite) legitimately has none.
-    if not case_files and (settings_doc is None or "cases" in settings_doc.value
-                           or not ("mutation" in settings or python_pins(root))):
-        where = settings_doc.place("cases") if settings_doc else Place(str(root), None, "cases")
-        errors.add(InputError(where, f"case files matching {settings['cases']}", "no file"))
-    for path in case_files:
-        cases.extend(_case_file(path, root, lanes, declared, errors, roots))
-    seen: dict[str, Case] = {}
-    for case in cases:
-        if case.id in seen:
-            errors.add(InputError(Place(case.file, case.line, "id"), "a case id unique in the suite",
-                                  f"{case.id!r}, also at {seen[case.id].file}:{seen[case.id].line}"))
-        seen[case.id] = case
-    if errors.items:
-        raise InputErrors(errors.items)
+    lanes = _suite_lanes(root, settings, roots, errors)
+    cases = _suite_cases(root, settings, settings_doc, roots, lanes, declared, errors)
+    _unique_case_ids(cases, errors)
+    _raise_if_any(errors)
     cases = [with_above(case, settings, lanes) for case in cases]  # suite.yaml's and lanes' diverges:
     subjects = {c.subject: resolve_subject(c.subject, declared) for c in cases}
     return Suite(
         root=str(root.resolve()), name=settings.get("name", root.resolve().name), lanes=lanes,
         subjects=subjects, cases=tuple(cases), settings=settings,
     )
+
+
+def _suite_lanes(root: Path, settings: dict[str, Any], roots: tuple[Path, ...], errors: _Errors) -> dict[str, Lane]:
+    """Every lane of every lanes file, ids unique across files."""
+    lanes: dict[str, Lane] = {}
+    patterns = settings["lanes"]
+    lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
+    if not lane_files:
+        errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
+    for path in lane_files:
+        try:
+            _add_lanes(lanes, _lanes(_load_checked(path, root, "lanes")))
+        except HarnessError as exc:
+            errors.add(exc)
+    return lanes
+
+
+def _add_lanes(lanes: dict[str, Lane], found: dict[str, Lane]) -> None:
+    for lane_id, lane in found.items():
+        if lane_id in lanes:
+            raise InputError(Place(lane.file, lane.line, "id"), "a lane id unique in the suite",
+                             f"{lane_id!r}, also in {lanes[lane_id].file}")
+        lanes[lane_id] = lane
+
+
+def _suite_cases(root: Path, settings: dict[str, Any], settings_doc: Document | None, roots: tuple[Path, ...],
+                 lanes: dict[str, Lane], declared: dict[str, Subject], errors: _Errors) -> list[Case]:
+    """Every case of every case file; a suite with no case file where it needs one is an error."""
+    case_files = _globbed(root, settings["cases"], roots)
+    if not case_files and _needs_case_files(root, settings, settings_doc):
+        where = settings_doc.place("cases") if settings_doc else Place(str(root), None, "cases")
+        errors.add(InputError(where, f"case files matching {settings['cases']}", "no file"))
+    cases: list[Case] = []
+    for path in case_files:
+        cases.extend(_case_file(path, root, lanes, declared, errors, roots))
+    return cases
+
+
+def _needs_case_files(root: Path, settings: dict[str, Any], settings_doc: Document | None) -> bool:
+    """No case file is an error when the suite names its case globs or has nothing else to run;
+    a suite of Python pins only (module pins, a mutation-only suite) legitimately has none."""
+    if settings_doc is None or "cases" in settings_doc.value:
+        return True
+    return not ("mutation" in settings or python_pins(root))
+
+
+def _unique_case_ids(cases: list[Case], errors: _Errors) -> None:
+    seen: dict[str, Case] = {}
+    for case in cases:
+        if case.id in seen:
+            errors.add(InputError(Place(case.file, case.line, "id"), "a case id unique in the suite",
+                                  f"{case.id!r}, also at {seen[case.id].file}:{seen[case.id].line}"))
+        seen[case.id] = case

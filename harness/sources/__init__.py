@@ -18,12 +18,14 @@ symlinks are resolved: a case file cannot make the harness read ``/etc/passwd`` 
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from harness.errors import InputError, Place
-from harness.load.yamlsafe import Document, load_document
+from harness.load.documents import load_once
+from harness.load.yamlsafe import Document
 
 __all__ = ["confined", "read_roots", "resolve_path", "resolve_tools", "suite_files", "tools_from_listing"]
 
@@ -128,5 +130,7 @@ def resolve_tools(source: Any, case_file: Path, place: Place,
     key = "mcp" if "mcp" in source else "file"
     path = resolve_path(source[key], base, place, roots)
     display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
-    doc = load_document(path, display=display)
-    return _pick(tools_from_listing(doc.value, doc.place(""), doc), source.get("pick"), place)
+    doc = load_once(path, display)  # parsed once per run however many cases pick from it
+    picked = _pick(tools_from_listing(doc.value, doc.place(""), doc), source.get("pick"), place)
+    own: list[dict[str, Any]] = pickle.loads(pickle.dumps(picked))  # the parsed file is shared
+    return own
