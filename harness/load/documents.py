@@ -8,27 +8,44 @@ naming the file as that case's file names it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any, TypeVar
 
 from harness.errors import InputError, Place
 from harness.load.yamlsafe import Document, load_document
 
-__all__ = ["load_once", "read_once"]
+__all__ = ["load_once", "made_once", "read_once"]
+
+T = TypeVar("T")
 
 _READ: ContextVar[dict[Path, Document | InputError] | None] = ContextVar("harness_documents_read", default=None)
+_MADE: ContextVar[dict[Hashable, Any] | None] = ContextVar("harness_documents_made", default=None)
 
 
 @contextmanager
 def read_once() -> Iterator[None]:
     """Within the block, ``load_once`` parses each file once."""
-    token = _READ.set({})
+    token, made = _READ.set({}), _MADE.set({})
     try:
         yield
     finally:
         _READ.reset(token)
+        _MADE.reset(made)
+
+
+def made_once(key: Hashable, make: Callable[[], T]) -> T:
+    """``make()``, once per ``key`` inside ``read_once`` (what a file's Document turns into,
+    such as its list of tools); every call outside. A ``make`` that raises is not remembered."""
+    made = _MADE.get()
+    if made is None:
+        return make()
+    if key not in made:
+        made[key] = make()
+    value: T = made[key]
+    return value
 
 
 def _as_named(error: InputError, display: str) -> InputError:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import InputError, Place
-from harness.load.documents import load_once
+from harness.load.documents import load_once, made_once
 from harness.load.yamlsafe import Document
 
 __all__ = ["confined", "read_roots", "resolve_path", "resolve_tools", "suite_files", "tools_from_listing"]
@@ -131,6 +131,7 @@ def resolve_tools(source: Any, case_file: Path, place: Place,
     path = resolve_path(source[key], base, place, roots)
     display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
     doc = load_once(path, display)  # parsed once per run however many cases pick from it
-    picked = _pick(tools_from_listing(doc.value, doc.place(""), doc), source.get("pick"), place)
+    tools = made_once(("tools", path, display), lambda: tools_from_listing(doc.value, doc.place(""), doc))
+    picked = _pick(tools, source.get("pick"), place)
     own: list[dict[str, Any]] = pickle.loads(pickle.dumps(picked))  # the parsed file is shared
     return own
