@@ -72,7 +72,7 @@ def observe(unit: Unit, pipes: Pipelines, side: Side, pipeline_input: Any = None
     key = id(pipeline)
     given = pipes.inputs.lend(key, unit.case) if pipeline_input is None else pickle.loads(pack(pipeline_input))
     obs = pipeline.call_given(given, lane, case_id=unit.case.id, lane_id=unit.lane.id, side=side,
-                              timeout=unit.timeout, disarm=False)  # the pool disarms after each chunk
+                              timeout=unit.timeout, keep_timer=True)  # the pool disarms after each chunk
     if pipeline_input is None:
         pipes.inputs.returned(key, unit.case, given)
     return memory_named(obs)

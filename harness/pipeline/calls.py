@@ -36,17 +36,32 @@ def pack(pipeline_input: Any) -> bytes:
 
 
 class _Alarm:
-    live = False
-    """A call runs under a deadline: only then does SIGALRM raise. A timer left running after
-    its call (``call_given(..., disarm=False)``) fires into nothing."""
-    running = False
-    """A timer armed here may still run (``disarm`` leaves alone a timer it did not start)."""
+    """This process's SIGALRM deadline. A call sets when its time is up; the timer is only
+    re-armed (a system call, a tenth of a small pipeline call) when the armed one would go off
+    after that, or in less than half the call's budget. A timer armed for an earlier call that
+    goes off while the current one still has time is set again for the rest; one that goes off
+    between calls (``call_given(..., keep_timer=True)``) does nothing."""
+
+    live = False  # a call runs under a deadline: only then does SIGALRM raise
+    deadline = 0.0  # when the running call's time is up (time.monotonic)
+    fires_at: float | None = None  # when the armed timer goes off; None when none is armed
+
+
+def _set_timer(seconds: float) -> None:
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    _Alarm.fires_at = time.monotonic() + seconds
 
 
 def _on_alarm(signum: int, frame: Any) -> None:
-    if _Alarm.live:
-        _Alarm.live = False
-        raise PipelineTimeout()
+    _Alarm.fires_at = None
+    if not _Alarm.live:
+        return
+    left = _Alarm.deadline - time.monotonic()
+    if left > 0:
+        _set_timer(left)
+        return
+    _Alarm.live = False
+    raise PipelineTimeout()
 
 
 # The C function behind ``signal.getsignal``: the public one converts the handler to an enum
@@ -62,17 +77,22 @@ def _arm(seconds: float | None) -> bool:
         return False
     if _raw_getsignal(signal.SIGALRM) is not _on_alarm:
         signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    _Alarm.live = _Alarm.running = True
+        _Alarm.fires_at = None  # whatever timer runs is not ours to count on
+    now = time.monotonic()
+    _Alarm.deadline = now + seconds
+    _Alarm.live = True  # before looking at the timer: one going off now is set again for this call
+    fires = _Alarm.fires_at
+    if fires is None or fires > _Alarm.deadline or fires < now + seconds / 2:
+        _set_timer(seconds)
     return True
 
 
 def disarm() -> None:
-    """Stop the timer a call left running (see ``call_given``)."""
+    """Stop the timer calls left armed (see ``call_given``)."""
     _Alarm.live = False
-    if _Alarm.running:
+    if _Alarm.fires_at is not None:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        _Alarm.running = False
+        _Alarm.fires_at = None
 
 
 @contextmanager
@@ -121,12 +141,12 @@ def call_given(
     lane_id: str,
     side: Side,
     timeout: float | None,
-    disarm: bool = True,
+    keep_timer: bool = False,
 ) -> Observation:
     """``call_pipeline`` on exactly ``given`` and ``lane``, no copy: for a caller that isolates
-    the input itself (the build stage, ``harness.build.inputs``). ``disarm=False`` leaves the
-    call's timer running, harmless (it raises only during a call) and one system call cheaper
-    for a caller that makes call after call and disarms at the end (``disarm()``)."""
+    the input itself (the build stage, ``harness.build.inputs``). ``keep_timer`` leaves the
+    timer armed for the next call (it raises only during a call): a caller making call after
+    call then rarely needs a system call per call, and disarms at the end (``disarm()``)."""
     start = time.perf_counter()
     armed = _arm(timeout)
     try:
@@ -134,9 +154,8 @@ def call_given(
             value = fn(given, lane)
         finally:
             _Alarm.live = False
-            if armed and disarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                _Alarm.running = False
+            if armed and not keep_timer:
+                disarm()
         wire = canonical_bytes(value)
     except PipelineTimeout:
         return Observation(

@@ -53,12 +53,12 @@ class InProcessPipeline:
                              timeout=timeout, packed=packed)
 
     def call_given(self, given: Any, lane: dict[str, Any], *, case_id: str, lane_id: str, side: Side,
-                   timeout: float | None, disarm: bool = True) -> Observation:
+                   timeout: float | None, keep_timer: bool = False) -> Observation:
         """One call on exactly ``given`` and ``lane``, no copy: the caller keeps other calls'
-        inputs safe from what this one does to them (``harness.build.inputs``). ``disarm``: see
+        inputs safe from what this one does to them (``harness.build.inputs``). ``keep_timer``: see
         ``harness.pipeline.calls.call_given``."""
         return call_given(self.fn, given, lane, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout,
-                          disarm=disarm)
+                          keep_timer=keep_timer)
 
     def close(self) -> None:
         """Nothing to release: the callable lives as long as this process."""
