@@ -181,28 +181,39 @@ def _expectations(raw: dict[str, Any]) -> dict[str, Expectation]:
     return out
 
 
+def _selectors_compile(doc: Document, where: str, pin: dict[str, Any]) -> None:
+    for key in ("select", "same_as_input"):
+        if key in pin:
+            try:
+                compile_selector(pin[key])
+            except ConfigError as exc:
+                raise InputError(doc.place(f"{where}.{key}"), exc.expected, repr(pin[key])) from None
+
+
+def _pin_lanes(doc: Document, where: str, pin: dict[str, Any], lanes: tuple[str, ...],
+               seen: dict[tuple[str, str], int]) -> tuple[str, ...]:
+    """The pin's lanes: the case's own, and none where a pin of the same name already is (one
+    name may recur on disjoint lanes: one pin, a different check per lane)."""
+    pin_lanes = tuple(pin.get("lanes", lanes))
+    stray = [lane for lane in pin_lanes if lane not in lanes]
+    if stray:
+        raise InputError(doc.place(f"{where}.lanes"), f"lanes of this case ({', '.join(lanes)})", repr(stray))
+    clash = [lane for lane in pin_lanes if (pin["name"], lane) in seen]
+    if clash:
+        first = seen[(pin["name"], clash[0])]
+        raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case on each lane",
+                         f"{pin['name']!r} again on {', '.join(clash)} (also pins[{first}])")
+    return pin_lanes
+
+
 def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -> tuple[PinSpec, ...]:
     pins: list[PinSpec] = []
     seen: dict[tuple[str, str], int] = {}  # (pin name, lane) -> the entry that has it
     common = {"name", "kind", "lanes", "why", "catches_old"}
     for j, p in enumerate(raw.get("pins", [])):
         where = f"{at}.pins[{j}]"
-        for key in ("select", "same_as_input"):
-            if key in p:
-                try:
-                    compile_selector(p[key])
-                except ConfigError as exc:
-                    raise InputError(doc.place(f"{where}.{key}"), exc.expected, repr(p[key])) from None
-        pin_lanes = tuple(p.get("lanes", lanes))
-        stray = [lane for lane in pin_lanes if lane not in lanes]
-        if stray:
-            raise InputError(doc.place(f"{where}.lanes"), f"lanes of this case ({', '.join(lanes)})", repr(stray))
-        # one name may recur on disjoint lanes (one pin, a different check per lane): one item a lane
-        clash = [lane for lane in pin_lanes if (p["name"], lane) in seen]
-        if clash:
-            first = seen[(p["name"], clash[0])]
-            raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case on each lane",
-                             f"{p['name']!r} again on {', '.join(clash)} (also pins[{first}])")
+        _selectors_compile(doc, where, p)
+        pin_lanes = _pin_lanes(doc, where, p, lanes, seen)
         seen.update({(p["name"], lane): j for lane in pin_lanes})
         pins.append(PinSpec(
             name=p["name"], kind=p["kind"], lanes=pin_lanes,
