@@ -74,7 +74,8 @@ def main() -> int:
     p_wall, p_cpu = min(w for w, _ in rows["picking"]), min(c for _, c in rows["picking"])
     i_wall, i_cpu = min(w for w, _ in rows["inline"]), min(c for _, c in rows["inline"])
     print(f"tools inline:          {i_wall:.3f} s wall, {i_cpu:.3f} s cpu")
-    print(f"picked from one file:  {p_wall:.3f} s wall ({p_wall / i_wall:.2f}x), {p_cpu:.3f} s cpu ({p_cpu / i_cpu:.2f}x)")
+    print(f"picked from one file:  {p_wall:.3f} s wall ({p_wall / i_wall:.2f}x), "
+          f"{p_cpu:.3f} s cpu ({p_cpu / i_cpu:.2f}x)")
     print("target: picking within 1.5x of inline")
     return 0
 

@@ -1,8 +1,9 @@
 """One unit of build work: a case on a lane, old and new, plus the case's declared checks.
 
-Used by the worker processes (``harness.build.pool``) and, without isolation, by the pytest
-pins. Observations are yielded as they are made, so a worker that dies mid-unit still reports
-every side it finished.
+Used by the worker processes and by the in-process build (``harness.build.pool``). In-process
+calls get their inputs from ``harness.build.inputs`` and leave their deadline timer armed for
+the next call: whoever calls ``observe`` settles the inputs and disarms the timer after a
+batch of units (``harness.pipeline.calls.disarm``), as the pool does after each chunk.
 """
 
 from __future__ import annotations
