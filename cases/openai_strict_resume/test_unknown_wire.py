@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness.pins.cache import suite_for
-from harness.subjects import load_callable
+from harness.plugins import load_callable
 
 SUITE = suite_for(Path(__file__))
 CASE = "strict-body-bookflight"

@@ -24,6 +24,7 @@ __all__ = [
     "MutationSettings",
     "Target",
     "changed_lines",
+    "distribution_folders",
     "function_spans",
     "load_settings",
     "module_name",
@@ -116,6 +117,7 @@ def module_name(root: Path, file: Path, suite: Path | None = None) -> str:
     """
     if suite is not None and not (suite / "__init__.py").exists() and file.resolve().is_relative_to(suite.resolve()):
         root = suite
+    root = next((d for d in distribution_folders(root) if file.resolve().is_relative_to(d.resolve())), root)
     rel = file.resolve().relative_to(root.resolve())
     parts = list(rel.with_suffix("").parts)
     if parts and parts[0] == "src" and not (root / "src" / "__init__.py").exists():
@@ -125,9 +127,19 @@ def module_name(root: Path, file: Path, suite: Path | None = None) -> str:
     return ".".join(parts)
 
 
+def distribution_folders(root: Path) -> tuple[Path, ...]:
+    """Folders directly under the project root that are distributions of their own (they hold a
+    ``pyproject.toml``, as the repository's ``subjects/`` does): their packages import from
+    there, as ``src/``'s do, so ``subjects/pkg/mod.py`` is ``pkg.mod``."""
+    try:
+        return tuple(sorted(d for d in root.iterdir() if d.is_dir() and (d / "pyproject.toml").is_file()))
+    except OSError:
+        return ()
+
+
 def _module_file(root: Path, module: str, suite: Path | None = None) -> Path | None:
     base = module.replace(".", "/")
-    for folder in (root, root / "src", *([suite] if suite is not None else [])):
+    for folder in (root, root / "src", *distribution_folders(root), *([suite] if suite is not None else [])):
         for candidate in (folder / f"{base}.py", folder / base / "__init__.py"):
             if candidate.is_file():
                 return candidate

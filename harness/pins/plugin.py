@@ -332,7 +332,7 @@ def pipeline_module(request: pytest.FixtureRequest) -> Callable[..., types.Modul
 def _subject(suite: Suite, name: str | None) -> Subject:
     """A subject suite.yaml declares or a case uses, or a built-in one named explicitly."""
     from harness.load.suite import declared_subjects
-    from harness.subjects import resolve_subject
+    from harness.plugins import resolve_subject
 
     declared = declared_subjects(suite.settings, Path(suite.root))
     known = {**declared, **suite.subjects}

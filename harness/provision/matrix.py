@@ -71,4 +71,4 @@ def expand(suite: Suite, versions: Sequence[str]) -> Suite:
             subjects[pair.name] = pair
             cases.append(dataclasses.replace(case, id=f"{case.id}@{old}..{new}", subject=pair.name))
     return dataclasses.replace(suite, subjects=subjects, cases=tuple(cases),
-                               settings={**suite.settings, "matrix": list(versions)})
+                               settings=suite.settings.updated(matrix=list(versions)))

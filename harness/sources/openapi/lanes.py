@@ -25,10 +25,10 @@ from harness.errors import InputError, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import load_document
 from harness.model import Lane, Subject
+from harness.plugins import load_callable
 from harness.reject.match import fire
 from harness.reject.rules import RuleSet
 from harness.sources.openapi.operations import COMPOSITIONS
-from harness.subjects import load_callable
 
 __all__ = ["LaneShipping", "load_lanes", "rules_beside", "ship"]
 

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from wire_harness_subjects.openai_strict_resume import SUBJECT
+from wire_harness_subjects.openai_strict_resume.pipelines import new, old
 
 from harness.canonical import canonical_bytes
 from harness.load import load_suite
-from harness.subjects import resolve_subject
-from harness.subjects.openai_strict_resume import SUBJECT
-from harness.subjects.openai_strict_resume.pipelines import new, old
+from harness.plugins import resolve_subject
 
 TOOL: dict[str, Any] = {
     "name": "lookup",

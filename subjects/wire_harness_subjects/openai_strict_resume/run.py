@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.canonical import canonical_bytes
-from harness.subjects.openai_strict_resume.check import Checked
-from harness.subjects.openai_strict_resume.inputs import Call
+from harness import canonical_bytes
+from wire_harness_subjects.openai_strict_resume.check import Checked
+from wire_harness_subjects.openai_strict_resume.inputs import Call
 
 __all__ = ["ToolError", "parse_arguments", "run_tool"]
 

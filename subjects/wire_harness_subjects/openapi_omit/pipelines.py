@@ -14,10 +14,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from harness.subjects.openapi_omit.entries import Entry, OmitRefused, parse_omit
-from harness.subjects.openapi_omit.old import FirstWalker
-from harness.subjects.openapi_omit.prune import prune
-from harness.subjects.openapi_omit.walk import Walker
+from wire_harness_subjects.openapi_omit.entries import Entry, OmitRefused, parse_omit
+from wire_harness_subjects.openapi_omit.old import FirstWalker
+from wire_harness_subjects.openapi_omit.prune import prune
+from wire_harness_subjects.openapi_omit.walk import Walker
 
 __all__ = ["REDACTED", "new", "old", "refeed", "run", "validate"]
 

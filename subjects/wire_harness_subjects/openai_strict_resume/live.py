@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.subjects.openai_strict_resume.adapters import adapter_for
-from harness.subjects.openai_strict_resume.check import check_input
-from harness.subjects.openai_strict_resume.inputs import Call
-from harness.subjects.openai_strict_resume.nulls import remove_strict_nulls
-from harness.subjects.openai_strict_resume.run import parse_arguments, run_tool
-from harness.subjects.openai_strict_resume.strict import make_strict
+from wire_harness_subjects.openai_strict_resume.adapters import adapter_for
+from wire_harness_subjects.openai_strict_resume.check import check_input
+from wire_harness_subjects.openai_strict_resume.inputs import Call
+from wire_harness_subjects.openai_strict_resume.nulls import remove_strict_nulls
+from wire_harness_subjects.openai_strict_resume.run import parse_arguments, run_tool
+from wire_harness_subjects.openai_strict_resume.strict import make_strict
 
 __all__ = ["finish_tool_call"]
 

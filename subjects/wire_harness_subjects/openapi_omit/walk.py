@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.subjects.openapi_omit.entries import Entry
+from wire_harness_subjects.openapi_omit.entries import Entry
 
 __all__ = ["SCALARS", "Walker"]
 

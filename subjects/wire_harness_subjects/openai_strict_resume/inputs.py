@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.subjects.openai_strict_resume.adapters import adapter_for
+from wire_harness_subjects.openai_strict_resume.adapters import adapter_for
 
 __all__ = ["INPUT_KEYS", "INPUT_SCHEMA", "MODES", "Call", "read_call", "read_mode", "read_repair"]
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from harness.subjects.anthropic_messages.body import messages_body, tool_entry
-from harness.subjects.anthropic_messages.gate import is_first_party, is_first_party_fixed
-from harness.subjects.anthropic_messages.narrow import narrow
-from harness.subjects.anthropic_messages.notes import with_note
+from wire_harness_subjects.anthropic_messages.body import messages_body, tool_entry
+from wire_harness_subjects.anthropic_messages.gate import is_first_party, is_first_party_fixed
+from wire_harness_subjects.anthropic_messages.narrow import narrow
+from wire_harness_subjects.anthropic_messages.notes import with_note
 
 __all__ = ["build_body", "build_body_fixed", "shipped_tool"]
 

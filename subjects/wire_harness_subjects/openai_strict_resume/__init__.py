@@ -33,16 +33,16 @@ refuse), ``bodies``, ``live``, ``resume`` (the three paths), ``inputs``, ``pipel
 
 from __future__ import annotations
 
-from harness.model import Subject
-from harness.subjects.openai_strict_resume.bodies import WIRES
-from harness.subjects.openai_strict_resume.inputs import INPUT_KEYS, INPUT_SCHEMA
+from harness import Subject
+from wire_harness_subjects.openai_strict_resume.bodies import WIRES
+from wire_harness_subjects.openai_strict_resume.inputs import INPUT_KEYS, INPUT_SCHEMA
 
 __all__ = ["SUBJECT"]
 
 SUBJECT = Subject(
     name="openai_strict_resume",
-    old="harness.subjects.openai_strict_resume.pipelines:old",
-    new="harness.subjects.openai_strict_resume.pipelines:new",
+    old="wire_harness_subjects.openai_strict_resume.pipelines:old",
+    new="wire_harness_subjects.openai_strict_resume.pipelines:new",
     wires=WIRES,
     description=(
         "OpenAI strict widening of optional fields, and the nulls it leaves in a tool call "

@@ -15,15 +15,15 @@ about a constraint a pass dropped; ``body.py`` builds the request body and the r
 
 from __future__ import annotations
 
-from harness.model import Subject
+from harness import Subject
 
 __all__ = ["FIXED_SUBJECT", "SUBJECT"]
 
 SUBJECT = Subject(
     name="anthropic_messages",
-    old="harness.subjects.anthropic_messages.old:build_body",
-    new="harness.subjects.anthropic_messages.new:build_body",
-    refeed="harness.subjects.anthropic_messages.body:refeed",
+    old="wire_harness_subjects.anthropic_messages.old:build_body",
+    new="wire_harness_subjects.anthropic_messages.new:build_body",
+    refeed="wire_harness_subjects.anthropic_messages.body:refeed",
     wires=frozenset({"anthropic-messages"}),
     input_keys=frozenset({"system"}),
     output="request-body",
@@ -33,9 +33,9 @@ SUBJECT = Subject(
 
 FIXED_SUBJECT = Subject(
     name="anthropic_messages_fixed",
-    old="harness.subjects.anthropic_messages.old:build_body",
-    new="harness.subjects.anthropic_messages.new:build_body_fixed",
-    refeed="harness.subjects.anthropic_messages.body:refeed",
+    old="wire_harness_subjects.anthropic_messages.old:build_body",
+    new="wire_harness_subjects.anthropic_messages.new:build_body_fixed",
+    refeed="wire_harness_subjects.anthropic_messages.body:refeed",
     wires=frozenset({"anthropic-messages"}),
     input_keys=frozenset({"system"}),
     output="request-body",

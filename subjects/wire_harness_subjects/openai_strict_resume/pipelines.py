@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from harness.subjects.openai_strict_resume.bodies import request_body
-from harness.subjects.openai_strict_resume.inputs import Call, read_call, read_mode, read_repair
-from harness.subjects.openai_strict_resume.live import finish_tool_call
-from harness.subjects.openai_strict_resume.resume import resume_new, resume_old
-from harness.subjects.openai_strict_resume.run import ToolError
+from wire_harness_subjects.openai_strict_resume.bodies import request_body
+from wire_harness_subjects.openai_strict_resume.inputs import Call, read_call, read_mode, read_repair
+from wire_harness_subjects.openai_strict_resume.live import finish_tool_call
+from wire_harness_subjects.openai_strict_resume.resume import resume_new, resume_old
+from wire_harness_subjects.openai_strict_resume.run import ToolError
 
 __all__ = ["new", "old"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.subjects.openai_strict_resume.paths import items_path, key_path
+from wire_harness_subjects.openai_strict_resume.paths import items_path, key_path
 
 __all__ = ["Strict", "allows_null", "is_object", "make_strict", "with_null"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.subjects.openai_strict_resume.strict import make_strict
+from wire_harness_subjects.openai_strict_resume.strict import make_strict
 
 __all__ = ["WIRES", "request_body", "tool_entry"]
 

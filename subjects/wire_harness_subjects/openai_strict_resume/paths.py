@@ -3,13 +3,13 @@
 ``date``, ``contact.phone``, ``passengers[*].seat``: a key step per object property and ``[*]``
 for "every item of this array". The widening records paths with these two functions and the
 null removal rebuilds them with the same two while it walks the arguments, so the two sides
-can never disagree about spelling. Every path is also a valid selector (``harness.selectors``),
+can never disagree about spelling. Every path is also a valid selector (``harness.location`` spells it),
 so a report or a pin can name a widened field the way it names any place in a body.
 """
 
 from __future__ import annotations
 
-from harness.selectors import location
+from harness import location
 
 __all__ = ["items_path", "key_path"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.subjects.openapi_omit.walk import SCALARS, Walker
+from wire_harness_subjects.openapi_omit.walk import SCALARS, Walker
 
 __all__ = ["FirstWalker"]
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.subjects.anthropic_messages.compose import (
+from wire_harness_subjects.anthropic_messages.compose import (
     ensure_properties_object,
     merge_branch_properties,
     strip_keywords,
 )
-from harness.subjects.anthropic_messages.notes import constraint_note
-from harness.subjects.anthropic_messages.registry import normalize, prune_dangling_required
+from wire_harness_subjects.anthropic_messages.notes import constraint_note
+from wire_harness_subjects.anthropic_messages.registry import normalize, prune_dangling_required
 
 __all__ = ["combine_notes", "dependent_note", "flatten", "strip_dependent_keywords"]
 

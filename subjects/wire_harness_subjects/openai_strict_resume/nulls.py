@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from harness.subjects.openai_strict_resume.paths import items_path, key_path
+from wire_harness_subjects.openai_strict_resume.paths import items_path, key_path
 
 __all__ = ["remove_strict_nulls"]
 

@@ -21,16 +21,16 @@ envelope keeps a result that happens to look like a refusal from being read as o
 
 from __future__ import annotations
 
-from harness.model import Subject
-from harness.subjects.openapi_omit.entries import OmitRefused
+from harness import Subject
+from wire_harness_subjects.openapi_omit.entries import OmitRefused
 
 __all__ = ["SUBJECT", "OmitRefused"]
 
 SUBJECT = Subject(
     name="openapi_omit",
-    old="harness.subjects.openapi_omit.pipelines:old",
-    new="harness.subjects.openapi_omit.pipelines:new",
-    refeed="harness.subjects.openapi_omit.pipelines:refeed",
+    old="wire_harness_subjects.openapi_omit.pipelines:old",
+    new="wire_harness_subjects.openapi_omit.pipelines:new",
+    refeed="wire_harness_subjects.openapi_omit.pipelines:refeed",
     wires=frozenset({"tool-result"}),
     description="seed 000: omit prunes an OpenAPI tool's JSON result; validate refuses only "
     "paths the 2xx response schemas rule out (old: 3.1 type lists raise TypeError)",

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.subjects.anthropic_messages.compose import (
+from wire_harness_subjects.anthropic_messages.compose import (
     first_composition,
     merge_branch_properties,
     strip_keywords,
 )
-from harness.subjects.anthropic_messages.notes import constraint_note, generic_note
-from harness.subjects.anthropic_messages.registry import normalize, prune_dangling_required
+from wire_harness_subjects.anthropic_messages.notes import constraint_note, generic_note
+from wire_harness_subjects.anthropic_messages.registry import normalize, prune_dangling_required
 
 __all__ = ["narrow"]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from harness.subjects.anthropic_messages.body import messages_body, tool_entry
-from harness.subjects.anthropic_messages.flatten import flatten
-from harness.subjects.anthropic_messages.notes import with_note
+from wire_harness_subjects.anthropic_messages.body import messages_body, tool_entry
+from wire_harness_subjects.anthropic_messages.flatten import flatten
+from wire_harness_subjects.anthropic_messages.notes import with_note
 
 __all__ = ["build_body", "flattened_tool"]
 
