@@ -59,20 +59,7 @@ class Settings(Mapping[str, Any]):
         if isinstance(raw, Settings):
             return raw
         merged = {**DEFAULT_SETTINGS, **raw}
-        memory = merged.get("memory_mb")
-        return cls(
-            name=merged.get("name"), description=str(merged.get("description") or ""),
-            lanes=_strings(merged["lanes"]), cases=_strings(merged["cases"]),
-            ledgers=_strings(merged["ledgers"]), rules=_strings(merged["rules"]),
-            cassettes=str(merged["cassettes"]) if merged.get("cassettes") else None,
-            read_roots=_strings(merged.get("read_roots")), timeout_s=float(merged["timeout_s"]),
-            memory_mb=float(memory) if memory else None,
-            fail_on_rejections="any" if merged.get("fail_on_rejections") == "any" else "introduced",
-            matrix=_strings(merged.get("matrix")),
-            pin_sets={str(k): _strings(v) for k, v in (merged.get("pin_sets") or {}).items()},
-            subjects=dict(merged.get("subjects") or {}), mutation=dict(merged.get("mutation") or {}),
-            diverges=tuple(merged.get("diverges") or ()), _raw=merged,
-        )
+        return cls(**_globs(merged), **_limits(merged), **_sections(merged), _raw=merged)
 
     def updated(self, **values: Any) -> Settings:
         """These settings with ``values`` set, as if suite.yaml had said so (a command-line override)."""
@@ -98,6 +85,27 @@ class Settings(Mapping[str, Any]):
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _globs(merged: Mapping[str, Any]) -> dict[str, Any]:
+    return {"lanes": _strings(merged["lanes"]), "cases": _strings(merged["cases"]),
+            "ledgers": _strings(merged["ledgers"]), "rules": _strings(merged["rules"]),
+            "read_roots": _strings(merged.get("read_roots")), "matrix": _strings(merged.get("matrix")),
+            "cassettes": str(merged["cassettes"]) if merged.get("cassettes") else None}
+
+
+def _limits(merged: Mapping[str, Any]) -> dict[str, Any]:
+    memory = merged.get("memory_mb")
+    return {"timeout_s": float(merged["timeout_s"]), "memory_mb": float(memory) if memory else None,
+            "fail_on_rejections": "any" if merged.get("fail_on_rejections") == "any" else "introduced"}
+
+
+def _sections(merged: Mapping[str, Any]) -> dict[str, Any]:
+    """The named sections: kept as written, for the loaders that own them to type."""
+    return {"name": merged.get("name"), "description": str(merged.get("description") or ""),
+            "pin_sets": {str(k): _strings(v) for k, v in (merged.get("pin_sets") or {}).items()},
+            "subjects": dict(merged.get("subjects") or {}), "mutation": dict(merged.get("mutation") or {}),
+            "diverges": tuple(merged.get("diverges") or ())}
 
 
 _DEFAULT = Settings()

@@ -115,9 +115,7 @@ def module_name(root: Path, file: Path, suite: Path | None = None) -> str:
     in the ``suite`` folder (not itself a package) is named from there, as subjects import it
     (``harness run`` and the engine put the suite folder on sys.path): ``echo``, not ``cases.echo``.
     """
-    if suite is not None and not (suite / "__init__.py").exists() and file.resolve().is_relative_to(suite.resolve()):
-        root = suite
-    root = next((d for d in distribution_folders(root) if file.resolve().is_relative_to(d.resolve())), root)
+    root = _import_root(root, file, suite)
     rel = file.resolve().relative_to(root.resolve())
     parts = list(rel.with_suffix("").parts)
     if parts and parts[0] == "src" and not (root / "src" / "__init__.py").exists():
@@ -125,6 +123,14 @@ def module_name(root: Path, file: Path, suite: Path | None = None) -> str:
     if parts and parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts)
+
+
+def _import_root(root: Path, file: Path, suite: Path | None) -> Path:
+    """The folder ``file``'s module name starts from: the suite folder (not a package), a
+    distribution folder under the root, or the root."""
+    if suite is not None and not (suite / "__init__.py").exists() and file.resolve().is_relative_to(suite.resolve()):
+        return suite
+    return next((d for d in distribution_folders(root) if file.resolve().is_relative_to(d.resolve())), root)
 
 
 def distribution_folders(root: Path) -> tuple[Path, ...]:

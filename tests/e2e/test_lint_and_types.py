@@ -21,8 +21,8 @@ def tool(name: str) -> str:
 
 
 def test_ruff_finds_nothing_in_the_package_the_subjects_the_tests_and_the_benchmarks(repo: Path) -> None:
-    got = subprocess.run([tool("ruff"), "check", "harness", "subjects", "tests", "bench"], cwd=repo, capture_output=True,
-                         text=True, timeout=300, check=False)
+    got = subprocess.run([tool("ruff"), "check", "harness", "subjects", "tests", "bench"], cwd=repo,
+                         capture_output=True, text=True, timeout=300, check=False)
     assert got.returncode == 0, got.stdout[-3000:]
 
 
