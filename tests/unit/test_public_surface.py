@@ -24,7 +24,7 @@ USER_FACING = ("README.md", "docs", "examples", "cases", "subjects")
 _SKIP = {"node_modules", "target", "__pycache__", ".venv"}
 _TEXT = {".md", ".py", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".sh"}
 
-_FROM = re.compile(r"^\s*from\s+(harness(?:\.\w+)*)\s+import\s+\(?([\w\s,]+)", re.MULTILINE)
+_FROM = re.compile(r"^[ \t]*from\s+(harness(?:\.\w+)*)\s+import[ \t]+(?:\(([^)]*)\)|([\w \t,]+))", re.MULTILINE)
 _IMPORT = re.compile(r"^\s*import\s+(harness(?:\.\w+)+)", re.MULTILINE)
 _PLUGIN = re.compile(r"(?:-p\s+|pytest_plugins\s*=\s*\[?\s*[\"'])(harness(?:\.\w+)+)")
 
@@ -58,7 +58,8 @@ def harness_imports(path: Path) -> list[tuple[str, tuple[str, ...]]]:
     text = path.read_text(encoding="utf-8", errors="replace")
     if path.suffix == ".py":
         return _python_imports(text)
-    found = [(m, tuple(n.strip() for n in names.split(",") if n.strip())) for m, names in _FROM.findall(text)]
+    found = [(m, tuple(n.strip() for n in (inside or names).split(",") if n.strip()))
+             for m, inside, names in _FROM.findall(text)]
     return found + [(m, ()) for m in _IMPORT.findall(text)]
 
 
@@ -98,11 +99,21 @@ def test_the_scan_finds_a_private_import_in_every_form_it_reads(tmp_path: Path) 
     # the scanner itself: each form a private import takes in a doc or a module is caught
     (tmp_path / "x.py").write_text("from harness import Subject\nfrom harness.model import (\n    Lane,\n)\n"
                                    "import harness.load\n")
-    (tmp_path / "x.md").write_text("```python\nfrom harness.selectors import location\n```\n"
+    (tmp_path / "x.md").write_text("```python\nfrom harness.selectors import location\n\nX = 1\n"
+                                   "from harness import (\n    Lane,\n    Case,\n)\n```\n"
                                    "`pytest -p harness.mutate.engine`\n")
-    found = [m for p in (tmp_path / "x.py", tmp_path / "x.md") for m, _ in harness_imports(p)]
-    assert found == ["harness", "harness.model", "harness.load", "harness.selectors"]
+    found = [hit for p in (tmp_path / "x.py", tmp_path / "x.md") for hit in harness_imports(p)]
+    assert found == [("harness", ("Subject",)), ("harness.model", ("Lane",)), ("harness.load", ()),
+                     ("harness.selectors", ("location",)), ("harness", ("Lane", "Case"))]
     assert _PLUGIN.findall((tmp_path / "x.md").read_text()) == ["harness.mutate.engine"]
+
+
+def test_docs_stability_lists_every_public_name_and_their_number() -> None:
+    text = (REPO / "docs" / "stability.md").read_text(encoding="utf-8")
+    api = text[text.index("## The Python API"):]
+    listed = set(re.findall(r"`(\w+)(?:\(|`)", api)) & set(harness.__all__)
+    assert sorted(listed) == sorted(harness.__all__)
+    assert f"the {len(harness.__all__)} names in `harness.__all__`" in text
 
 
 def test_every_name_in_the_package_all_is_importable() -> None:
