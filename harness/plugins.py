@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, SubjectError
@@ -29,6 +30,7 @@ __all__ = [
     "SUBJECT_GROUP",
     "WIRE_GROUP",
     "UnknownSubject",
+    "distribution_folders",
     "load_callable",
     "registered_subjects",
     "registered_wires",
@@ -161,3 +163,14 @@ def wire_for_validator(validator: str) -> str:
         if validator in wire.validators:
             return wire.name
     return ""
+
+
+def distribution_folders(root: Path) -> tuple[Path, ...]:
+    """Folders directly under a project root that are distributions of their own (they hold a
+    ``pyproject.toml``, as the repository's ``subjects/`` does). Their packages import from
+    there, as ``src/``'s do: mutation and ``--old-ref`` put them on the path of the tree they
+    run, and ``subjects/pkg/mod.py`` is the module ``pkg.mod``."""
+    try:
+        return tuple(sorted(d for d in root.iterdir() if d.is_dir() and (d / "pyproject.toml").is_file()))
+    except OSError:
+        return ()

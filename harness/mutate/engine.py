@@ -423,7 +423,7 @@ def _preload() -> None:
 def _importable(root: str, suite_root: str) -> None:
     """The project root (and its src/) first, then the suite folder, as ``harness run`` has it:
     a suite's own pipeline modules beside its case files import by their bare names."""
-    from harness.mutate.targets import distribution_folders
+    from harness.plugins import distribution_folders
 
     nested = [str(d) for d in distribution_folders(Path(root))]  # the repository's subjects/
     for entry in (suite_root, *nested, os.path.join(root, "src"), root):

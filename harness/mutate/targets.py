@@ -18,13 +18,13 @@ from typing import Any
 from harness.errors import ConfigError, InputError, InputErrors, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import Document, LineMap, load_document
+from harness.plugins import distribution_folders
 
 __all__ = [
     "FOREIGN_SUFFIXES",
     "MutationSettings",
     "Target",
     "changed_lines",
-    "distribution_folders",
     "function_spans",
     "load_settings",
     "module_name",
@@ -131,16 +131,6 @@ def _import_root(root: Path, file: Path, suite: Path | None) -> Path:
     if suite is not None and not (suite / "__init__.py").exists() and file.resolve().is_relative_to(suite.resolve()):
         return suite
     return next((d for d in distribution_folders(root) if file.resolve().is_relative_to(d.resolve())), root)
-
-
-def distribution_folders(root: Path) -> tuple[Path, ...]:
-    """Folders directly under the project root that are distributions of their own (they hold a
-    ``pyproject.toml``, as the repository's ``subjects/`` does): their packages import from
-    there, as ``src/``'s do, so ``subjects/pkg/mod.py`` is ``pkg.mod``."""
-    try:
-        return tuple(sorted(d for d in root.iterdir() if d.is_dir() and (d / "pyproject.toml").is_file()))
-    except OSError:
-        return ()
 
 
 def _module_file(root: Path, module: str, suite: Path | None = None) -> Path | None:

@@ -143,7 +143,8 @@ def test_a_target_file_that_is_not_utf8_is_an_input_error_at_its_place(tmp_path:
 
 def test_a_folder_under_the_root_with_its_own_pyproject_is_an_import_root_like_src(tmp_path: Path) -> None:
     # the repository's subjects/ distribution: subjects/pkg/mod.py imports as pkg.mod
-    from harness.mutate.targets import distribution_folders, module_name
+    from harness.mutate.targets import module_name
+    from harness.plugins import distribution_folders
 
     package = tmp_path / "subjects" / "pkg"
     package.mkdir(parents=True)
