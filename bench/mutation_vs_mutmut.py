@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-SUBJECT = REPO / "harness" / "subjects" / "anthropic_messages"
+SUBJECT = REPO / "subjects" / "wire_harness_subjects" / "anthropic_messages"
 MODULES = ("registry", "compose", "notes", "narrow")
 BIN = Path(sys.executable).parent
 
