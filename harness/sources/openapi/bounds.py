@@ -123,30 +123,41 @@ def measure(*values: Any) -> int:
     held = 0
 
     def walk(node: Any, depth: int) -> tuple[int, int]:
+        # called on containers only: their scalar children are counted inline (most values are
+        # scalars, and a call per scalar was most of an import's time)
         nonlocal held
-        if depth > MAX_DEPTH:
-            raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
-        if not isinstance(node, (dict, list)):
-            held += 1
-            return 1, 0
         known = seen.get(id(node))
         if known is not None:
             if depth + known[1] > MAX_DEPTH:
                 raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
             return known
         held += 1
-        children = node.values() if isinstance(node, dict) else node
+        children = node.values() if type(node) is dict else node
+        if children and depth + 1 > MAX_DEPTH:  # the first child is past the bound
+            raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
         size, height = 1, 0
         for child in children:
-            s, h = walk(child, depth + 1)
-            size += s
-            height = max(height, h + 1)
+            if type(child) is dict or type(child) is list:
+                s, h = walk(child, depth + 1)
+                size += s
+                height = h + 1 if h >= height else height
+            else:
+                held += 1
+                size += 1
+                height = height or 1
             if size > MAX_SCHEMA_VALUES:
                 raise TooLarge(f"too large: more than {MAX_SCHEMA_VALUES:,} values expanded")
         seen[id(node)] = (size, height)
         return size, height
 
+    def top(value: Any) -> None:
+        nonlocal held
+        if type(value) is dict or type(value) is list:
+            walk(value, 0)
+        else:
+            held += 1
+
     for value in values:
         seen.clear()  # the bounds hold per schema (a node two of them share counts in each)
-        walk(value, 0)
+        top(value)
     return held
