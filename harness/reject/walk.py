@@ -55,19 +55,29 @@ Tree = list[tuple[int, tuple[str | int, ...], Any]]
 """Nodes in walk order, each as (its parent's index or -1, the steps from the parent, node)."""
 
 
+# How each schema-holding keyword holds its schemas, one lookup per key (most keys of a schema,
+# ``type`` or ``description``, hold none): "map" name -> schema, "list" of schemas, "one" schema
+# (``items`` may also be a list). ``subschemas`` reads the same three tuples.
+_HOLDS: dict[str, str] = {**dict.fromkeys(_MAPS, "map"), **dict.fromkeys(_LISTS, "list"),
+                          **dict.fromkeys(_ONES, "one")}
+
+
 def _child_steps(node: dict[str, Any], me: int) -> Tree:
     out: Tree = []
     for key, value in node.items():
-        if key in _MAPS and isinstance(value, dict):
-            out.extend((me, (key, name), sub) for name, sub in value.items())
-        elif key in _LISTS and isinstance(value, list):
-            out.extend((me, (key, i), sub) for i, sub in enumerate(value))
-        elif key in _ONES and isinstance(value, dict | list) and not (
-                key == "additionalProperties" and isinstance(value, list)):
-            if key == "items" and isinstance(value, list):
+        holds = _HOLDS.get(key)
+        if holds is None:
+            continue
+        if holds == "map":
+            if isinstance(value, dict):
+                out.extend((me, (key, name), sub) for name, sub in value.items())
+        elif isinstance(value, list):
+            if holds == "list" or key == "items":
                 out.extend((me, (key, i), sub) for i, sub in enumerate(value))
-            else:
+            elif key != "additionalProperties":  # a list where one schema belongs: one node
                 out.append((me, (key,), value))
+        elif holds == "one" and isinstance(value, dict):
+            out.append((me, (key,), value))
     return out
 
 
