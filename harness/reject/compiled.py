@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from harness.reject.fastschema import compile_schema
 from harness.reject.match import Hit, checker, predicate_subs
 from harness.reject.rules import Rule
-from harness.reject.walk import Tree, render_path, subschema_tree, tree_parts
+from harness.reject.walk import Tree, render_path, subschema_tree
 from harness.selectors import Selector, compile_selector, location
 
 __all__ = ["CompiledRules", "anchor", "compiled", "prefilter", "reach"]
@@ -265,32 +266,65 @@ class _Index:
         self.met: dict[tuple[frozenset[str], str], list[Entry]] = {}
 
 
+@lru_cache(maxsize=4096)
+def _step_text(step: str | int) -> str:
+    """One step as ``harness.selectors.location`` writes it inside a location (``.name``, ``[3]``)."""
+    return f"[{step}]" if isinstance(step, int) else "." + location([step])
+
+
 class _Where:
     """Where the nodes of one walked root stand, each place rendered once however many rules
-    hit the node (a node often meets several): its location in the body, its walked path in
-    each provider's style (rendered below ``first``, the first root the ``within`` reaches)."""
+    hit the node: its location in the body (built from its parent's, which its siblings share),
+    its walked path in each provider's style (rendered below ``first``, the first root the
+    ``within`` reaches), and the selector's wildcard captures (``{0}``: the tool's index)."""
 
-    def __init__(self, base: Parts, nodes: Tree, first: Any) -> None:
-        self.base = base
+    def __init__(self, selected: Parts, below: Parts, nodes: Tree, first: Any, wild: tuple[int, ...]) -> None:
+        self.base = [*selected, *below]
+        self.selected = selected
         self.nodes = nodes
         self.first = first
-        self._walked: dict[int, Parts] = {}
-        self._locations: dict[int, str] = {}
+        self.wild = wild
+        self._captures: Captures | None = None
+        self._walked: dict[int, Parts] = {-1: []}
+        self._texts: dict[int, str] = {}
         self._paths: dict[tuple[str, int], str] = {}
 
+    @property
+    def captures(self) -> Captures:
+        if self._captures is None:
+            parts = self.selected
+            self._captures = tuple((str(n), str(parts[i])) for n, i in enumerate(self.wild) if i < len(parts))
+        return self._captures
+
     def walked(self, at: int) -> Parts:
-        found = self._walked.get(at)
-        if found is None:
-            found = self._walked[at] = tree_parts(self.nodes, at)
-        return found
+        """The steps from the root to node ``at`` (``tree_parts``), from its parent's."""
+        climbed: list[int] = []
+        while at not in self._walked:
+            climbed.append(at)
+            at = self.nodes[at][0]
+        parts = self._walked[at]
+        for node in reversed(climbed):
+            parts = self._walked[node] = [*parts, *self.nodes[node][1]]
+        return parts
 
     def location(self, at: int, sub: Parts) -> str:
         if sub:
             return location([*self.base, *self.walked(at), *sub])
-        found = self._locations.get(at)
-        if found is None:
-            found = self._locations[at] = location([*self.base, *self.walked(at)])
-        return found
+        return self._text(at).lstrip(".") or "$"
+
+    def _text(self, at: int) -> str:
+        """The location of node ``at`` before ``location`` trims its leading dot: its parent's
+        (climbing to the nearest one already made, without recursion: trees run deep) and its steps."""
+        if not self._texts:
+            self._texts[-1] = "".join(map(_step_text, self.base))
+        climbed: list[int] = []
+        while at not in self._texts:
+            climbed.append(at)
+            at = self.nodes[at][0]
+        text = self._texts[at]
+        for node in reversed(climbed):
+            text = self._texts[node] = text + "".join(map(_step_text, self.nodes[node][1]))
+        return text
 
     def path(self, style: str, at: int) -> str:
         found = self._paths.get((style, at))
@@ -347,6 +381,7 @@ class _Group:
         self.wild = tuple(i for i, (kind, _) in enumerate(self.select) if kind in ("any-index", "any-key"))
         self.plans: list[_Plan] = []
         self._indexes: dict[tuple[int, ...], _Index] = {}
+        self._always: list[_Plan] | None = None  # the plans, when none has a ``when``
 
     def fire(self, body: Any, out: list[list[Hit]], walks: dict[int, Tree],
              selections: dict[Selector, Reached]) -> None:
@@ -355,16 +390,22 @@ class _Group:
             found = selections[self.select] = reach(body, self.select)
         for parts, value in found:
             live = self._live(value)
-            if live:
-                captures = tuple((str(n), str(parts[i])) for n, i in enumerate(self.wild) if i < len(parts))
-                if self.within is None:
-                    _whole(live, _Where(parts, _ALONE, value), value, captures, out)
-                else:
-                    self._walk(parts, value, live, captures, out, walks)
+            if not live:
+                continue
+            if self.within is None:
+                _whole(live, parts, value, self.wild, out)
+            else:
+                self._walk(parts, value, live, out, walks)
 
     def _live(self, value: Any) -> list[_Plan]:
         """The plans whose ``when`` holds on the selected value."""
+        if self._always is not None:
+            return self._always
         return [p for p in self.plans if p.when is None or p.when(value)]
+
+    def add(self, plan: _Plan) -> None:
+        self.plans.append(plan)
+        self._always = self.plans if all(p.when is None for p in self.plans) else None
 
     def _index(self, live: list[_Plan]) -> _Index:
         """One index per distinct set of live plans (``when`` filters some out per value)."""
@@ -374,7 +415,7 @@ class _Group:
             found = self._indexes[key] = _Index(live)
         return found
 
-    def _walk(self, parts: Parts, value: Any, live: list[_Plan], captures: Captures, out: list[list[Hit]],
+    def _walk(self, parts: Parts, value: Any, live: list[_Plan], out: list[list[Hit]],
               walks: dict[int, Tree]) -> None:
         roots = reach(value, self.within or ())
         first = roots[0][1] if roots else value
@@ -383,18 +424,20 @@ class _Group:
             nodes = walks.get(id(root))
             if nodes is None:  # groups whose selections reach one schema (tools[*].function, within
                 nodes = walks[id(root)] = subschema_tree(root)  # parameters) share one walk of it
-            where = _Where([*parts, *root_parts], nodes, first)
+            where = _Where(parts, root_parts, nodes, first, self.wild)
             for at, (_, _, node) in enumerate(nodes):
                 for plan, test in _candidates(index, node):
                     if test(node):
-                        _emit(plan, where, at, node, captures, out)
+                        _emit(plan, where, at, node, out)
 
 
-def _whole(live: list[_Plan], where: _Where, value: Any, captures: Captures, out: list[list[Hit]]) -> None:
+def _whole(live: list[_Plan], parts: Parts, value: Any, wild: tuple[int, ...], out: list[list[Hit]]) -> None:
     """Plans without ``within``: each tests the selected value itself."""
+    where: _Where | None = None  # made for the first hit: most values have none
     for plan in live:
         if plan.rejects is None or plan.rejects(value):
-            _emit(plan, where, 0, value, captures, out)
+            where = where or _Where(parts, [], _ALONE, value, wild)
+            _emit(plan, where, 0, value, out)
 
 
 def _candidates(index: _Index, node: Any) -> list[Entry]:
@@ -414,7 +457,7 @@ def _candidates(index: _Index, node: Any) -> list[Entry]:
     return found
 
 
-def _emit(plan: _Plan, where: _Where, at: int, node: Any, captures: Captures, out: list[list[Hit]]) -> None:
+def _emit(plan: _Plan, where: _Where, at: int, node: Any, out: list[list[Hit]]) -> None:
     """The hits of a plan whose test held on ``node``: one, or one per place its predicate names."""
     rule = plan.rule
     subs = predicate_subs(rule.predicate, node) if rule.predicate is not None else None
@@ -423,7 +466,7 @@ def _emit(plan: _Plan, where: _Where, at: int, node: Any, captures: Captures, ou
     path = where.path(rule.path_style, at) if rule.within else ""
     hits = out[plan.index]
     for sub in subs if subs is not None else _NO_SUB:
-        hits.append(Hit(rule.id, rule.validator, where.location(at, sub), captures, path))
+        hits.append(Hit(rule.id, rule.validator, where.location(at, sub), where.captures, path))
 
 
 _NO_SUB: list[Parts] = [[]]
@@ -437,7 +480,7 @@ class CompiledRules:
             key = (rule.select, rule.within)
             if key not in groups:
                 groups[key] = _Group(rule.select, rule.within)
-            groups[key].plans.append(_plan(i, rule))
+            groups[key].add(_plan(i, rule))
         self.groups = list(groups.values())
 
     def fire(self, body: Any) -> list[tuple[Rule, Hit]]:

@@ -70,10 +70,10 @@ def _child_steps(node: dict[str, Any], me: int) -> Tree:
             continue
         if holds == "map":
             if isinstance(value, dict):
-                out.extend((me, (key, name), sub) for name, sub in value.items())
+                out += [(me, (key, name), sub) for name, sub in value.items()]
         elif isinstance(value, list):
             if holds == "list" or key == "items":
-                out.extend((me, (key, i), sub) for i, sub in enumerate(value))
+                out += [(me, (key, i), sub) for i, sub in enumerate(value)]
             elif key != "additionalProperties":  # a list where one schema belongs: one node
                 out.append((me, (key,), value))
         elif holds == "one" and isinstance(value, dict):
@@ -90,8 +90,11 @@ def subschema_tree(root: Any) -> Tree:
     while stack:
         entry = stack.pop()
         out.append(entry)
-        if isinstance(entry[2], dict):
-            stack.extend(reversed(_child_steps(entry[2], len(out) - 1)))
+        node = entry[2]
+        if isinstance(node, dict) and not _HOLDS.keys().isdisjoint(node):  # a leaf holds none
+            children = _child_steps(node, len(out) - 1)
+            children.reverse()
+            stack += children
     return out
 
 
