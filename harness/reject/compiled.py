@@ -56,15 +56,20 @@ def _not_required(arg: Any) -> Pre | None:
     return lambda n: not all(k in n for k in arg)
 
 
+def _single_required_keys(arg: Any) -> frozenset[str] | None:
+    """The keys of ``[{required: [a]}, {required: [b]}, ...]``, None for any other list."""
+    if not (isinstance(arg, list) and arg):
+        return None
+    lists = [b["required"] if isinstance(b, Mapping) and set(b) == {"required"} else None for b in arg]
+    if not all(_strings(r) and len(r) == 1 for r in lists):  # type: ignore[arg-type]
+        return None
+    return frozenset(r[0] for r in lists)  # type: ignore[index]
+
+
 def _not_any_required(arg: Any) -> Pre | None:
     """``not: {anyOf: [{required: [a]}, {required: [b]}]}``: none of the keys is present."""
-    if not (isinstance(arg, list) and arg and all(
-            isinstance(b, Mapping) and set(b) == {"required"} and _strings(b["required"]) for b in arg)):
-        return None
-    if not all(len(b["required"]) == 1 for b in arg):
-        return None
-    keys = frozenset(k for b in arg for k in b["required"])
-    return lambda n: keys.isdisjoint(n.keys())
+    keys = _single_required_keys(arg)
+    return None if keys is None else (lambda n: keys.isdisjoint(n.keys()))
 
 
 def _not_property_names(arg: Any) -> Pre | None:

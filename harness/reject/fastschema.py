@@ -23,17 +23,25 @@ __all__ = ["Check", "compile_schema", "json_equal", "rust_pattern"]
 
 Check = Callable[[Any], bool]
 
+def _kind(value: Any) -> str:
+    """What JSON equality compares a value as (a bool is no number, an int and a float are)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "object" if isinstance(value, dict) else "array" if isinstance(value, list) else "other"
+
+
 def json_equal(a: Any, b: Any) -> bool:
     """Equality as JSON Schema means it: true is not 1, 1 is 1.0, containers compare deeply."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
+    kind = _kind(a)
+    if kind != _kind(b):
+        return False
+    if kind == "object":
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)  # type: ignore[no-any-return]
+    if kind == "array":
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and a == b
+    return (kind != "other" or type(a) is type(b)) and a == b  # type: ignore[no-any-return]
 
 
 _TYPE_EXPR: dict[str, str] = {

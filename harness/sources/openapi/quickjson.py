@@ -69,18 +69,24 @@ def extent(root: Any, max_values: int, max_depth: int) -> int | None:
     count, depth = 1, 0
     level = [root] if type(root) in _CONTAINERS else []
     while level:
-        below: list[Any] = []
-        for node in level:
-            items = node.values() if type(node) is dict else node
-            count += len(items)
-            below += [v for v in items if type(v) in _CONTAINERS]
-        if count > max_values:
-            return None
-        depth += 1
-        if depth > max_depth and any(len(n) for n in level):
+        held, below = _level(level)
+        count += held
+        depth += 1  # the depth of the values ``level`` holds
+        if count > max_values or (held and depth > max_depth):
             return None
         level = below
     return count
+
+
+def _level(level: list[Any]) -> tuple[int, list[Any]]:
+    """How many values the containers of ``level`` hold, and which of them are containers."""
+    held = 0
+    below: list[Any] = []
+    for node in level:
+        items = node.values() if type(node) is dict else node
+        held += len(items)
+        below += [v for v in items if type(v) in _CONTAINERS]
+    return held, below
 
 
 class LazyLines(LineMap):
