@@ -38,10 +38,10 @@ def json_equal(a: Any, b: Any) -> bool:
     if kind != _kind(b):
         return False
     if kind == "object":
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)  # type: ignore[no-any-return]
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     if kind == "array":
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    return (kind != "other" or type(a) is type(b)) and a == b  # type: ignore[no-any-return]
+    return (kind != "other" or type(a) is type(b)) and a == b
 
 
 _TYPE_EXPR: dict[str, str] = {
