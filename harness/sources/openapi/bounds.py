@@ -121,26 +121,29 @@ def measure(*values: Any) -> int:
     """
     seen: dict[int, tuple[int, int]] = {}
     held = 0
+    too_deep = f"too deep: more than {MAX_DEPTH} levels"
 
     def walk(node: Any, depth: int) -> tuple[int, int]:
-        # called on containers only: their scalar children are counted inline (most values are
-        # scalars, and a call per scalar was most of an import's time)
+        # called once per distinct container: a scalar child is counted inline and a container
+        # met before is read from ``seen`` here (most values are scalars, and a call per value
+        # was most of an import's time)
         nonlocal held
-        known = seen.get(id(node))
-        if known is not None:
-            if depth + known[1] > MAX_DEPTH:
-                raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
-            return known
         held += 1
         children = node.values() if type(node) is dict else node
-        if children and depth + 1 > MAX_DEPTH:  # the first child is past the bound
-            raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
+        below = depth + 1
+        if children and below > MAX_DEPTH:  # the first child is past the bound
+            raise TooDeep(too_deep)
         size, height = 1, 0
         for child in children:
-            if type(child) is dict or type(child) is list:
-                s, h = walk(child, depth + 1)
-                size += s
-                height = h + 1 if h >= height else height
+            kind = type(child)
+            if kind is dict or kind is list:
+                known = seen.get(id(child))
+                if known is None:
+                    known = walk(child, below)
+                elif below + known[1] > MAX_DEPTH:
+                    raise TooDeep(too_deep)
+                size += known[0]
+                height = known[1] + 1 if known[1] >= height else height
             else:
                 held += 1
                 size += 1
@@ -161,3 +164,4 @@ def measure(*values: Any) -> int:
         seen.clear()  # the bounds hold per schema (a node two of them share counts in each)
         top(value)
     return held
+
