@@ -3,11 +3,13 @@
 ``fire`` in ``harness.reject.match`` runs one rule: it selects, walks and tests on its own, so
 90 rules select the same ``tools[*].function`` 17 times and walk every parameters schema 31
 times. Here rules sharing a ``select`` and a ``within`` share one selection and one walk, and
-each node is tested only by the rules that could fire on it: a cheap necessary condition is
-derived from each rejected shape (the keys it requires, the ``type`` values it allows, the keys
-it forbids) and an object node failing it is skipped without running the full check. The
-hits are the same as ``fire``'s, rule by rule, in the same order (a differential test over
-every bundled and corpus body holds them equal).
+each node is tested only by the rules that could fire on it: rules are indexed by an anchor
+derived from their rejected shape (``harness.reject.prefilters``: a key every match holds, the
+``type`` values it allows), so an object node meets the rules filed under its keys and its
+``type``, one candidate list per distinct (keys, type) pair. A hit's places (location, walked
+path in the provider's style) are built from its parent's, once per node. The hits are the
+same as ``fire``'s, rule by rule, in the same order (a differential test over every bundled
+and corpus body holds them equal).
 """
 
 from __future__ import annotations
@@ -19,159 +21,14 @@ from typing import Any
 
 from harness.reject.fastschema import compile_schema
 from harness.reject.match import Hit, checker, predicate_subs
+from harness.reject.prefilters import LIST, Pre, anchor, prefilter
 from harness.reject.rules import Rule
 from harness.reject.walk import Tree, render_path, subschema_tree
 from harness.selectors import Selector, compile_selector, location
 
-__all__ = ["CompiledRules", "anchor", "compiled", "prefilter", "reach"]
+__all__ = ["CompiledRules", "compiled", "reach"]
 
 Parts = list[str | int]
-
-
-Pre = Callable[[dict[str, Any]], bool]
-
-
-def _strings(values: Any) -> frozenset[str] | None:
-    if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
-        return frozenset(values)
-    return None
-
-
-def _const_or_enum(sub: Mapping[str, Any]) -> frozenset[str] | None:
-    """The string values a schema's ``const`` or ``enum`` allows, None if not only strings."""
-    return _strings([sub["const"]]) if "const" in sub else _strings(sub.get("enum"))
-
-
-def _required(schema: Mapping[str, Any]) -> tuple[str, ...]:
-    required = schema.get("required")
-    ok = isinstance(required, list) and all(isinstance(k, str) for k in required)
-    return tuple(required) if ok else ()  # type: ignore[arg-type]
-
-
-# ``not`` of a few exact shapes, decided by key membership alone: one maker per keyword of a
-# one-keyword ``not``.
-def _not_required(arg: Any) -> Pre | None:
-    if not (isinstance(arg, list) and all(isinstance(k, str) for k in arg)):
-        return None
-    return lambda n: not all(k in n for k in arg)
-
-
-def _single_required_keys(arg: Any) -> frozenset[str] | None:
-    """The keys of ``[{required: [a]}, {required: [b]}, ...]``, None for any other list."""
-    if not (isinstance(arg, list) and arg):
-        return None
-    lists = [b["required"] if isinstance(b, Mapping) and set(b) == {"required"} else None for b in arg]
-    if not all(_strings(r) and len(r) == 1 for r in lists):  # type: ignore[arg-type]
-        return None
-    return frozenset(r[0] for r in lists)  # type: ignore[index]
-
-
-def _not_any_required(arg: Any) -> Pre | None:
-    """``not: {anyOf: [{required: [a]}, {required: [b]}]}``: none of the keys is present."""
-    keys = _single_required_keys(arg)
-    return None if keys is None else (lambda n: keys.isdisjoint(n.keys()))
-
-
-def _not_property_names(arg: Any) -> Pre | None:
-    if not (isinstance(arg, Mapping) and set(arg) == {"enum"}):
-        return None
-    allowed = _strings(arg["enum"])
-    return None if allowed is None else (lambda n: not n.keys() <= allowed)
-
-
-_NOT_SHAPES: dict[str, Callable[[Any], Pre | None]] = {
-    "required": _not_required, "anyOf": _not_any_required, "propertyNames": _not_property_names,
-}
-
-
-def _exact_not(inner: Any) -> Pre | None:
-    """``not`` of a few exact shapes, decided by key membership alone."""
-    if not isinstance(inner, Mapping) or len(inner) != 1:
-        return None
-    [(key, arg)] = inner.items()
-    make = _NOT_SHAPES.get(key)
-    return None if make is None else make(arg)
-
-
-def _value_in(key: str, values: frozenset[str]) -> Pre:
-    return lambda n: isinstance(n[key], str) and n[key] in values
-
-
-def _required_conds(schema: Mapping[str, Any]) -> list[Pre]:
-    """The required keys are present, and those whose schema names string values hold one."""
-    req = _required(schema)
-    if not req:
-        return []
-    keys = frozenset(req)
-    conds: list[Pre] = [lambda n: keys <= n.keys()]
-    props = schema.get("properties")
-    if isinstance(props, Mapping):
-        for key in req:
-            sub = props.get(key)
-            values = _const_or_enum(sub) if isinstance(sub, Mapping) else None
-            if values is not None:
-                conds.append(_value_in(key, values))
-    return conds
-
-
-def _branch_conds(schema: Mapping[str, Any]) -> list[Pre]:
-    """Every ``allOf`` branch's condition; one of the ``anyOf`` branches' when all have one."""
-    conds = [found for found in map(prefilter, schema.get("allOf") or ()) if found is not None]
-    branches = schema.get("anyOf")
-    if isinstance(branches, list) and branches:
-        subs = [prefilter(b) for b in branches]
-        if all(s is not None for s in subs):
-            conds.append(lambda n: any(s(n) for s in subs))  # type: ignore[misc]
-    return conds
-
-
-def _all(conds: list[Pre]) -> Pre | None:
-    if not conds:
-        return None
-    if len(conds) == 1:
-        return conds[0]
-    return lambda n: all(c(n) for c in conds)
-
-
-def prefilter(schema: Any) -> Pre | None:
-    """A cheap necessary condition for an object to be valid against ``schema`` (key presence,
-    a ``type`` value), or None when none is derived. The full check still decides: this only
-    skips object nodes that cannot match."""
-    if not isinstance(schema, Mapping):
-        return None
-    negated = _exact_not(schema.get("not"))
-    return _all([*_required_conds(schema), *_branch_conds(schema), *([negated] if negated else [])])
-
-
-_COMMON = frozenset({"type", "description", "title", "properties", "items", "required", "enum"})
-
-
-def _type_anchor(schema: Mapping[str, Any]) -> tuple[str, frozenset[str] | None] | None:
-    """``type`` with the values its property schema allows (a list bucket for ``array``)."""
-    props = schema.get("properties")
-    sub = props.get("type") if isinstance(props, Mapping) else None
-    if not isinstance(sub, Mapping):
-        return None
-    values = _const_or_enum(sub)
-    if values is not None:
-        return "type", values
-    return ("type", frozenset({_LIST})) if sub == {"type": "array"} else None
-
-
-def anchor(schema: Any) -> tuple[str, frozenset[str] | None] | None:
-    """A key every object valid against ``schema`` holds (the least common one it requires),
-    with the string values its ``type`` may take when that key is ``type``; None if none."""
-    required = _required(schema) if isinstance(schema, Mapping) else ()
-    if not required:
-        return None
-    rare = [k for k in required if k not in _COMMON]
-    if rare:
-        return rare[-1], None
-    typed = _type_anchor(schema) if "type" in required else None
-    return typed or (required[0], None)
-
-
-_LIST = "\x00a list"  # the by-type bucket of nodes whose ``type`` is a list (no string equals it)
 
 
 @dataclass
@@ -451,7 +308,7 @@ def _candidates(index: _Index, node: Any) -> list[Entry]:
         return index.others
     keyed = index.keys.intersection(node)
     kind = node.get("type")
-    bucket = kind if isinstance(kind, str) else _LIST if isinstance(kind, list) else ""
+    bucket = kind if isinstance(kind, str) else LIST if isinstance(kind, list) else ""
     bucket = bucket if bucket in index.by_type else ""  # a body's own type names add no entries
     found = index.met.get((keyed, bucket))
     if found is None:

@@ -12,8 +12,9 @@ import pytest
 
 from harness.errors import Place
 from harness.reject.cassettes import load_catalog
-from harness.reject.compiled import _LIST, anchor, compiled, prefilter, reach
+from harness.reject.compiled import compiled, reach
 from harness.reject.match import checker, fire, fire_all
+from harness.reject.prefilters import LIST, anchor, prefilter
 from harness.reject.rules import Rule
 from harness.reject.walk import subschemas
 from harness.sources import tools_from_listing
@@ -90,7 +91,7 @@ def test_a_node_a_rule_rejects_always_passes_its_prefilter_and_lands_in_its_anch
                 assert key in node, (rule.id, node)
                 if values is not None:
                     kind = node["type"]
-                    assert (kind if isinstance(kind, str) else _LIST) in values, (rule.id, node)
+                    assert (kind if isinstance(kind, str) else LIST) in values, (rule.id, node)
     assert looked > 50
 
 
