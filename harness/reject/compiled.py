@@ -128,7 +128,7 @@ class _Index:
         self.met: dict[tuple[frozenset[str], str], list[Entry]] = {}
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)  # typed: True and 1 are one key otherwise
 def _step_text(step: str | int) -> str:
     """One step as ``harness.selectors.location`` writes it inside a location (``.name``, ``[3]``)."""
     return f"[{step}]" if isinstance(step, int) else "." + location([step])

@@ -4,6 +4,7 @@ refusal asks for one."""
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -141,3 +142,19 @@ def _values(value: object) -> list[object]:
     for child in children:
         out += _values(child)
     return out
+
+
+def test_an_import_leaves_the_garbage_collector_as_it_found_it(write: Callable[..., Path]) -> None:
+    good = write(json.dumps(api({"/a": {"get": {"operationId": "a", "responses": ok()}}})), "good.json")
+    bad = write('{"openapi": "2.0"}', "bad.json")
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            import_document(good)
+            assert gc.isenabled() is enabled
+            with pytest.raises(InputError):
+                import_document(bad)
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
