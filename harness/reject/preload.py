@@ -41,11 +41,15 @@ def _unknown_rule(rule_id: Any, rules: Mapping[str, Rule]) -> str:
     return f"{rule_id!r}, not among the suite's {len(rules)} rule(s){hint}"
 
 
+def _needs(rule: Rule) -> str:
+    return f"{rule.validator} with upstream {rule.upstream}" if rule.upstream else rule.validator
+
+
 def _lane_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rule: Rule,
                  place: Callable[[str], Place]) -> list[InputError]:
     """A declaration on a lane that cannot show the rule's rejection documents nothing: refuse it."""
     errors = []
-    fronting = [ln for ln in case.lanes if rule.validator in suite.lanes[ln].fronts]
+    fronting = [ln for ln in case.lanes if rule.meets(suite.lanes[ln].fronts)]
     for k, lane_id in enumerate(decl.get("lanes") or ()):
         where = place(f"{at}.lanes[{k}]")
         if lane_id not in case.lanes:
@@ -53,7 +57,7 @@ def _lane_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rul
         elif lane_id not in fronting:
             fronts = ", ".join(suite.lanes[lane_id].fronts) or "no validator"
             errors.append(InputError(
-                where, f"a lane fronting {rule.validator}, the validator of {rule.id} "
+                where, f"a lane fronting {_needs(rule)}, the validator of {rule.id} "
                 f"({', '.join(fronting) or 'none of this case'})", f"{lane_id!r}, which fronts {fronts}"))
     if not decl.get("lanes") and not fronting:
         errors.append(InputError(place(f"{at}.rule"), f"a rule of a validator one of this case's lanes fronts "
