@@ -60,7 +60,7 @@ def _named_lane_error(suite: Suite, case: Case, lane_id: Any, rule: Rule, fronti
 def _lane_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rule: Rule,
                  place: Callable[[str], Place]) -> list[InputError]:
     """A declaration on a lane that cannot show the rule's rejection documents nothing: refuse it."""
-    fronting = [ln for ln in case.lanes if rule.meets(suite.lanes[ln].fronts)]
+    fronting = [ln for ln in case.lanes if rule.meets(suite.lanes[ln].fronts, suite.lanes[ln].upstream)]
     named = (_named_lane_error(suite, case, lane_id, rule, fronting, place(f"{at}.lanes[{k}]"))
              for k, lane_id in enumerate(decl.get("lanes") or ()))
     errors = [e for e in named if e is not None]

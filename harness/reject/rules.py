@@ -23,6 +23,7 @@ from referencing.jsonschema import DRAFT202012
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import Document, load_document
+from harness.model import Lane
 from harness.patterns import BoundedPattern, bounded
 from harness.reject.walk import subschemas
 from harness.selectors import compile_selector
@@ -60,11 +61,12 @@ class Rule:
     # where each listed receipt id stands in the rules file, so a dangling one is named exactly
     receipt_places: tuple[Place, ...] = ()
 
-    def meets(self, fronts: Iterable[str]) -> bool:
-        """Whether a request through validators ``fronts`` meets this rule: the rule's validator
-        is among them and, for a rule recorded with an upstream, so is that upstream."""
+    def meets(self, fronts: Iterable[str], upstream: str | None = None) -> bool:
+        """Whether a request through validators ``fronts`` (routed on to ``upstream`` by a
+        translating gateway) meets this rule: the rule's validator is among them and, for a rule
+        recorded with an upstream, that upstream is the lane's or among the fronted validators."""
         met = set(fronts)
-        return self.validator in met and (not self.upstream or self.upstream in met)
+        return self.validator in met and (not self.upstream or self.upstream in met or self.upstream == upstream)
 
     @property
     def pattern(self) -> BoundedPattern:
@@ -80,11 +82,15 @@ class RuleSet:
     def by_id(self) -> dict[str, Rule]:
         return {r.id: r for r in self.rules}
 
-    def for_validators(self, validators: Iterable[str]) -> tuple[Rule, ...]:
+    def for_validators(self, validators: Iterable[str], upstream: str | None = None) -> tuple[Rule, ...]:
         """The rules a request meets through these validators (a lane's ``fronts``): a gateway
-        rule keyed on an upstream only when that upstream is among them (``Rule.meets``)."""
+        rule keyed on an upstream only when that upstream is the lane's (``Rule.meets``)."""
         wanted = frozenset(validators)
-        return tuple(r for r in self.rules if r.meets(wanted))
+        return tuple(r for r in self.rules if r.meets(wanted, upstream))
+
+    def for_lane(self, lane: Lane) -> tuple[Rule, ...]:
+        """The rules a lane's requests meet: its ``fronts``, and its ``upstream`` for gateway rules."""
+        return self.for_validators(lane.fronts, lane.upstream)
 
 
 def _check_parts(doc: Document, at: str, raw: Mapping[str, Any]) -> None:

@@ -82,7 +82,7 @@ def _declared(case: Case, rule_id: str, lane_id: str, side: str) -> str | None:
 
 def findings_for_body(catalog: Catalog, lane: Lane, body: Any) -> list[tuple[Rule, Hit]]:
     """(rule, hit) for every rule of the lane's fronted validators that fires on ``body``."""
-    return compiled(catalog.rules.for_validators(lane.fronts)).fire(body)
+    return compiled(catalog.rules.for_lane(lane)).fire(body)
 
 
 def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observation | None,

@@ -5,6 +5,7 @@ never on an OpenRouter lane fronting Claude, whose own recorded rejection (R024)
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from harness.model import Lane
 from harness.reject.cassettes import Catalog
 from harness.reject.preload import declaration_errors
 from harness.reject.verdicts import cached_catalog, findings_for_body
+from harness.subjects import load_callable
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -26,9 +28,9 @@ _UNTYPED_ANY_OF = {"type": "function", "function": {"name": "search", "parameter
 _TWICE = [{"type": "function", "function": {"name": "tool_0", "parameters": {"type": "object", "properties": {}}}}] * 2
 
 
-def _lane(lane_id: str, *fronts: str) -> Lane:
+def _lane(lane_id: str, *fronts: str, upstream: str | None = None) -> Lane:
     return Lane(id=lane_id, wire="openai-chat", provider="openrouter", base_url="https://openrouter.ai/api/v1",
-                model="m", fronts=fronts)
+                model="m", fronts=fronts, upstream=upstream)
 
 
 @pytest.fixture(scope="module")
@@ -57,12 +59,35 @@ def test_a_claude_upstream_rule_does_not_fire_on_an_openrouter_lane_fronting_dee
     assert "openrouter.anthropic-duplicate-tool-names" not in _fired(catalog, lane, {"model": "m", "tools": _TWICE})
 
 
+def test_a_translating_openrouter_lane_meets_only_the_rules_recorded_with_its_upstream(catalog: Catalog) -> None:
+    deepseek = _lane("openrouter-deepseek", "openrouter", upstream="deepseek")
+    claude = _lane("openrouter-claude", "openrouter", upstream="anthropic")
+    body = {"model": "m", "tools": [_UNTYPED_ANY_OF]}
+    assert "openrouter.untyped-any-of" in _fired(catalog, deepseek, body)
+    assert _fired(catalog, claude, body) == set()  # nor do Anthropic's native rules judge the Chat body
+    twice = {"model": "m", "tools": _TWICE}
+    assert "openrouter.anthropic-duplicate-tool-names" in _fired(catalog, claude, twice)
+    assert "openrouter.anthropic-duplicate-tool-names" not in _fired(catalog, deepseek, twice)
+
+
+def test_the_bundled_openrouter_lanes_show_the_deepseek_rejection_on_one_lane_only(catalog: Catalog) -> None:
+    suite = load_suite(REPO / "cases")
+    case = suite.case("strict-body-untyped-union-wrapper")
+    new = load_callable(suite.subjects[case.subject].new)
+    fired = {}
+    for lane_id in ("openrouter-deepseek", "openrouter-claude"):
+        lane = suite.lanes[lane_id]
+        fired[lane_id] = _fired(catalog, lane, new(json.loads(json.dumps(case.input)), lane.as_dict()))
+    assert fired == {"openrouter-deepseek": {"openrouter.untyped-any-of"}, "openrouter-claude": set()}
+
+
 def test_an_upstream_keyed_rule_needs_its_upstream_among_the_fronted_validators(catalog: Catalog) -> None:
     rule = catalog.rules.by_id()["openrouter.untyped-any-of"]
     assert rule.upstream == "deepseek"
     assert rule.meets(["openrouter", "deepseek"])
     assert not rule.meets(["openrouter"]) and not rule.meets(["deepseek"])
-    assert not rule.meets(["openrouter", "anthropic"])
+    assert not rule.meets(["openrouter", "anthropic"]) and not rule.meets(["openrouter"], "anthropic")
+    assert rule.meets(["openrouter"], "deepseek")
     ids = {r.id for r in catalog.rules.for_validators(["openrouter", "anthropic"])}
     assert "openrouter.untyped-any-of" not in ids and "openrouter.anthropic-duplicate-tool-names" in ids
 
