@@ -63,6 +63,7 @@ CONFORMING: dict[str, Any] = {
         _chat(_obj(), name="tool_0")["tools"][0], _chat(_obj(), name="tool_1")["tools"][0]]},
     "openrouter.untyped-any-of": _chat(_obj(limit={"type": "integer", "description": "or a string"})),
     "one-api.openai-empty-array-schema": _chat(_obj(command=_S)),
+    "openrouter.fireworks-untyped-subschema": _chat(_obj(raw={"type": "boolean"})),
     "litellm.vertex-type-list": _chat(_obj(query={"type": "array",
                                                   "items": _obj(d={"type": "string", "nullable": True})})),
     "openrouter.anthropic-output-numeric-bounds": _response_format(
