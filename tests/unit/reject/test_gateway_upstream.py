@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from harness.errors import InputErrors
 from harness.load.suite import load_suite
 from harness.model import Lane
 from harness.reject.cassettes import Catalog
@@ -107,3 +108,13 @@ def test_declaring_a_deepseek_upstream_rejection_on_a_claude_fronting_lane_is_ba
     broken = dataclasses.replace(suite, lanes={**suite.lanes, claude.id: claude}, cases=(case,))
     errors = declaration_errors(broken, catalog)
     assert len(errors) == 1 and "with upstream deepseek" in str(errors[0])
+
+
+def test_a_lane_upstream_that_is_not_a_validator_name_is_bad_input_at_its_place(tmp_path: Path) -> None:
+    (tmp_path / "suite.yaml").write_text("version: 1\nlanes: ['lanes.yaml']\n")
+    (tmp_path / "lanes.yaml").write_text(
+        "version: 1\nlanes:\n  - id: gw\n    wire: openai-chat\n    provider: openrouter\n"
+        "    fronts: [openrouter]\n    upstream: [deepseek]\n")
+    with pytest.raises(InputErrors) as caught:
+        load_suite(tmp_path)
+    assert "lanes.yaml:7" in str(caught.value) and "upstream" in str(caught.value)
