@@ -38,7 +38,8 @@ def versions(pytester: pytest.Pytester, scenarios: Path, monkeypatch: pytest.Mon
 
 def test_a_matrix_run_hands_its_versions_to_the_pins_pytest(versions: Path) -> None:
     suite = load_suite(versions)
-    assert pins_option(suite) == [] and "--harness-versions" not in " ".join(_command(suite, "new", Path("r"), None, None))
+    assert pins_option(suite) == []
+    assert "--harness-versions" not in " ".join(_command(suite, "new", Path("r"), None, None))
     played = expand(suite, ["1.0.0", "2.0.0", "3.0.0"])
     assert pins_option(played) == ["--harness-versions=1.0.0,2.0.0,3.0.0"]
     assert "--harness-versions=1.0.0,2.0.0,3.0.0" in _command(played, "new", Path("r"), None, None)
