@@ -1,7 +1,7 @@
 """A catalog's rules compiled once into one pass per body.
 
 ``fire`` in ``harness.reject.match`` runs one rule: it selects, walks and tests on its own, so
-90 rules select the same ``tools[*].function`` 17 times and walk every parameters schema 31
+91 rules select the same ``tools[*].function`` 17 times and walk every parameters schema 31
 times. Here rules sharing a ``select`` and a ``within`` share one selection and one walk, and
 each node is tested only by the rules that could fire on it: rules are indexed by an anchor
 derived from their rejected shape (``harness.reject.prefilters``: a key every match holds, the
