@@ -58,6 +58,10 @@ class Lane:
     title: str = ""
     options: Mapping[str, Any] = field(default_factory=dict)
     fronts: tuple[str, ...] = ()
+    upstream: str | None = None
+    """A translating gateway lane (OpenRouter, LiteLLM): the provider it routes to. Gateway rules
+    recorded with that upstream apply (``Rule.meets``); the upstream's own rules, written for its
+    native body, do not, so it is not listed in ``fronts``."""
     file: str = ""
     line: int | None = None
     diverges: tuple[Allowance, ...] = ()

@@ -133,7 +133,7 @@ def _lanes(doc: Document) -> dict[str, Lane]:
         lanes[raw["id"]] = Lane(
             id=raw["id"], wire=raw["wire"], provider=raw["provider"],
             base_url=raw.get("base_url"), model=raw.get("model"), title=raw.get("title", ""),
-            options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())),
+            options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())), upstream=raw.get("upstream"),
             file=doc.file, line=place.line, diverges=lane_allowances(raw, raw["id"]),
         )
     return lanes

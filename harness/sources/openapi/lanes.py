@@ -134,7 +134,7 @@ def _only(bodies: Bodies, wanted: set[int]) -> Bodies:
 def _rejected(rules: RuleSet, lane: Lane, bodies: Bodies) -> dict[int, list[str]]:
     """Tool index -> ids of the rules (of the validators the lane fronts) that fire on it."""
     found: dict[int, list[str]] = {}
-    for rule in rules.for_validators(lane.fronts):
+    for rule in rules.for_lane(lane):
         for indices, body in bodies:
             for hit in fire(rule, body):
                 m = _TOOL_INDEX.match(hit.location)

@@ -139,4 +139,5 @@ def test_the_bundled_cases_and_lanes_load_on_their_own(tmp_path: Path) -> None:
     assert "strict-body-bookflight" in ids
     assert {case.subject for case in suite.cases} == {"openai_strict_resume"}
     assert set(suite.lanes) == {"openai-chat", "openai-responses", "openrouter", "mistral",
-                                "anthropic-resume", "openai-chat-no-model"}
+                                "anthropic-resume", "openai-chat-no-model", "openrouter-deepseek",
+                                "openrouter-claude"}
