@@ -19,7 +19,7 @@ from harness.model import Case, ErrorInfo, Lane, Observation, Side, Subject, Ver
 from harness.pipeline import Pipeline, pack
 from harness.pipeline import Pipelines as _OpenPipelines
 from harness.pipeline.inprocess import InProcessPipeline
-from harness.subjects import load_callable
+from harness.plugins import load_callable
 
 __all__ = ["Pipelines", "Unit", "checks_for", "memory_named", "observe", "verdict_for"]
 
