@@ -109,6 +109,9 @@ class PipelineSpec:
     observe: Literal["body", "request"] = "body"
     """A ``client`` side: observe the request body (judged by the rejection rules), or the whole
     request (method, path, query, headers without credentials or the ephemeral host, body)."""
+    transport: str = ""
+    """A ``client`` side run in this process: ``call`` gets a MockTransport of this module
+    (``httpx`` or ``httpx2``) that records and answers like the capture server (``harness.capture.transport``)."""
 
     @property
     def in_process(self) -> bool:
@@ -117,7 +120,7 @@ class PipelineSpec:
     def label(self) -> str:
         """One line naming the pipeline, for reports and errors (no absolute paths)."""
         if self.kind == "client":
-            return f"client {' '.join(self.command)}"
+            return f"client {self.call} on {self.transport}" if self.transport else f"client {' '.join(self.command)}"
         if self.kind == "command":
             argv = " ".join(self.command)
             return f"command {argv}" + (f" [{self.name}]" if self.name else "")

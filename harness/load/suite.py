@@ -111,7 +111,7 @@ def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
         python = str((root / python).resolve())
     if "package" in raw:  # a released version: an environment the harness provisions (harness.provision)
         return package_side(raw, role, root)
-    if "client" in raw:  # a whole HTTP client pointed at a capture server (harness.capture)
+    if "client" in raw or "transport" in raw:  # a whole HTTP client, on the wire or in process (harness.capture)
         from harness.capture import client_side
 
         return client_side(raw, role, root)
