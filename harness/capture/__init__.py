@@ -6,6 +6,9 @@
                body, else the recorded acceptance
     pipeline   ClientPipeline: a ``{client: [...], base_url_env: ...}`` side; its observation is
                the request body the client sent
+    gateway    GatewayPipeline: a ``{gateway: litellm-proxy, package: ...}`` side: the gateway on
+               loopback, its upstream the capture server; observes what it forwards upstream
+    envelope   check_envelope: the gateway's answer against the recorded gateway envelopes
     transport  TransportPipeline: a ``{call: ..., transport: httpx2}`` side run in this process on
                a MockTransport that records and answers like the server
 """
@@ -19,6 +22,7 @@ from harness.capture.pipeline import ClientPipeline, client_side
 from harness.capture.server import REMOVED, CaptureServer, Exchange, Request
 
 if TYPE_CHECKING:
+    from harness.capture.gateway import GatewayPipeline
     from harness.capture.transport import TransportPipeline
     from harness.model import PipelineSpec
 
@@ -26,8 +30,12 @@ __all__ = ["REMOVED", "CaptureServer", "ClientPipeline", "Exchange", "Request", 
            "open_client", "suite_catalog"]
 
 
-def open_client(spec: PipelineSpec) -> ClientPipeline | TransportPipeline:
+def open_client(spec: PipelineSpec) -> ClientPipeline | TransportPipeline | GatewayPipeline:
     """The runner of a ``client`` side: in process on a MockTransport, or a program on the wire."""
+    if spec.gateway:
+        from harness.capture.gateway import GatewayPipeline
+
+        return GatewayPipeline(spec)
     if spec.transport:
         from harness.capture.transport import TransportPipeline
 
