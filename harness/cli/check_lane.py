@@ -76,7 +76,8 @@ def _answer(finding: dict[str, Any]) -> str:
     shape = (f"the envelope recorded in {', '.join(got['envelope_receipts'])}" if got["envelope_receipts"]
              else "no recorded envelope of this gateway has its shape")
     opening = got["opening"] or "no known opening"
-    return f"\n    client:   {got['status']} from {got['gateway']} ({opening}): {carried}; {shape}"
+    replayed = f"upstream answered {got['upstream_status']} ({got['upstream_rule'] or 'no rule'})"
+    return f"\n    client:   {got['status']} from {got['gateway']} ({opening}), {replayed}: {carried}; {shape}"
 
 
 @click.command("check-lane")

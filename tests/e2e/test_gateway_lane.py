@@ -104,6 +104,7 @@ def test_check_lane_on_the_gateway_lane_shows_what_reached_the_client(suite: Pat
     got = _harness("check-lane", "litellm-proxy-claude", "--suite", str(suite), cwd=tmp_path)
     assert got.returncode == 0, got.stderr[-3000:]  # the rejection is declared in the case
     assert "declared  root-oneof  new  anthropic.root-composition  at tools[0].input_schema" in got.stdout
-    assert ("client:   400 from litellm-proxy (litellm.BadRequestError: <Provider>Exception): carries the "
-            "upstream's recorded message; the envelope recorded in R072") in got.stdout
+    assert ("client:   400 from litellm-proxy (litellm.BadRequestError: <Provider>Exception), upstream answered "
+            "400 (anthropic.root-composition): carries the upstream's recorded message; the envelope recorded in "
+            "R072") in got.stdout
     assert not _gateways()
