@@ -106,3 +106,19 @@ def test_a_malformed_gateway_side_is_bad_input_naming_suite_yaml(suite: Path, si
     (suite / "suite.yaml").write_text(text.replace(old, side, 1))
     with pytest.raises(InputErrors, match=r"suite\.yaml:\d+ at subjects\.litellm_proxy\.old"):
         load_suite(suite)
+
+
+def test_report_md_says_how_each_upstream_rejection_reached_the_client_through_the_gateway(catalog: Catalog) -> None:
+    from harness.reject.report import render_markdown
+
+    body = _litellm(f"litellm.BadRequestError: AnthropicException - {ANTHROPIC_400}")
+    answer = dict(check_envelope(catalog, "litellm-proxy", UPSTREAM, 400, body))
+    rejection = {"rule": "anthropic.root-composition", "validator": "anthropic", "title": "t", "location": "tools[0]",
+                 "expected": True, "why": "declared", "receipt": None}
+    finding = {"case": "root-oneof", "lane": "litellm-proxy-claude", "side": "new", "fronts": ["anthropic"],
+               "status": "known-rejected", "rejections": [rejection], "answer": answer}
+    text = render_markdown({"summary": {}, "catalog": {}, "findings": [finding], "stale_declarations": []})
+    assert "Through a gateway" in text
+    assert ("- `root-oneof` on litellm-proxy-claude (new): `anthropic.root-composition` (R001, 400) reached the "
+            "client as 400 from litellm-proxy, `litellm.BadRequestError: <Provider>Exception`, the envelope of "
+            "R072: carried") in text
