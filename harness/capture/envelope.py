@@ -77,11 +77,28 @@ def _recorded(catalog: Catalog | None, validator: str) -> list[Interaction]:
     return [i for i in catalog.interactions if i.entry.validator == validator and i.entry.outcome == "rejected"]
 
 
+def _texts(text: str) -> list[str]:
+    """Every string of the answer, and of an upstream body embedded in one even when text follows
+    it: LiteLLM writes ``... - {upstream json}. Received Model Group=...``, which a whole-string
+    JSON parse refuses, and Gemini's quotes stay escaped until that JSON is decoded."""
+    out = list(response_texts(text))
+    for string in list(out):
+        start = string.find("{")
+        if start <= 0:
+            continue
+        try:
+            inner, _end = json.JSONDecoder().raw_decode(string[start:])
+        except ValueError:
+            continue
+        out += response_texts(json.dumps(inner))
+    return out
+
+
 def _carried(catalog: Catalog | None, rule_id: str | None, text: str) -> bool | None:
     if catalog is None or rule_id is None or rule_id not in catalog.rules.by_id():
         return None
     pattern = catalog.rules.by_id()[rule_id].pattern
-    return any(pattern.search(t) for t in response_texts(text))
+    return any(pattern.search(t) for t in _texts(text))
 
 
 def check_envelope(catalog: Catalog | None, gateway: str, upstream: Exchange, status: int,

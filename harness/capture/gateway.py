@@ -64,7 +64,9 @@ def gateway_side(raw: dict[str, Any], role: str, root: Path) -> PipelineSpec:
 def litellm_config(upstream: str) -> str:
     """LiteLLM proxy configuration: every provider's models routed to ``upstream``, no retries
     (one upstream request per call), no key of the proxy's own."""
-    routes = (("anthropic", upstream), ("openai", upstream + "/v1"), ("gemini", upstream))
+    # LiteLLM appends only ":generateContent" to a custom Gemini api_base, so that base names a
+    # models path itself; the recorded path then says "gemini", not the lane's model (the body does)
+    routes = (("anthropic", upstream), ("openai", upstream + "/v1"), ("gemini", upstream + "/v1beta/models/gemini"))
     lines = ["model_list:"]
     for provider, base in routes:
         lines += [f'  - model_name: "{provider}/*"', "    litellm_params:", f'      model: "{provider}/*"',

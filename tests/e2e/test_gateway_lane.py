@@ -94,6 +94,11 @@ def test_harness_run_reports_the_anthropic_rejection_reaching_the_client_inside_
         "litellm-proxy", 400, "anthropic.root-composition", "R001")
     assert answer["carried"] is True and answer["envelope_receipts"] == ["R072"]
     assert "input_schema does not support oneOf, allOf, or anyOf at the top level" in answer["body"]
+    # The same proxy in front of Gemini: the type list refused upstream, R072's very envelope to the client.
+    gemini = next(f for f in report["rejections"]["findings"] if (f["case"], f["lane"], f["side"]) ==
+                  ("nullable-type-list", "litellm-proxy-gemini", "new"))
+    assert [r["rule"] for r in gemini["rejections"]] == ["gemini.type-list"]
+    assert gemini["answer"]["carried"] is True and "VertexAIException" in gemini["answer"]["body"]
     markdown = (next((tmp_path / "out").glob("2*")) / "report.md").read_text()
     assert "Through a gateway" in markdown and "`anthropic.root-composition` (R001, 400) reached the client as 400" \
         in markdown

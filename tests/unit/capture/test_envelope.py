@@ -67,7 +67,7 @@ def test_the_generated_proxy_config_routes_every_provider_to_the_capture_server_
     config = yaml.safe_load(litellm_config("http://127.0.0.1:4242"))
     bases = {m["model_name"]: m["litellm_params"]["api_base"] for m in config["model_list"]}
     assert bases == {"anthropic/*": "http://127.0.0.1:4242", "openai/*": "http://127.0.0.1:4242/v1",
-                     "gemini/*": "http://127.0.0.1:4242"}
+                     "gemini/*": "http://127.0.0.1:4242/v1beta/models/gemini"}
     assert config["litellm_settings"]["num_retries"] == 0 == config["router_settings"]["num_retries"]
 
 
@@ -122,3 +122,16 @@ def test_report_md_says_how_each_upstream_rejection_reached_the_client_through_t
     assert ("- `root-oneof` on litellm-proxy-claude (new): `anthropic.root-composition` (R001, 400) reached the "
             "client as 400 from litellm-proxy, `litellm.BadRequestError: <Provider>Exception`, the envelope of "
             "R072: carried") in text
+
+
+def test_an_upstream_body_followed_by_litellms_model_group_text_is_still_read_for_the_message(
+        catalog: Catalog) -> None:
+    # Gemini's message has quotes: they stay escaped until the embedded JSON is decoded, and the
+    # text LiteLLM appends after it keeps a whole-string JSON parse from decoding it.
+    gemini = json.dumps({"error": {"code": 400, "status": "INVALID_ARGUMENT", "message": (
+        "Invalid JSON payload received. Unknown name \"type\" at 'tools[0].function_declarations[0].parameters."
+        "properties[0].value': Proto field is not repeating, cannot start list.")}})
+    body = _litellm(f"litellm.BadRequestError: VertexAIException BadRequestError - {gemini}. Received Model Group=g")
+    upstream = Exchange(UPSTREAM.request, 400, gemini.encode(), "gemini.type-list", "R071")
+    got = check_envelope(catalog, "litellm-proxy", upstream, 400, body)
+    assert got["carried"] is True and got["envelope_receipts"] == ["R072"]
