@@ -63,7 +63,21 @@ def _line(finding: dict[str, Any], rej: dict[str, Any]) -> str:
     message = " ".join(str(receipt.get("message", "")).split())
     return (f"{mark}  {finding['case']}  {finding['side']}  {rej['rule']}  at {rej['location']}\n"
             f"    recorded: {message}\n"
-            f"    source:   {receipt.get('source_url', '')} ({receipt.get('provenance', '')})")
+            f"    source:   {receipt.get('source_url', '')} ({receipt.get('provenance', '')})" + _answer(finding))
+
+
+def _answer(finding: dict[str, Any]) -> str:
+    """A gateway lane: what reached the client, and whether it is the recorded envelope (harness.capture.envelope)."""
+    got = finding.get("answer")
+    if not got:
+        return ""
+    carried = {True: "carries the upstream's recorded message", False: "does NOT carry the upstream's message",
+               None: "no upstream rejection to carry"}[got["carried"]]
+    shape = (f"the envelope recorded in {', '.join(got['envelope_receipts'])}" if got["envelope_receipts"]
+             else "no recorded envelope of this gateway has its shape")
+    opening = got["opening"] or "no known opening"
+    replayed = f"upstream answered {got['upstream_status']} ({got['upstream_rule'] or 'no rule'})"
+    return f"\n    client:   {got['status']} from {got['gateway']} ({opening}), {replayed}: {carried}; {shape}"
 
 
 @click.command("check-lane")

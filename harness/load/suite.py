@@ -94,9 +94,13 @@ def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
     python = raw.get("python")
     if python and ("/" in python or python.startswith(".")):
         python = str((root / python).resolve())
+    if "gateway" in raw:  # a gateway started on loopback in front of the capture server (harness.capture)
+        from harness.capture.gateway import gateway_side
+
+        return gateway_side(raw, role, root)
     if "package" in raw:  # a released version: an environment the harness provisions (harness.provision)
         return package_side(raw, role, root)
-    if "client" in raw:  # a whole HTTP client pointed at a capture server (harness.capture)
+    if "client" in raw or "transport" in raw:  # a whole HTTP client, on the wire or in process (harness.capture)
         from harness.capture import client_side
 
         return client_side(raw, role, root)

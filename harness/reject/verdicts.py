@@ -100,6 +100,8 @@ def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observati
             "expected": why is not None, "why": why, "receipt": _receipt(catalog, rule),
         })
     status = "known-rejected" if rejections else "no-known-rejection"
+    if obs.answer is not None:  # a gateway side: what reached the client (harness.capture.envelope)
+        base["answer"] = dict(obs.answer)
     return {**base, "status": status, "rejections": rejections}
 
 
