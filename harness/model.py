@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
 
+from harness.settings import Settings
+
 __all__ = [
     "SIDES",
     "Allowance",
@@ -56,6 +58,10 @@ class Lane:
     title: str = ""
     options: Mapping[str, Any] = field(default_factory=dict)
     fronts: tuple[str, ...] = ()
+    upstream: str | None = None
+    """A translating gateway lane (OpenRouter, LiteLLM): the provider it routes to. Gateway rules
+    recorded with that upstream apply (``Rule.meets``); the upstream's own rules, written for its
+    native body, do not, so it is not listed in ``fronts``."""
     file: str = ""
     line: int | None = None
     diverges: tuple[Allowance, ...] = ()
@@ -109,6 +115,12 @@ class PipelineSpec:
     observe: Literal["body", "request"] = "body"
     """A ``client`` side: observe the request body (judged by the rejection rules), or the whole
     request (method, path, query, headers without credentials or the ephemeral host, body)."""
+    gateway: str = ""
+    """A ``client`` side that is a gateway started on loopback (``litellm-proxy``) with its upstream at
+    the capture server (``harness.capture.gateway``); its package is provisioned from ``requirements``."""
+    transport: str = ""
+    """A ``client`` side run in this process: ``call`` gets a MockTransport of this module
+    (``httpx`` or ``httpx2``) that records and answers like the capture server (``harness.capture.transport``)."""
 
     @property
     def in_process(self) -> bool:
@@ -117,7 +129,9 @@ class PipelineSpec:
     def label(self) -> str:
         """One line naming the pipeline, for reports and errors (no absolute paths)."""
         if self.kind == "client":
-            return f"client {' '.join(self.command)}"
+            if self.gateway:
+                return f"gateway {self.gateway} from {self.requirements[0]}"
+            return f"client {self.call} on {self.transport}" if self.transport else f"client {' '.join(self.command)}"
         if self.kind == "command":
             argv = " ".join(self.command)
             return f"command {argv}" + (f" [{self.name}]" if self.name else "")
@@ -246,10 +260,16 @@ class Suite:
     lanes: Mapping[str, Lane]
     subjects: Mapping[str, Subject]
     cases: tuple[Case, ...]
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
+    """suite.yaml, parsed once (a plain mapping given here is parsed into one)."""
     extras: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.settings, Settings):
+            object.__setattr__(self, "settings", Settings.parse(self.settings))
+
     def case(self, case_id: str) -> Case:
+        """The case with this id (KeyError if none): a dict lookup, built on first use."""
         return self._by_id[case_id]
 
     @cached_property
@@ -285,10 +305,11 @@ class Observation:
     never looks at a value (most identical pairs) never pays for decoding it twice.
     """
 
-    __slots__ = ("_value", "case_id", "duration_s", "error", "lane_id", "outcome", "side", "wire")
+    __slots__ = ("_value", "answer", "case_id", "duration_s", "error", "lane_id", "outcome", "side", "wire")
 
     def __init__(self, case_id: str, lane_id: str, side: Side, outcome: Outcome, wire: bytes | None = None,
-                 value: Any = _UNSET, error: ErrorInfo | None = None, duration_s: float = 0.0) -> None:
+                 value: Any = _UNSET, error: ErrorInfo | None = None, duration_s: float = 0.0,
+                 answer: Mapping[str, Any] | None = None) -> None:
         self.case_id = case_id
         self.lane_id = lane_id
         self.side = side
@@ -297,6 +318,8 @@ class Observation:
         self._value = value
         self.error = error
         self.duration_s = duration_s
+        # what a client side received for its request (a gateway's envelope, harness.capture.envelope)
+        self.answer = answer
 
     @property
     def value(self) -> Any:
@@ -311,7 +334,7 @@ class Observation:
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled without the value: the wire bytes carry it, half the bytes on a worker's pipe.
         return (Observation, (self.case_id, self.lane_id, self.side, self.outcome, self.wire, _UNSET,
-                              self.error, self.duration_s))
+                              self.error, self.duration_s, self.answer))
 
     def __repr__(self) -> str:
         return (f"Observation({self.case_id!r}, {self.lane_id!r}, {self.side!r}, {self.outcome!r}, "

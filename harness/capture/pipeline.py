@@ -21,23 +21,28 @@ import contextlib
 import json
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from harness import supervise
 from harness.canonical import canonical_bytes
 from harness.capture.answers import cassette_answer, suite_catalog
-from harness.capture.server import CaptureServer, Exchange, Request
+from harness.capture.server import Answer, CaptureServer, Exchange, Request
 from harness.errors import HarnessError
 from harness.model import ErrorInfo, Observation, Outcome, PipelineSpec, Side
 from harness.reject.cassettes import Catalog
 
-__all__ = ["ClientPipeline", "client_side"]
+__all__ = ["CallPlace", "ClientPipeline", "client_side", "lane_answer", "no_answer", "observed", "request_value"]
 
 
 def client_side(raw: dict[str, Any], role: str, root: Path) -> PipelineSpec:
-    """The spec of a client side as declared in suite.yaml, paths resolved against ``root``."""
+    """The spec of a client side as declared in suite.yaml, paths resolved against ``root``: a
+    program (``client: [argv]``) or an in-process callable on a MockTransport (``call`` + ``transport``)."""
     where = str(root.resolve())
+    if "transport" in raw:
+        return PipelineSpec(kind="client", call=raw["call"], transport=raw["transport"], name=raw.get("name", role),
+                            root=where, cwd=where, observe=raw.get("observe", "body"))
     return PipelineSpec(
         kind="client", command=tuple(raw["client"]), name=raw.get("name", role),
         cwd=str((root / raw["cwd"]).resolve()) if "cwd" in raw else where, setup=raw.get("setup"),
@@ -46,7 +51,7 @@ def client_side(raw: dict[str, Any], role: str, root: Path) -> PipelineSpec:
     )
 
 
-def _request(exchange: Exchange, body: Any) -> dict[str, Any]:
+def request_value(exchange: Exchange, body: Any) -> dict[str, Any]:
     """The whole request as a value: header names lower-cased, the Host header (it carries the
     capture server's port, new every run) left out, credentials already removed by the server."""
     req = exchange.request
@@ -55,8 +60,47 @@ def _request(exchange: Exchange, body: Any) -> dict[str, Any]:
             "body": body}
 
 
-def _no_answer(_request: Request) -> tuple[int, bytes, str | None, str | None]:
+def no_answer(_request: Request) -> tuple[int, bytes, str | None, str | None]:
     return 501, b'{"harness": "no lane is being called"}', None, None
+
+
+@dataclass(frozen=True)
+class CallPlace:
+    """Where one pipeline call's observation goes, and when the call started."""
+
+    case_id: str
+    lane_id: str
+    side: Side
+    start: float
+
+    def outcome(self, kind: Outcome, etype: str, message: str) -> Observation:
+        return Observation(self.case_id, self.lane_id, self.side, kind, error=ErrorInfo(etype, message[:4000]),
+                           duration_s=time.perf_counter() - self.start)
+
+
+def observed(exchanges: list[Exchange], observe: str, place: CallPlace, why_none: str) -> Observation:
+    """The observation of a call whose client sent ``exchanges``: the first request's JSON body (or
+    the whole request with ``observe: request``); ``why_none`` says how the client ended without one."""
+    if not exchanges:
+        return place.outcome("error", "NoRequest", why_none)
+    try:
+        body = json.loads(exchanges[0].request.body)
+    except ValueError as exc:
+        return place.outcome("error", "BodyNotJSON", f"the request body is not JSON: {exc}")
+    value = request_value(exchanges[0], body) if observe == "request" else body
+    return Observation(place.case_id, place.lane_id, place.side, "ok", wire=canonical_bytes(value), value=value,
+                       duration_s=time.perf_counter() - place.start)
+
+
+def lane_answer(root: str | None, cache: dict[str, Catalog | None], lane: dict[str, Any]) -> Answer:
+    """The cassette answer for ``lane`` from the suite at ``root`` (its catalog loaded once into
+    ``cache``); a suite without cassettes answers every request with a 501 saying so."""
+    if root and root not in cache:
+        cache[root] = None
+        with contextlib.suppress(HarnessError):
+            cache[root] = suite_catalog(root)
+    catalog = cache.get(root or "")
+    return cassette_answer(catalog, lane) if catalog is not None else no_answer
 
 
 class ClientPipeline:
@@ -65,28 +109,16 @@ class ClientPipeline:
     def __init__(self, spec: PipelineSpec) -> None:
         self.spec = spec
         self.server: CaptureServer | None = None
-        self.catalog: Catalog | None = None
+        self.catalogs: dict[str, Catalog | None] = {}
         self.last: list[Exchange] = []
         self.said = ""  # the client's stdout on its last call: what it made of the answer
 
-    def _catalog(self) -> Catalog | None:
-        if self.catalog is None and self.spec.root:
-            with contextlib.suppress(HarnessError):  # no cassettes: every answer says so (501)
-                self.catalog = suite_catalog(self.spec.root)
-        return self.catalog
-
     def call(self, pipeline_input: Any, lane: dict[str, Any], *, case_id: str, lane_id: str, side: Side,
              timeout: float | None, packed: bytes | None = None) -> Observation:
-        start = time.perf_counter()
-
-        def outcome(kind: Outcome, etype: str, message: str) -> Observation:
-            return Observation(case_id, lane_id, side, kind, error=ErrorInfo(etype, message[:4000]),
-                               duration_s=time.perf_counter() - start)
-
+        place = CallPlace(case_id, lane_id, side, time.perf_counter())
         if self.server is None:
-            self.server = CaptureServer(_no_answer)
-        catalog = self._catalog()
-        self.server.answer = cassette_answer(catalog, lane) if catalog is not None else _no_answer
+            self.server = CaptureServer(no_answer)
+        self.server.answer = lane_answer(self.spec.root, self.catalogs, lane)
         self.server.take()
         base_url = self.server.url + self.spec.base_path
         assert self.spec.base_url_env
@@ -96,23 +128,15 @@ class ClientPipeline:
             done = supervise.run(list(self.spec.command), timeout=timeout or 3600.0,
                                  cwd=self.spec.cwd or self.spec.root, env=env, stdin=line.encode())
         except OSError as exc:
-            return outcome("error", "ClientStart", f"could not start {' '.join(self.spec.command)}: {exc}")
+            return place.outcome("error", "ClientStart", f"could not start {' '.join(self.spec.command)}: {exc}")
         if done.timed_out:
             self.server.take()
-            return outcome("timeout", "Timeout", f"the client did not exit within {timeout:g} s; it was killed")
+            return place.outcome("timeout", "Timeout", f"the client did not exit within {timeout:g} s; it was killed")
         self.last = self.server.take()
         self.said = done.stdout.decode("utf-8", "replace")[-4000:]
-        if not self.last:
-            tail = done.stderr.decode("utf-8", "replace").strip()[-1500:]
-            return outcome("error", "NoRequest", f"the client exited with code {done.code} without sending "
-                                                 f"a request" + (f"; stderr: {tail}" if tail else ""))
-        try:
-            body = json.loads(self.last[0].request.body)
-        except ValueError as exc:
-            return outcome("error", "BodyNotJSON", f"the request body is not JSON: {exc}")
-        value = _request(self.last[0], body) if self.spec.observe == "request" else body
-        return Observation(case_id, lane_id, side, "ok", wire=canonical_bytes(value), value=value,
-                           duration_s=time.perf_counter() - start)
+        tail = done.stderr.decode("utf-8", "replace").strip()[-1500:]
+        return observed(self.last, self.spec.observe, place, f"the client exited with code {done.code} without "
+                        f"sending a request" + (f"; stderr: {tail}" if tail else ""))
 
     def close(self) -> None:
         if self.server is not None:

@@ -29,7 +29,7 @@ def nothing_to_check(suite: Suite, lane_id: str) -> str:
     case runs on) was not checked at all, and the operator should be told which it is.
     """
     lane = suite.lanes[lane_id]
-    if not catalog_of(suite).rules.for_validators(lane.fronts):
+    if not catalog_of(suite).rules.for_lane(lane):
         detail = (f"it fronts {', '.join(lane.fronts)}, which no rule names" if lane.fronts
                   else "its fronts list is empty")
         return f"{lane_id} fronts no validator with rules ({detail}), so there is nothing to check"
@@ -63,7 +63,21 @@ def _line(finding: dict[str, Any], rej: dict[str, Any]) -> str:
     message = " ".join(str(receipt.get("message", "")).split())
     return (f"{mark}  {finding['case']}  {finding['side']}  {rej['rule']}  at {rej['location']}\n"
             f"    recorded: {message}\n"
-            f"    source:   {receipt.get('source_url', '')} ({receipt.get('provenance', '')})")
+            f"    source:   {receipt.get('source_url', '')} ({receipt.get('provenance', '')})" + _answer(finding))
+
+
+def _answer(finding: dict[str, Any]) -> str:
+    """A gateway lane: what reached the client, and whether it is the recorded envelope (harness.capture.envelope)."""
+    got = finding.get("answer")
+    if not got:
+        return ""
+    carried = {True: "carries the upstream's recorded message", False: "does NOT carry the upstream's message",
+               None: "no upstream rejection to carry"}[got["carried"]]
+    shape = (f"the envelope recorded in {', '.join(got['envelope_receipts'])}" if got["envelope_receipts"]
+             else "no recorded envelope of this gateway has its shape")
+    opening = got["opening"] or "no known opening"
+    replayed = f"upstream answered {got['upstream_status']} ({got['upstream_rule'] or 'no rule'})"
+    return f"\n    client:   {got['status']} from {got['gateway']} ({opening}), {replayed}: {carried}; {shape}"
 
 
 @click.command("check-lane")

@@ -41,10 +41,10 @@ class Pipeline(Protocol):
 def open_pipeline(spec: PipelineSpec) -> Pipeline:
     """The runner for ``spec``. SubjectError when an in-process callable cannot be imported;
     a command that cannot start is not an error here: its calls come back as outcomes."""
-    if spec.kind == "client":  # a whole HTTP client pointed at a capture server (harness.capture)
-        from harness.capture.pipeline import ClientPipeline
+    if spec.kind == "client":  # a whole HTTP client, on the wire or in process (harness.capture)
+        from harness.capture import open_client
 
-        return ClientPipeline(spec)
+        return open_client(spec)
     if spec.in_process:
         from harness.pipeline.inprocess import InProcessPipeline
 

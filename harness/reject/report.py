@@ -183,6 +183,23 @@ def _stale(stale: list[Mapping[str, Any]]) -> list[str]:
     return ["", f"Declared rejections that no body set off (out of date?): {shown}{more}"]
 
 
+def _gateway(findings: list[Mapping[str, Any]]) -> list[str]:
+    """Gateway lanes: how each upstream rejection reached the client (harness.capture.envelope)."""
+    rows = [f for f in findings if f.get("answer") and f["answer"].get("upstream_rule")][:MAX_ROWS]
+    if not rows:
+        return []
+    out = ["", "Through a gateway (the upstream's recorded rejection, and what reached the client):", ""]
+    for f in rows:
+        a = f["answer"]
+        carried = {True: "carried", False: "NOT carried"}.get(a["carried"], "not judged")
+        shape = (f"the envelope of {', '.join(a['envelope_receipts'])}" if a["envelope_receipts"]
+                 else "no recorded envelope's shape")
+        out.append(f"- `{f['case']}` on {f['lane']} ({f['side']}): `{a['upstream_rule']}` "
+                   f"({a['upstream_receipt']}, {a['upstream_status']}) reached the client as {a['status']} from "
+                   f"{a['gateway']}, `{_cell(a['opening'] or 'no known opening')}`, {shape}: {carried}")
+    return out
+
+
 def render_markdown(section: Mapping[str, Any], form: str = "full") -> str:
     """Undeclared rejections as table rows; declared ones one line per rule and reason. ``form``:
     ``full``; ``short`` (counts, delta and undeclared rows; declared ones only counted); or
@@ -211,6 +228,7 @@ def render_markdown(section: Mapping[str, Any], form: str = "full") -> str:
     if form == "short":
         return "\n".join(lines) + "\n"
     lines += _declared([(f, r) for f, r in rows if r["expected"]])
+    lines += _gateway(list(section.get("findings", [])))
     lines += _stale(list(section.get("stale_declarations", [])))
     return "\n".join(lines) + "\n"
 

@@ -113,3 +113,38 @@ def test_observe_request_makes_the_whole_request_the_observation_without_host_or
     assert headers["authorization"] == REMOVED and "host" not in headers  # the port changes every run
     assert headers["content-type"] == "application/json" and "openai" in headers["user-agent"].lower()
     assert obs.value["body"]["tools"][0]["function"]["name"] == "lookup"
+
+
+def test_the_wire_and_the_in_process_transport_record_the_same_request_for_the_same_sdk_call(suite: Path) -> None:
+    from harness.capture.transport import TransportPipeline
+
+    wire = ClientPipeline(client_side({"client": [sys.executable, "clients/anthropic_client.py"],
+                                       "base_url_env": "ANTHROPIC_BASE_URL", "observe": "request"}, "old", suite))
+    inproc = TransportPipeline(client_side({"call": "clients.inproc:anthropic_send", "transport": "httpx2",
+                                            "observe": "request"}, "new", suite))
+    on_wire, in_process = _call(wire, [ROOT_ONEOF], CLAUDE), _call(inproc, [ROOT_ONEOF], CLAUDE)
+    assert on_wire.outcome == in_process.outcome == "ok", (on_wire.error, in_process.error)
+    # The same bytes, byte for byte, and the same answer: the recorded 400 of the same rule.
+    assert wire.last[0].request.body == inproc.last[0].request.body
+    assert (wire.last[0].status, wire.last[0].rule) == (inproc.last[0].status, inproc.last[0].rule) == (
+        400, "anthropic.root-composition")
+    # One observation shape: method, path, query and headers too (credentials removed, no Host).
+    assert on_wire.value == in_process.value and on_wire.wire == in_process.wire
+
+
+def test_harness_run_compares_an_sdk_on_the_wire_with_the_same_sdk_in_process(suite: Path, tmp_path: Path) -> None:
+    text = (suite / "suite.yaml").read_text()
+    (suite / "suite.yaml").write_text(text.replace(
+        "{client: [node, clients/fetch_client.mjs], base_url_env: ANTHROPIC_BASE_URL}",
+        "{call: 'clients.inproc:anthropic_send', transport: httpx2}"))
+    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--out", str(tmp_path / "out"),
+                          "--format", "json"], capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                         check=False, env=os.environ.copy())
+    assert got.returncode == 0, got.stderr
+    report = json.loads(got.stdout)
+    validate_report(report)
+    assert {r["case"]: r["verdict"] for r in report["differential"]} == {
+        "root-oneof-tool": "identical", "clean-tool": "identical"}
+    rules = {(f["side"], r["rule"]) for f in report["rejections"]["findings"] if f["case"] == "root-oneof-tool"
+             for r in f["rejections"]}
+    assert rules == {("old", "anthropic.root-composition"), ("new", "anthropic.root-composition")}
