@@ -28,7 +28,7 @@ from harness.reject.preload import preload
 from harness.reject.report import render_markdown
 from harness.reject.rules import Rule
 
-__all__ = ["SECTION_VERSION", "cached_catalog", "catalog_of", "evaluate", "exit_code", "exit_reason",
+__all__ = ["SECTION_VERSION", "cached_catalog", "catalog_of", "evaluate", "exit_code", "exit_reason", "finding",
            "findings_for_body", "preload", "render_markdown", "undeclared_new"]
 
 SECTION_VERSION = 1
@@ -100,6 +100,9 @@ def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observati
         })
     status = "known-rejected" if rejections else "no-known-rejection"
     return {**base, "status": status, "rejections": rejections}
+
+
+finding = _finding  # one body's finding: the runner's streamed rejection stage (harness.report.findings)
 
 
 def _stale(suite: Suite, findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
