@@ -68,13 +68,13 @@ def _poll(proc: subprocess.Popen[bytes], peak: list[int]) -> None:
         time.sleep(0.05)
 
 
-def measure(folder: Path, pins: bool) -> Measured:
+def measure(folder: Path, pins: bool, extra: list[str] | None = None) -> Measured:
     """Run ``harness run`` on ``folder`` in a fresh process (its own RUSAGE_CHILDREN baseline)."""
     code = (
         "import resource, subprocess, sys, threading, time, json\n"
         "sys.path.insert(0, sys.argv[1])\n"
         "from memory_scale import _poll\n"
-        "cmd = [sys.executable, '-m', 'harness', 'run', sys.argv[2], '--workers', '2', '--out', sys.argv[3]]\n"
+        "cmd = [sys.executable, '-m', 'harness', 'run', sys.argv[2], '--workers', '2', '--out', sys.argv[3]] + sys.argv[5:]\n"
         "cmd += [] if sys.argv[4] == 'pins' else ['--no-pins']\n"
         "start = time.perf_counter()\n"
         "proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n"
@@ -88,7 +88,7 @@ def measure(folder: Path, pins: bool) -> Measured:
     )
     out = folder / "out"
     got = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), str(folder), str(out),
-                          "pins" if pins else "no-pins"], capture_output=True, text=True, check=True)
+                          "pins" if pins else "no-pins", *(extra or [])], capture_output=True, text=True, check=True)
     data = json.loads(got.stdout)
     if data["code"] not in (0, 1, 3):
         raise SystemExit(f"harness run {folder} exited {data['code']}: {data['err']}")
@@ -101,12 +101,16 @@ def main() -> None:
     parser.add_argument("--units", type=int, nargs=2, default=(10_000, 100_000), metavar=("SMALL", "LARGE"))
     parser.add_argument("--lanes", type=int, default=50)
     parser.add_argument("--pins", action="store_true", help="run the pin stage too (a child pytest)")
+    parser.add_argument("--format", default="text", choices=("text", "json", "markdown"),
+                        help="what harness run prints (text: the terminal tables)")
     args = parser.parse_args()
     runs: dict[int, Measured] = {}
     with tempfile.TemporaryDirectory(prefix="memory-scale-") as tmp:
         for units in args.units:
-            runs[units] = measure(suite(Path(tmp) / f"s{units}", units, args.lanes), args.pins)
-    print(f"cores: {os.cpu_count()}; load {os.getloadavg()[0]:.1f}; {args.lanes} lanes; pins {'on' if args.pins else 'off'}")
+            runs[units] = measure(suite(Path(tmp) / f"s{units}", units, args.lanes), args.pins,
+                                  ["--format", args.format])
+    print(f"cores: {os.cpu_count()}; load {os.getloadavg()[0]:.1f}; {args.lanes} lanes; pins {'on' if args.pins else 'off'}; "
+          f"--format {args.format}")
     for units, m in runs.items():
         print(f"  {units:>8,} units: wall {m.wall:7.1f} s  CPU {m.cpu:7.1f} s  harness peak {m.own_kb / 1024:7.1f} MB  "
               f"largest process {m.tree_kb / 1024:7.1f} MB  report.json {m.report_bytes / 1e6:7.1f} MB")

@@ -200,6 +200,9 @@ def _headline(report: Mapping[str, Any]) -> str:
     ])
 
 
+_CELL_KEYS = ("case", "lane", "verdict", "failed", "why")
+
+
 def _shape(rows: Iterable[Mapping[str, Any]]) -> dict[str, tuple[set[str], set[str]]]:
     """Each subject's cases and lanes: what its table's size will be, before building it."""
     out: dict[str, tuple[set[str], set[str]]] = {}
@@ -225,8 +228,8 @@ def _tables(report: Mapping[str, Any]) -> tuple[str, ...]:
     if _too_big(shape):
         return (_lane_counts(rows),)
     by_subject: dict[str, list[Mapping[str, Any]]] = {}
-    for row in rows:
-        by_subject.setdefault(row["subject"], []).append(row)
+    for row in rows:  # only what a cell and a reason read: not the diffs, paths and evidence of each row
+        by_subject.setdefault(row["subject"], []).append({k: row[k] for k in _CELL_KEYS})
     out = []
     for subject, subject_rows in by_subject.items():
         out += ["", f"## Differential: `{subject}` (old vs new)", "", table(subject_rows)]
