@@ -74,7 +74,8 @@ def measure(folder: Path, pins: bool, extra: list[str] | None = None) -> Measure
         "import resource, subprocess, sys, threading, time, json\n"
         "sys.path.insert(0, sys.argv[1])\n"
         "from memory_scale import _poll\n"
-        "cmd = [sys.executable, '-m', 'harness', 'run', sys.argv[2], '--workers', '2', '--out', sys.argv[3]] + sys.argv[5:]\n"
+        "cmd = [sys.executable, '-m', 'harness', 'run', sys.argv[2], '--workers', '2', '--out', sys.argv[3]]\n"
+        "cmd += sys.argv[5:]\n"
         "cmd += [] if sys.argv[4] == 'pins' else ['--no-pins']\n"
         "start = time.perf_counter()\n"
         "proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n"
@@ -109,7 +110,8 @@ def main() -> None:
         for units in args.units:
             runs[units] = measure(suite(Path(tmp) / f"s{units}", units, args.lanes), args.pins,
                                   ["--format", args.format])
-    print(f"cores: {os.cpu_count()}; load {os.getloadavg()[0]:.1f}; {args.lanes} lanes; pins {'on' if args.pins else 'off'}; "
+    pins = "on" if args.pins else "off"
+    print(f"cores: {os.cpu_count()}; load {os.getloadavg()[0]:.1f}; {args.lanes} lanes; pins {pins}; "
           f"--format {args.format}")
     for units, m in runs.items():
         print(f"  {units:>8,} units: wall {m.wall:7.1f} s  CPU {m.cpu:7.1f} s  harness peak {m.own_kb / 1024:7.1f} MB  "

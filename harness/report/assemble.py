@@ -17,8 +17,16 @@ from harness import __version__
 from harness.build import UnitResult
 from harness.evidence import Saved, body_relpath
 from harness.model import Observation, Suite
-from harness.report.sections import (EvidenceLinks, EvidenceSummary, PinsSection, RejectionsSection, Report, Row,
-                                     SideJson, Summary)
+from harness.report.sections import (
+    EvidenceLinks,
+    EvidenceSummary,
+    PinsSection,
+    RejectionsSection,
+    Report,
+    Row,
+    SideJson,
+    Summary,
+)
 from harness.selectors import select
 
 __all__ = ["DETAIL_LIMIT", "DIVERGED", "REPORT_VERSION", "Sections", "deep_candidate", "differential_row",

@@ -92,15 +92,16 @@ class RejectionStream:
 
     def _stale(self) -> list[Stale]:
         """Declared rejections that no observed body set off (as ``verdicts.evaluate`` finds them)."""
-        out: list[Stale] = []
-        for case in self.suite.cases:
-            for decl in case.rejections:
-                sides = ["old", "new"] if decl.get("side") == "both" else [decl.get("side", "new")]
-                lanes = list(decl.get("lanes") or case.lanes)
-                keys = [(case.id, ln, s) for ln in lanes for s in sides if (case.id, ln, s) in self.built]
-                if keys and not any((*k, decl["rule"]) in self.seen for k in keys):
-                    out.append({"case": case.id, "rule": decl["rule"], "lanes": lanes, "sides": sides})
-        return out
+        return [stale for case in self.suite.cases for decl in case.rejections
+                if (stale := self._unseen(case, decl)) is not None]
+
+    def _unseen(self, case: Case, decl: Mapping[str, Any]) -> Stale | None:
+        sides = ["old", "new"] if decl.get("side") == "both" else [decl.get("side", "new")]
+        lanes = list(decl.get("lanes") or case.lanes)
+        keys = [(case.id, ln, s) for ln in lanes for s in sides if (case.id, ln, s) in self.built]
+        if keys and not any((*k, decl["rule"]) in self.seen for k in keys):
+            return {"case": case.id, "rule": decl["rule"], "lanes": lanes, "sides": sides}
+        return None
 
     def _delta_section(self) -> Delta:
         rows: list[DeltaGroup] = []
@@ -109,7 +110,7 @@ class RejectionStream:
             rows.append({"subject": subject, "lane": lane, "rule": rule, "introduced": named["introduced"],
                          "fixed": named["fixed"], "persisting": named["persisting"],
                          "undeclared": named["undeclared"]})
-        totals = {k: sum(len(cases) for g in self.groups.values() for cases in [g[k]]) for k in _GROUP_KINDS}
+        totals = {k: sum(len(g[k]) for g in self.groups.values()) for k in _GROUP_KINDS}
         return {"summary": totals, "groups": rows}
 
     def section(self) -> RejectionsSection:

@@ -58,7 +58,8 @@ def _suite(out: IO[str], name: str, cases: Callable[[], Iterable[Case]]) -> None
 def _differential(report: Mapping[str, Any]) -> Iterator[Case]:
     for r in report["differential"]:
         kind = ("error" if r["verdict"] == "error" else "failure") if r["failed"] else None
-        yield (f"{r['subject']}.{r['case']}", r["lane"], kind, f"{r['verdict']}: {r['detail']}" if r["failed"] else None)
+        message = f"{r['verdict']}: {r['detail']}" if r["failed"] else None
+        yield (f"{r['subject']}.{r['case']}", r["lane"], kind, message)
 
 
 def _pins(report: Mapping[str, Any]) -> Iterator[Case]:

@@ -105,7 +105,7 @@ class Slots:
         current: list[str] = []
         case = None
         count = 0
-        for count, (case_id, lane_id) in enumerate(plan, start=1):  # noqa: B007 - count is the total after
+        for count, (case_id, lane_id) in enumerate(plan, start=1):
             if case_id != case:
                 self._close(case, current, shared)
                 case, current = case_id, []
