@@ -6,7 +6,8 @@ to ``observations/`` the moment it finishes, and nothing of it stays in memory b
 report.json, report.md and junit.xml are assembled from those files, and ``<out>/latest`` points
 at the run. A run's memory does not grow with its number of units (``bench/memory_scale.py``).
 Stopped by SIGTERM or Ctrl-C, it still writes report.json, report.md and junit.xml from what was
-finished, with ``partial: {stage, signal, ...}`` in the report and exit code 143 (SIGTERM) or 130 (Ctrl-C); the supervisor has ended every child by then.
+finished, with ``partial: {stage, signal, ...}`` in the report and exit code 143 (SIGTERM) or 130
+(Ctrl-C); the supervisor has ended every child by then.
 
 The stages other packages own are typed seams (``RejectionStage``, ``MutationStage``: the functions
 the runner calls on their sections), imported on first use: the mutation engine pulls in mutmut,

@@ -104,8 +104,8 @@ def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False
     # Each distinct string is memoised, so an already-clean report costs one dictionary lookup each.
     report = redactor().value(report)
     by_subject: dict[str, list[Mapping[str, Any]]] = {}
-    for row in report["differential"]:
-        by_subject.setdefault(row["subject"], []).append(row)
+    for row in report["differential"]:  # a run's rows are read from its folder: keep only what a cell shows
+        by_subject.setdefault(row["subject"], []).append({k: row[k] for k in ("case", "lane", "verdict", "failed")})
     for subject, rows in by_subject.items():
         if _table_width(rows) <= console.width:
             console.print(_subject_table(subject, rows))
