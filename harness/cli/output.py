@@ -107,12 +107,9 @@ def _subject_lines(subject: str, rows: Iterable[Mapping[str, Any]], console: Con
 _KIND = {mark: kind for kind, mark in _MARK.items()}
 
 
-def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False) -> None:
-    # The runner sanitizes its report before writing it; a report from anywhere else (a merge, a
-    # replay, an old report.json) gets the same treatment here, since this goes to a terminal.
-    # Each distinct string is memoised, so an already-clean report costs one dictionary lookup each.
-    report = redactor().value(report)
-    rows = report["differential"]  # a run's rows are read from its folder, a pass per subject
+def _differential(rows: Iterable[Mapping[str, Any]], console: Console) -> None:
+    """A table per subject, or a line per case when too wide; a run's rows are read from its
+    folder, a pass per subject, and only a table's cells are held."""
     for subject, (lanes, case_width) in _shapes(rows).items():
         picked = (r for r in rows if r["subject"] == subject)
         if _table_width(lanes, case_width) <= console.width:
@@ -120,6 +117,14 @@ def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False
                                                    for r in picked]))
         else:
             _subject_lines(subject, picked, console)
+
+
+def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False) -> None:
+    # The runner sanitizes its report before writing it; a report from anywhere else (a merge, a
+    # replay, an old report.json) gets the same treatment here, since this goes to a terminal.
+    # Each distinct string is memoised, so an already-clean report costs one dictionary lookup each.
+    report = redactor().value(report)
+    _differential(report["differential"], console)
     s = report["summary"]
     v = s["verdicts"]
     console.print("legend: same = identical bytes, order = only key order differs, intended = a declared "
