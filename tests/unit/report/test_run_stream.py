@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from harness import runner
+from harness.build import UnitResult
 from harness.load.suite import load_suite
 from harness.report.redact import Redactor
 from harness.report.stream import OrderedLines
@@ -36,3 +37,10 @@ def test_each_distinct_string_is_redacted_once() -> None:
     rows = [{"case": "c", "lane": f"l{i % 3}", "verdict": "identical"} for i in range(30)]
     redactor.value(rows)
     assert sorted(calls) == sorted({"case", "lane", "verdict", "c", "l0", "l1", "l2", "identical"})
+
+
+def test_a_finished_units_bodies_are_let_go_once_streamed(tmp_path: Path, scenarios: Path) -> None:
+    suite = load_suite(scenarios / "suites" / "hostile")
+    seen: list[UnitResult] = []
+    runner.run(suite, runner.RunOptions(cases=["calm"], pins=False, out=tmp_path, workers=0), seen.append)
+    assert seen and all(r.old is None and r.new is None and r.verdict is None for r in seen)
