@@ -2,16 +2,23 @@
 its process (SIGSEGV, os._exit) becomes an outcome and the run goes on.
 
 Workers are forked from this process and inherit the units table, so a task on the pipe is
-only an index. A worker streams one message per finished side; when it dies, the side it was
-on is recorded as ``crash`` (or ``timeout`` when the watchdog killed it) and the unit is
-finished by a fresh worker, with the sides already done passed in as forced results.
+a chunk of indexes. A worker answers a chunk in one message (a message per unit cost the
+harness as much as the pipelines), after checking that no in-process pipeline changed an input
+it shares between calls (``harness.build.inputs``). Which unit it is on, and since when, it
+writes to a slot of shared memory, no message: the watchdog times each unit from it, and when
+a worker dies the unit it was on is known. That unit is run again carefully, one message per
+side, so the side it dies on is recorded as ``crash`` (or ``timeout`` when the watchdog killed
+it), by a fresh worker given the sides already done as forced results; the chunk's other
+unanswered units are simply run again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -25,6 +32,7 @@ from typing import Any
 from harness import supervise
 from harness.build.unit import Pipelines, Unit, checks_for, observe, verdict_for
 from harness.model import SIDES, ErrorInfo, Observation, Side, Verdict
+from harness.pipeline.calls import disarm
 from harness.pipeline.command import MAX_STARTS
 
 __all__ = ["UnitResult", "run_units"]
@@ -47,23 +55,113 @@ class UnitResult:
         return {"old": self.old, "new": self.new, "checks": self.checks}
 
 
-def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], send: Callable[[Any], None],
-            careful: bool = False) -> None:
-    """Run what is not forced. One message per unit; ``careful`` streams one per side, used
-    after a worker died on this unit, so the side that kills it is known."""
+def _slim(obs: Observation) -> Observation:
+    """``obs`` without its live value, decoded from the wire bytes on first use as a worker's
+    are: a live value may share objects with an input that later calls are still given."""
+    return Observation(obs.case_id, obs.lane_id, obs.side, obs.outcome, obs.wire, error=obs.error,
+                       duration_s=obs.duration_s)
+
+
+Done = tuple[Observation, Observation, dict[str, str], Verdict]
+"""A finished unit: old, new, its checks and its verdict."""
+
+
+def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any],
+            stream: Callable[[tuple[Any, ...]], None] | None = None) -> Done:
+    """Run what is not forced. With ``stream`` (a unit run again after a worker died on it),
+    each side and the checks are passed on as they end, so the side that kills it is known."""
     sides: dict[Side, Observation] = {}
     side: Side
     for side in ("old", "new"):
         obs = forced.get(side) or observe(unit, pipes, side)
         sides[side] = obs
-        if careful:
-            send(("obs", side, obs))
+        if stream:
+            stream(("obs", side, obs))
     checks = forced.get("checks")
     if checks is None:
         checks = checks_for(unit, pipes, sides["new"])
-        if careful:
-            send(("checks", checks))
-    send(("unit", sides["old"], sides["new"], checks, verdict_for(unit, sides["old"], sides["new"], checks)))
+        if stream:
+            stream(("checks", checks))
+    verdict = verdict_for(unit, sides["old"], sides["new"], checks)
+    # Kept without their live values from here on: a chunk's values kept alive until it is sent
+    # made the collector scan them again and again, a third of the harness's time.
+    return _slim(sides["old"]), _slim(sides["new"]), checks, verdict
+
+
+Task = list[tuple[int, dict[str, Any], bool]]
+"""A chunk of units for one worker: index, forced results, whether to run it carefully."""
+
+
+def _settled(done: list[tuple[int, Done]], forced: dict[int, dict[str, Any]], pipes: Pipelines,
+             at: Callable[[int], None]) -> list[tuple[int, Done]]:
+    """``done``, run again until no shared input was changed while computing it (each round
+    marks one more pipeline as mutating, so this ends)."""
+    while not pipes.inputs.settle():
+        again = []
+        for index, _ in done:
+            at(index)
+            again.append((index, _finish(_UNITS[index], pipes, forced[index])))
+        done = again
+    return done
+
+
+def _run_task(task: Task, pipes: Pipelines, send: Callable[[Any], None], at: Callable[[int], None]) -> None:
+    """One chunk: plain units answered together; a careful unit streams on fresh inputs."""
+    done: list[tuple[int, Done]] = []
+    forced = {index: f for index, f, _ in task}
+
+    def flush() -> None:
+        if done:
+            send(("done", _settled(done, forced, pipes, at)))
+            done.clear()
+
+    try:
+        for index, unit_forced, careful in task:
+            at(index)
+            if not careful:
+                done.append((index, _finish(_UNITS[index], pipes, unit_forced)))
+                continue
+            flush()
+
+            def stream(msg: tuple[Any, ...], index: int = index) -> None:
+                send((msg[0], index, *msg[1:]))
+
+            with pipes.inputs.unshared():
+                result = _finish(_UNITS[index], pipes, unit_forced, stream)
+            send(("done", [(index, result)]))
+        flush()
+    finally:
+        disarm()  # the last call's timer: calls leave theirs running, one system call fewer each
+
+
+def _obs_row(obs: Observation) -> tuple[Any, ...]:
+    error = None if obs.error is None else (obs.error.type, obs.error.message, obs.error.where)
+    return obs.side, obs.outcome, obs.wire, error, obs.duration_s
+
+
+def _packed(msg: tuple[Any, ...]) -> bytes:
+    """A worker's message, pickled. A chunk's results go as plain tuples (the parent knows each
+    unit's case and lane) and every message with plain ``pickle``: multiprocessing's pickler
+    sends each object through a Python-level reducer lookup, 25 us a unit, half a small pipeline."""
+    if msg[0] == "done":
+        msg = ("done", [(index, (_obs_row(old), _obs_row(new), checks,
+                                 (verdict.kind, verdict.failed, verdict.detail, verdict.why, verdict.paths,
+                                  verdict.unexpected_paths)))
+                        for index, (old, new, checks, verdict) in msg[1]])
+    return pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpacked(unit: Unit, row: tuple[Any, ...]) -> Done:
+    """A unit's results from ``_packed``'s tuples."""
+    (old, new, checks, (kind, failed, detail, why, paths, unexpected)) = row
+    case_id, lane_id = unit.case.id, unit.lane.id
+
+    def observation(side: Side, outcome: Any, wire: bytes | None, error: Any, duration: float) -> Observation:
+        return Observation(case_id, lane_id, side, outcome, wire, error=error and ErrorInfo(*error),
+                           duration_s=duration)
+
+    return (observation(*old), observation(*new), checks,
+            Verdict(case_id, lane_id, kind, failed, detail, why, paths, unexpected, checks))
 
 
 def _kill_group(w: _Worker) -> None:
@@ -71,7 +169,7 @@ def _kill_group(w: _Worker) -> None:
     supervise.kill_group(w.proc.pid)
 
 
-def _worker(conn: Connection, parent: int, memory_mb: float | None, prints: int | None = None) -> None:
+def _worker(conn: Connection, parent: int, memory_mb: float | None, progress: Any, prints: int | None = None) -> None:
     supervise.forked_child(parent)  # dies with the harness, even when the harness is SIGKILLed
     os.setpgid(0, 0)  # its own group, so processes a pipeline starts can be ended with it
     # A pipeline's prints must not corrupt machine-readable stdout, nor reach the terminal raw
@@ -84,14 +182,20 @@ def _worker(conn: Connection, parent: int, memory_mb: float | None, prints: int 
     # The ceiling counts on top of the harness this worker was forked from; the pipeline
     # commands it starts inherit the same ceiling.
     supervise.limit_memory(memory_mb, on_top=True)
+    # What the worker inherits (the suite, the units, the harness's modules) lives as long as it:
+    # the collector need not scan it again and again, nor touch (and so copy) its pages.
+    gc.freeze()
     pipes = Pipelines()
+
+    def at(index: int) -> None:
+        progress[0], progress[1] = index, time.monotonic()
+
     while True:
         task = conn.recv()
         if task is None:
             pipes.close()  # ends the long-lived pipeline processes this worker started
             return
-        for index, forced, careful in task:
-            _finish(_UNITS[index], pipes, forced, conn.send, careful)
+        _run_task(task, pipes, lambda msg: conn.send_bytes(_packed(msg)), at)
 
 
 class _Echo:
@@ -123,8 +227,17 @@ class _Echo:
 class _Worker:
     proc: Any
     conn: Connection
+    progress: Any  # shared doubles the worker writes: the unit it is on, and since when
     queue: deque[int] = field(default_factory=deque)
     last: float = field(default_factory=time.monotonic)
+
+    def running(self) -> tuple[int, float]:
+        """The queued unit the worker is on and when it began (or, before it began one of this
+        chunk, the chunk's first unit and when the chunk was sent)."""
+        index, began = int(self.progress[0]), self.progress[1]
+        if index in self.queue:
+            return index, max(began, self.last)
+        return self.queue[0], self.last
 
 
 class _Pool:
@@ -144,10 +257,12 @@ class _Pool:
     def spawn(self) -> _Worker:
         parent, child = self.ctx.Pipe()
         prints = self.echo.write_fd if self.echo is not None else None
-        proc = self.ctx.Process(target=_worker, args=(child, os.getpid(), self.memory_mb, prints), daemon=True)
+        progress = self.ctx.RawArray("d", [-1.0, 0.0])
+        proc = self.ctx.Process(target=_worker, args=(child, os.getpid(), self.memory_mb, progress, prints),
+                                daemon=True)
         proc.start()
         child.close()
-        return _Worker(proc, parent)
+        return _Worker(proc, parent, progress)
 
     def feed(self, w: _Worker) -> bool:
         chunk = [self.todo.popleft() for _ in range(min(self.chunk, len(self.todo)))]
@@ -160,24 +275,26 @@ class _Pool:
 
     def handle(self, w: _Worker, msg: tuple[Any, ...]) -> None:
         w.last = time.monotonic()
-        res = self.results[w.queue[0]]  # a worker answers its queue in order
         kind = msg[0]
         if kind == "obs":
-            setattr(res, msg[1], msg[2])
+            setattr(self.results[msg[1]], msg[2], msg[3])
         elif kind == "checks":
-            res.checks = msg[1]
-        elif kind == "unit":
-            res.old, res.new, res.checks, res.verdict = msg[1:]
-            w.queue.popleft()
-            self.on_result(res)
+            self.results[msg[1]].checks = msg[2]
+        elif kind == "done":
+            for index, row in msg[1]:
+                res = self.results[index]
+                res.old, res.new, res.checks, res.verdict = _unpacked(res.unit, row)
+                w.queue.remove(index)
+                self.on_result(res)
 
     def lost(self, w: _Worker, outcome: str) -> None:
-        """The worker died or hung on its first queued unit: requeue that unit (carefully the
-        first time, recording the lost side the second time) and the rest of its queue."""
+        """The worker died or hung on a unit: requeue that unit (carefully the first time,
+        recording the lost side the second time) and the rest of its queue."""
         _kill_group(w)  # the worker leads its group: it and what its pipelines started, before reaping
         w.proc.join()
         if w.queue:
-            index = w.queue.popleft()
+            index, _ = w.running()
+            w.queue.remove(index)
             if index in self.careful:
                 self._record_loss(self.results[index], outcome, w.proc.exitcode)
             else:
@@ -198,10 +315,10 @@ class _Pool:
         else:
             res.checks = {name: f"the check's run ended with {outcome}" for name in sorted(res.unit.case.checks)}
 
-    def budget(self, w: _Worker) -> float:
-        """How long a worker may stay silent: every call of the unit may take its timeout (a
-        SIGALRM stops Python-level hangs on time; this watchdog is for hangs inside C code)."""
-        index = w.queue[0]
+    def budget(self, index: int) -> float:
+        """How long a worker may spend on unit ``index``: every call of the unit may take its
+        timeout (a SIGALRM stops Python-level hangs on time; this watchdog is for hangs inside
+        C code)."""
         unit = self.results[index].unit
         calls = 1 if index in self.careful else 2 + len(unit.case.checks)
         # A side that is a program may first have to start (a heavy import, up to the start
@@ -249,15 +366,19 @@ class _Pool:
         for w in busy:
             if w.conn in ready:
                 try:
-                    self.handle(w, w.conn.recv())
+                    self.handle(w, pickle.loads(w.conn.recv_bytes()))
                 except (EOFError, OSError):
                     self.replace(w, "crash")
                     continue
-            elif now - w.last > self.budget(w):
+            elif self.overdue(w, now):
                 self.replace(w, "timeout")
                 continue
             if not w.queue:
                 self.feed(w)
+
+    def overdue(self, w: _Worker, now: float) -> bool:
+        index, began = w.running()
+        return now - began > self.budget(index)
 
     def replace(self, w: _Worker, outcome: str) -> None:
         self.lost(w, outcome)
@@ -266,26 +387,34 @@ class _Pool:
         self.feed(fresh)
 
 
+def _run_here(units: list[Unit], on_result: Callable[[UnitResult], None]) -> list[UnitResult]:
+    """Every unit in this process, a chunk at a time (inputs are settled per chunk, as in a worker)."""
+    results = [UnitResult(u) for u in units]
+
+    def send(msg: tuple[Any, ...]) -> None:
+        if msg[0] != "done":
+            return
+        for index, (old, new, checks, verdict) in msg[1]:
+            res = results[index]
+            res.old, res.new, res.checks, res.verdict = old, new, checks, verdict
+            on_result(res)
+
+    pipes = Pipelines()
+    try:
+        for start in range(0, len(units), CHUNK):
+            _run_task([(i, {}, False) for i in range(start, min(start + CHUNK, len(units)))], pipes, send,
+                      lambda _i: None)
+    finally:
+        pipes.close()
+    return results
+
+
 def run_units(units: list[Unit], workers: int, on_result: Callable[[UnitResult], None],
               memory_mb: float | None = None) -> list[UnitResult]:
     """Run every unit; ``workers=0`` runs them in this process (no crash isolation, no memory
     ceiling: that would bound the harness itself)."""
-    if workers == 0:
-        results = []
-        pipes = Pipelines()
-        try:
-            for unit in units:
-                res = UnitResult(unit)
-
-                def send(msg: tuple[Any, ...], res: UnitResult = res) -> None:
-                    res.old, res.new, res.checks, res.verdict = msg[1:]
-
-                _finish(unit, pipes, {}, send)
-                on_result(res)
-                results.append(res)
-        finally:
-            pipes.close()
-        return results
     global _UNITS
     _UNITS = units
+    if workers == 0:
+        return _run_here(units, on_result)
     return _Pool(units, workers, on_result, memory_mb).run()

@@ -1,21 +1,25 @@
 """One unit of build work: a case on a lane, old and new, plus the case's declared checks.
 
-Used by the worker processes (``harness.build.pool``) and, without isolation, by the pytest
-pins. Observations are yielded as they are made, so a worker that dies mid-unit still reports
-every side it finished.
+Used by the worker processes and by the in-process build (``harness.build.pool``). In-process
+calls get their inputs from ``harness.build.inputs`` and leave their deadline timer armed for
+the next call: whoever calls ``observe`` settles the inputs and disarms the timer after a
+batch of units (``harness.pipeline.calls.disarm``), as the pool does after each chunk.
 """
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from harness.build.inputs import Inputs
 from harness.compare import compare
 from harness.model import Case, ErrorInfo, Lane, Observation, Side, Subject, Verdict
+from harness.pipeline import Pipeline, pack
 from harness.pipeline import Pipelines as _OpenPipelines
-from harness.pipeline import pack
-from harness.subjects import load_callable
+from harness.pipeline.inprocess import InProcessPipeline
+from harness.plugins import load_callable
 
 __all__ = ["Pipelines", "Unit", "checks_for", "memory_named", "observe", "verdict_for"]
 
@@ -33,21 +37,24 @@ class Unit:
 
 
 class Pipelines(_OpenPipelines):
-    """The pipelines this process has opened (``harness.pipeline``), each case's packed input,
-    and plain callables (a subject's ``refeed``), each resolved once per process."""
+    """The pipelines this process has opened (``harness.pipeline``), each subject's two sides,
+    the in-process calls' inputs (``harness.build.inputs``), and plain callables (a subject's
+    ``refeed``), each resolved once per process."""
 
     def __init__(self) -> None:
         super().__init__()
         self._cache: dict[str, Callable[..., Any]] = {}
-        self._packed: dict[str, bytes] = {}
+        self._sides: dict[tuple[int, str], Pipeline] = {}
+        self.inputs = Inputs()
 
-    def packed(self, unit: Unit) -> bytes:
-        """The case's input, pickled once per case and unpickled fresh for every call."""
-        if unit.case.id not in self._packed:
-            if len(self._packed) > 16:
-                self._packed.clear()  # units arrive grouped by case, so a few entries are enough
-            self._packed[unit.case.id] = pack(unit.case.input)
-        return self._packed[unit.case.id]
+    def side(self, subject: Subject, side: Side) -> Pipeline:
+        """The open pipeline of ``subject``'s ``side`` (found once: hashing a spec per call cost
+        more than a small pipeline's call)."""
+        key = (id(subject), side)  # subjects live as long as the run's units
+        pipeline = self._sides.get(key)
+        if pipeline is None:
+            pipeline = self._sides[key] = self.get(subject.pipeline(side))
+        return pipeline
 
     def function(self, spec: str) -> Callable[..., Any]:
         if spec not in self._cache:
@@ -57,12 +64,19 @@ class Pipelines(_OpenPipelines):
 
 def observe(unit: Unit, pipes: Pipelines, side: Side, pipeline_input: Any = None) -> Observation:
     """One call of the ``side`` pipeline on the unit (on ``pipeline_input`` when given)."""
-    spec = unit.subject.pipeline(side)
-    pipeline = pipes.get(spec)
-    packed = pipes.packed(unit) if pipeline_input is None and spec.in_process else None
-    return memory_named(pipeline.call(
-        unit.case.input if pipeline_input is None else pipeline_input, unit.lane.as_dict(),
-        case_id=unit.case.id, lane_id=unit.lane.id, side=side, timeout=unit.timeout, packed=packed))
+    pipeline = pipes.side(unit.subject, side)
+    lane = unit.lane.as_dict()  # a fresh dict every call: a pipeline may change its lane too
+    if not isinstance(pipeline, InProcessPipeline):  # another process: the input is serialised anyway
+        return memory_named(pipeline.call(
+            unit.case.input if pipeline_input is None else pipeline_input, lane,
+            case_id=unit.case.id, lane_id=unit.lane.id, side=side, timeout=unit.timeout))
+    key = id(pipeline)
+    given = pipes.inputs.lend(key, unit.case) if pipeline_input is None else pickle.loads(pack(pipeline_input))
+    obs = pipeline.call_given(given, lane, case_id=unit.case.id, lane_id=unit.lane.id, side=side,
+                              timeout=unit.timeout, keep_timer=True)  # the pool disarms after each chunk
+    if pipeline_input is None:
+        pipes.inputs.returned(key, unit.case, given)
+    return memory_named(obs)
 
 
 def memory_named(obs: Observation) -> Observation:
@@ -86,7 +100,7 @@ def _idempotent(unit: Unit, pipes: Pipelines, first: Observation) -> str:
     if not unit.subject.refeed:
         return "the subject has no refeed function, so idempotence cannot be checked"
     try:
-        fed = pipes.function(unit.subject.refeed)(unit.case.input, first.value)
+        fed = pipes.function(unit.subject.refeed)(pipes.inputs.fresh(unit.case), first.value)
     except Exception as exc:
         return f"refeed raised {type(exc).__name__}: {exc}"
     again = observe(unit, pipes, "new", fed)

@@ -17,24 +17,17 @@ from typing import Any
 
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place, SubjectError
 from harness.load.above import lane_allowances, with_above
+from harness.load.documents import read_once
 from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
+from harness.plugins import UnknownSubject, load_callable, resolve_subject
 from harness.provision import package_side
 from harness.selectors import compile_selector, select
-from harness.subjects import load_callable, resolve_subject
+from harness.settings import Settings, read_settings
 
-__all__ = ["DEFAULT_SETTINGS", "declared_subjects", "load_suite", "python_pins"]
-
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "lanes": ["lanes.yaml", "lanes/*.yaml"],
-    "cases": ["**/*.cases.yaml"],
-    "ledgers": ["**/*.ledger.yaml"],
-    "rules": ["**/*.rules.yaml"],
-    "timeout_s": 10.0,
-}
-
+__all__ = ["declared_subjects", "load_suite", "python_pins"]
 
 class _Errors:
     def __init__(self) -> None:
@@ -62,14 +55,6 @@ def _load_checked(path: Path, root: Path, schema: str) -> Document:
     return doc
 
 
-def _settings(root: Path) -> tuple[dict[str, Any], Document | None]:
-    path = root / "suite.yaml"
-    if not path.is_file():
-        return dict(DEFAULT_SETTINGS), None
-    doc = _load_checked(path, root, "suite")
-    return {**DEFAULT_SETTINGS, **doc.value}, doc
-
-
 def _forget_foreign(module: str, root: Path) -> None:
     """Drop a cached module of this name that came from outside this suite (another suite loaded
     in the same process), so this suite's own file is the one imported."""
@@ -79,9 +64,9 @@ def _forget_foreign(module: str, root: Path) -> None:
         del sys.modules[module]
 
 
-def _check_imports(doc: Document | None, settings: dict[str, Any], errors: _Errors, root: Path) -> None:
+def _check_imports(doc: Document | None, settings: Settings, errors: _Errors, root: Path) -> None:
     """Each module a suite's own subjects name imports, in a child first (see load.imports)."""
-    timeout = float(settings.get("timeout_s", 10.0))
+    timeout = settings.timeout_s
     seen: dict[str, str | None] = {}
     for name, spec in settings.get("subjects", {}).items():
         for role in ("old", "new", "refeed"):
@@ -149,7 +134,7 @@ def _lanes(doc: Document) -> dict[str, Lane]:
         lanes[raw["id"]] = Lane(
             id=raw["id"], wire=raw["wire"], provider=raw["provider"],
             base_url=raw.get("base_url"), model=raw.get("model"), title=raw.get("title", ""),
-            options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())),
+            options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())), upstream=raw.get("upstream"),
             file=doc.file, line=place.line, diverges=lane_allowances(raw, raw["id"]),
         )
     return lanes
@@ -180,28 +165,39 @@ def _expectations(raw: dict[str, Any]) -> dict[str, Expectation]:
     return out
 
 
+def _selectors_compile(doc: Document, where: str, pin: dict[str, Any]) -> None:
+    for key in ("select", "same_as_input"):
+        if key in pin:
+            try:
+                compile_selector(pin[key])
+            except ConfigError as exc:
+                raise InputError(doc.place(f"{where}.{key}"), exc.expected, repr(pin[key])) from None
+
+
+def _pin_lanes(doc: Document, where: str, pin: dict[str, Any], lanes: tuple[str, ...],
+               seen: dict[tuple[str, str], int]) -> tuple[str, ...]:
+    """The pin's lanes: the case's own, and none where a pin of the same name already is (one
+    name may recur on disjoint lanes: one pin, a different check per lane)."""
+    pin_lanes = tuple(pin.get("lanes", lanes))
+    stray = [lane for lane in pin_lanes if lane not in lanes]
+    if stray:
+        raise InputError(doc.place(f"{where}.lanes"), f"lanes of this case ({', '.join(lanes)})", repr(stray))
+    clash = [lane for lane in pin_lanes if (pin["name"], lane) in seen]
+    if clash:
+        first = seen[(pin["name"], clash[0])]
+        raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case on each lane",
+                         f"{pin['name']!r} again on {', '.join(clash)} (also pins[{first}])")
+    return pin_lanes
+
+
 def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -> tuple[PinSpec, ...]:
     pins: list[PinSpec] = []
     seen: dict[tuple[str, str], int] = {}  # (pin name, lane) -> the entry that has it
     common = {"name", "kind", "lanes", "why", "catches_old"}
     for j, p in enumerate(raw.get("pins", [])):
         where = f"{at}.pins[{j}]"
-        for key in ("select", "same_as_input"):
-            if key in p:
-                try:
-                    compile_selector(p[key])
-                except ConfigError as exc:
-                    raise InputError(doc.place(f"{where}.{key}"), exc.expected, repr(p[key])) from None
-        pin_lanes = tuple(p.get("lanes", lanes))
-        stray = [lane for lane in pin_lanes if lane not in lanes]
-        if stray:
-            raise InputError(doc.place(f"{where}.lanes"), f"lanes of this case ({', '.join(lanes)})", repr(stray))
-        # one name may recur on disjoint lanes (one pin, a different check per lane): one item a lane
-        clash = [lane for lane in pin_lanes if (p["name"], lane) in seen]
-        if clash:
-            first = seen[(p["name"], clash[0])]
-            raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case on each lane",
-                             f"{p['name']!r} again on {', '.join(clash)} (also pins[{first}])")
+        _selectors_compile(doc, where, p)
+        pin_lanes = _pin_lanes(doc, where, p, lanes, seen)
         seen.update({(p["name"], lane): j for lane in pin_lanes})
         pins.append(PinSpec(
             name=p["name"], kind=p["kind"], lanes=pin_lanes,
@@ -294,6 +290,9 @@ def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[st
     try:
         doc = _load_checked(path, root, "cases")
         subject = resolve_subject(doc.value["subject"], declared)
+    except UnknownSubject as exc:
+        errors.add(InputError(Place(_rel(path, root), _subject_line(path), "subject"), exc.expected, repr(exc.name)))
+        return []
     except SubjectError as exc:
         line = _subject_line(path)
         errors.add(InputError(Place(_rel(path, root), line, "subject"), "a subject that imports", str(exc)))
@@ -330,57 +329,101 @@ def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> l
 
 def load_suite(root: Path | str) -> Suite:
     """Load the suite folder ``root``; raises InputErrors with every problem found."""
+    folder = _suite_folder(root)
+    with read_once():  # a tools file many cases pick from is parsed once
+        return _load(folder)
+
+
+def _suite_folder(root: Path | str) -> Path:
     root = Path(root)
     if not root.is_dir():
         raise InputError(Place(str(root)), "a suite folder", "a file" if root.exists() else "no such folder")
-    errors = _Errors()
-    # A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder.
+    return root
+
+
+def _import_first(root: Path) -> None:
+    """A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder: put
+    it first on the path, so its modules win over another suite's."""
     if str(root.resolve()) in sys.path:
         sys.path.remove(str(root.resolve()))
-    sys.path.insert(0, str(root.resolve()))  # first, so its modules win over another suite's
-    settings, settings_doc = _settings(root)
-    _check_imports(settings_doc, settings, errors, root)
+    sys.path.insert(0, str(root.resolve()))
+
+
+def _raise_if_any(errors: _Errors) -> None:
     if errors.items:
         raise InputErrors(errors.items)
+
+
+def _load(root: Path) -> Suite:
+    errors = _Errors()
+    _import_first(root)
+    settings, settings_doc = read_settings(root)
+    _check_imports(settings_doc, settings, errors, root)
+    _raise_if_any(errors)
     declared = declared_subjects(settings, root)
-    lanes: dict[str, Lane] = {}
-    patterns = settings["lanes"]
     from harness.sources import read_roots  # harness.sources imports harness.load
 
     roots = read_roots(root, settings)
+    lanes = _suite_lanes(root, settings, roots, errors)
+    cases = _suite_cases(root, settings, settings_doc, roots, lanes, declared, errors)
+    _unique_case_ids(cases, errors)
+    _raise_if_any(errors)
+    cases = [with_above(case, settings, lanes) for case in cases]  # suite.yaml's and lanes' diverges:
+    subjects = {c.subject: resolve_subject(c.subject, declared) for c in cases}
+    return Suite(
+        root=str(root.resolve()), name=settings.name or root.resolve().name, lanes=lanes,
+        subjects=subjects, cases=tuple(cases), settings=settings,
+    )
+
+
+def _suite_lanes(root: Path, settings: Settings, roots: tuple[Path, ...], errors: _Errors) -> dict[str, Lane]:
+    """Every lane of every lanes file, ids unique across files."""
+    lanes: dict[str, Lane] = {}
+    patterns = settings["lanes"]
     lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
     if not lane_files:
         errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
     for path in lane_files:
         try:
-            for lane_id, lane in _lanes(_load_checked(path, root, "lanes")).items():
-                if lane_id in lanes:
-                    raise InputError(Place(lane.file, lane.line, "id"), "a lane id unique in the suite",
-                                     f"{lane_id!r}, also in {lanes[lane_id].file}")
-                lanes[lane_id] = lane
+            _add_lanes(lanes, _lanes(_load_checked(path, root, "lanes")))
         except HarnessError as exc:
             errors.add(exc)
-    cases: list[Case] = []
+    return lanes
+
+
+def _add_lanes(lanes: dict[str, Lane], found: dict[str, Lane]) -> None:
+    for lane_id, lane in found.items():
+        if lane_id in lanes:
+            raise InputError(Place(lane.file, lane.line, "id"), "a lane id unique in the suite",
+                             f"{lane_id!r}, also in {lanes[lane_id].file}")
+        lanes[lane_id] = lane
+
+
+def _suite_cases(root: Path, settings: Settings, settings_doc: Document | None, roots: tuple[Path, ...],
+                 lanes: dict[str, Lane], declared: dict[str, Subject], errors: _Errors) -> list[Case]:
+    """Every case of every case file; a suite with no case file where it needs one is an error."""
     case_files = _globbed(root, settings["cases"], roots)
-    # No case file is an error when the suite names its case globs or has nothing else to run;
-    # a suite of Python pins only (module pins, a mutation-only suite) legitimately has none.
-    if not case_files and (settings_doc is None or "cases" in settings_doc.value
-                           or not ("mutation" in settings or python_pins(root))):
+    if not case_files and _needs_case_files(root, settings, settings_doc):
         where = settings_doc.place("cases") if settings_doc else Place(str(root), None, "cases")
         errors.add(InputError(where, f"case files matching {settings['cases']}", "no file"))
+    cases: list[Case] = []
     for path in case_files:
         cases.extend(_case_file(path, root, lanes, declared, errors, roots))
+    return cases
+
+
+def _needs_case_files(root: Path, settings: Settings, settings_doc: Document | None) -> bool:
+    """No case file is an error when the suite names its case globs or has nothing else to run;
+    a suite of Python pins only (module pins, a mutation-only suite) legitimately has none."""
+    if settings_doc is None or "cases" in settings_doc.value:
+        return True
+    return not ("mutation" in settings or python_pins(root))
+
+
+def _unique_case_ids(cases: list[Case], errors: _Errors) -> None:
     seen: dict[str, Case] = {}
     for case in cases:
         if case.id in seen:
             errors.add(InputError(Place(case.file, case.line, "id"), "a case id unique in the suite",
                                   f"{case.id!r}, also at {seen[case.id].file}:{seen[case.id].line}"))
         seen[case.id] = case
-    if errors.items:
-        raise InputErrors(errors.items)
-    cases = [with_above(case, settings, lanes) for case in cases]  # suite.yaml's and lanes' diverges:
-    subjects = {c.subject: resolve_subject(c.subject, declared) for c in cases}
-    return Suite(
-        root=str(root.resolve()), name=settings.get("name", root.resolve().name), lanes=lanes,
-        subjects=subjects, cases=tuple(cases), settings=settings,
-    )

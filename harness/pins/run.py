@@ -21,6 +21,7 @@ from harness.errors import InputError, Place
 from harness.model import Side, Suite
 from harness.pins.ids import node_root
 from harness.pins.ids import pin_set as pin_set_refs
+from harness.provision.matrix import pins_option
 
 __all__ = ["run_pins"]
 
@@ -45,6 +46,7 @@ def _command(suite: Suite, against: Side, results: Path, cases: Sequence[str] | 
         cmd.append(f"--harness-observations={observations}")
     if revisions:  # the pins' own pipeline calls (determinism, idempotence) play the same revisions
         cmd.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(revisions.items())))
+    cmd += pins_option(suite)  # a version matrix: every pair's pins, not only the declared pair's
     return cmd
 
 

@@ -9,6 +9,7 @@ next call.
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import signal
@@ -22,7 +23,7 @@ from typing import Any
 from harness.canonical import canonical_bytes
 from harness.model import ErrorInfo, Observation, Side
 
-__all__ = ["PipelineTimeout", "call_isolated", "call_pipeline", "deadline", "pack"]
+__all__ = ["PipelineTimeout", "call_given", "call_isolated", "call_pipeline", "deadline", "disarm", "pack"]
 
 
 class PipelineTimeout(BaseException):
@@ -34,31 +35,75 @@ def pack(pipeline_input: Any) -> bytes:
     return pickle.dumps(pipeline_input, protocol=pickle.HIGHEST_PROTOCOL)
 
 
+class _Alarm:
+    """This process's SIGALRM deadline. A call sets when its time is up; the timer is only
+    re-armed (a system call, a tenth of a small pipeline call) when the armed one would go off
+    after that, or in less than half the call's budget. A timer armed for an earlier call that
+    goes off while the current one still has time is set again for the rest; one that goes off
+    between calls (``call_given(..., keep_timer=True)``) does nothing."""
+
+    live = False  # a call runs under a deadline: only then does SIGALRM raise
+    deadline = 0.0  # when the running call's time is up (time.monotonic)
+    fires_at: float | None = None  # when the armed timer goes off; None when none is armed
+
+
+def _set_timer(seconds: float) -> None:
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    _Alarm.fires_at = time.monotonic() + seconds
+
+
 def _on_alarm(signum: int, frame: Any) -> None:
+    _Alarm.fires_at = None
+    if not _Alarm.live:
+        return
+    left = _Alarm.deadline - time.monotonic()
+    if left > 0:
+        _set_timer(left)
+        return
+    _Alarm.live = False
     raise PipelineTimeout()
 
 
-_installed: list[bool] = [False]
+# The C function behind ``signal.getsignal``: the public one converts the handler to an enum
+# first, which fails (and costs 8 us, a fifth of a small pipeline call) for a Python function.
+_raw_getsignal: Callable[[int], object] = importlib.import_module("_signal").getsignal
+
+
+def _arm(seconds: float | None) -> bool:
+    """Start the deadline of one call (main thread only; elsewhere none). The SIGALRM handler
+    is installed once per process and left in place (swapping it around every call cost as much
+    as a small pipeline), but checked every call: a pipeline or a test plugin may replace it."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        return False
+    if _raw_getsignal(signal.SIGALRM) is not _on_alarm:
+        signal.signal(signal.SIGALRM, _on_alarm)
+        _Alarm.fires_at = None  # whatever timer runs is not ours to count on
+    now = time.monotonic()
+    _Alarm.deadline = now + seconds
+    _Alarm.live = True  # before looking at the timer: one going off now is set again for this call
+    fires = _Alarm.fires_at
+    if fires is None or fires > _Alarm.deadline or fires < now + seconds / 2:
+        _set_timer(seconds)
+    return True
+
+
+def disarm() -> None:
+    """Stop the timer calls left armed (see ``call_given``)."""
+    _Alarm.live = False
+    if _Alarm.fires_at is not None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _Alarm.fires_at = None
 
 
 @contextmanager
 def deadline(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block after ``seconds`` (main thread only; elsewhere no deadline).
-
-    The SIGALRM handler is installed once per process and left in place: swapping it around
-    every call cost as much as a small pipeline. It only raises while a timer armed here runs.
-    """
-    if not seconds or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    if not _installed[0] or signal.getsignal(signal.SIGALRM) is not _on_alarm:
-        signal.signal(signal.SIGALRM, _on_alarm)
-        _installed[0] = True
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    """Interrupt the block after ``seconds`` (main thread only; elsewhere no deadline)."""
+    armed = _arm(seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        if armed:
+            disarm()
 
 
 def _where(exc: BaseException) -> str:
@@ -81,13 +126,36 @@ def call_pipeline(
     timeout: float | None,
     packed: bytes | None = None,
 ) -> Observation:
-    """Run ``fn(input, lane)`` once and record how it ended. ``packed`` is ``pack(input)``, for
-    callers that run one input many times; the lane must then be a fresh dict."""
-    args = (pickle.loads(packed if packed is not None else pack(pipeline_input)), dict(lane))
+    """Run ``fn(input, lane)`` once on a fresh copy of both and record how it ended. ``packed``
+    is ``pack(input)``, for callers that run one input many times."""
+    given = pickle.loads(packed if packed is not None else pack(pipeline_input))
+    return call_given(fn, given, dict(lane), case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
+
+
+def call_given(
+    fn: Callable[[Any, Any], Any],
+    given: Any,
+    lane: dict[str, Any],
+    *,
+    case_id: str,
+    lane_id: str,
+    side: Side,
+    timeout: float | None,
+    keep_timer: bool = False,
+) -> Observation:
+    """``call_pipeline`` on exactly ``given`` and ``lane``, no copy: for a caller that isolates
+    the input itself (the build stage, ``harness.build.inputs``). ``keep_timer`` leaves the
+    timer armed for the next call (it raises only during a call): a caller making call after
+    call then rarely needs a system call per call, and disarms at the end (``disarm()``)."""
     start = time.perf_counter()
+    armed = _arm(timeout)
     try:
-        with deadline(timeout):
-            value = fn(*args)
+        try:
+            value = fn(given, lane)
+        finally:
+            _Alarm.live = False
+            if armed and not keep_timer:
+                disarm()
         wire = canonical_bytes(value)
     except PipelineTimeout:
         return Observation(

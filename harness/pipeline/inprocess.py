@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.model import Observation, PipelineSpec, Side
-from harness.pipeline.calls import call_pipeline
+from harness.pipeline.calls import call_given, call_pipeline
 
 __all__ = ["InProcessPipeline", "resolve_in_suite"]
 
@@ -26,7 +26,7 @@ def _suite_owns(module: str, root: Path) -> bool:
 def resolve_in_suite(call: str, root: str | None) -> Callable[..., Any]:
     """``module:function`` imported so that, for a module the suite folder holds, the suite's
     own file is the one used. SubjectError names ``call`` when it cannot be imported."""
-    from harness.subjects import load_callable
+    from harness.plugins import load_callable
 
     module = call.partition(":")[0]
     if root and _suite_owns(module, Path(root)):
@@ -51,6 +51,14 @@ class InProcessPipeline:
              timeout: float | None, packed: bytes | None = None) -> Observation:
         return call_pipeline(self.fn, pipeline_input, lane, case_id=case_id, lane_id=lane_id, side=side,
                              timeout=timeout, packed=packed)
+
+    def call_given(self, given: Any, lane: dict[str, Any], *, case_id: str, lane_id: str, side: Side,
+                   timeout: float | None, keep_timer: bool = False) -> Observation:
+        """One call on exactly ``given`` and ``lane``, no copy: the caller keeps other calls'
+        inputs safe from what this one does to them (``harness.build.inputs``). ``keep_timer``: see
+        ``harness.pipeline.calls.call_given``."""
+        return call_given(self.fn, given, lane, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout,
+                          keep_timer=keep_timer)
 
     def close(self) -> None:
         """Nothing to release: the callable lives as long as this process."""

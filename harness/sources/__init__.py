@@ -18,13 +18,15 @@ symlinks are resolved: a case file cannot make the harness read ``/etc/passwd`` 
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from harness.errors import InputError, Place
 from harness.files import confined, read_roots, resolve_path, suite_files
-from harness.load.yamlsafe import Document, load_document
+from harness.load.documents import load_once, made_once
+from harness.load.yamlsafe import Document
 
 __all__ = ["confined", "read_roots", "resolve_path", "resolve_tools", "suite_files", "tools_from_listing"]
 
@@ -88,5 +90,8 @@ def resolve_tools(source: Any, case_file: Path, place: Place,
     key = "mcp" if "mcp" in source else "file"
     path = resolve_path(source[key], base, place, roots)
     display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
-    doc = load_document(path, display=display)
-    return _pick(tools_from_listing(doc.value, doc.place(""), doc), source.get("pick"), place)
+    doc = load_once(path, display)  # parsed once per run however many cases pick from it
+    tools = made_once(("tools", path, display), lambda: tools_from_listing(doc.value, doc.place(""), doc))
+    picked = _pick(tools, source.get("pick"), place)
+    own: list[dict[str, Any]] = pickle.loads(pickle.dumps(picked))  # the parsed file is shared
+    return own

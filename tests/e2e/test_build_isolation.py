@@ -78,3 +78,14 @@ def gone_within(pid: int, seconds: float) -> bool:
             return True
         time.sleep(0.02)
     return False
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_in_worker_builds_a_pipeline_changing_its_input_on_one_lane_corrupts_no_other_call(
+        scenarios: Path, workers: int) -> None:
+    suite = load_suite(scenarios / "suites" / "mutating")
+    results = build(suite, cases=["one", "two", "three"], workers=workers)
+    names = {"one": "a", "two": "b", "three": "c"}
+    assert [(r.unit.key, r.old.value, r.new.value) for r in results] == [  # type: ignore[union-attr]
+        ((c, lane), {"names": [f"{names[c]}!"]}, {"names": [f"{names[c]}!"]})
+        for c in ("one", "two", "three") for lane in ("first", "second", "third", "fourth")]

@@ -1,0 +1,84 @@
+"""Benchmark: loading a suite whose cases pick their tools from one big file, as a ratio to
+the same suite with the same tools written inline in the case file.
+
+    python bench/tools_loading.py [--cases 492] [--repeat 3]
+
+Generated in a temporary folder (the toy subject of tests/scenarios): one MCP ``tools/list``
+dump of ``--cases`` tools, about 800 bytes each (about 400 KB for 492), and a case file whose
+every case picks one tool from it; beside it, a suite with each case's tool inline. A file
+parsed again for every case made the first quadratic (21.4 s against 0.44 s before tool files
+were read once per load). Printed in wall and CPU time, best of ``--repeat``. Target: the
+picking suite within 1.5x of the inline one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from harness.load import load_suite  # noqa: E402
+
+
+def _tool(i: int) -> dict[str, Any]:
+    props = {f"field_{j}": {"type": "string", "description": f"the {j}th field of tool {i}, in a sentence"}
+             for j in range(8)}
+    return {"name": f"tool_{i}", "description": f"tool number {i}",
+            "inputSchema": {"type": "object", "properties": props, "required": ["field_0"]}}
+
+
+def _suite(base: Path, name: str, cases: int, picking: bool) -> Path:
+    root = base / name
+    shutil.copytree(REPO / "tests" / "scenarios" / "suites" / "toy", root)
+    (root / "toy.cases.yaml").unlink()
+    tools = [_tool(i) for i in range(cases)]
+    (root / "dump.tools.json").write_text(json.dumps({"tools": tools}))
+    lines = ["version: 1", "subject: toy", "cases:"]
+    for i, tool in enumerate(tools):
+        source = (f"{{mcp: dump.tools.json, pick: [{tool['name']}]}}" if picking else
+                  json.dumps([{"name": tool["name"], "description": tool["description"],
+                               "input_schema": tool["inputSchema"]}]))
+        lines += [f"  - id: case-{i}", f"    tools: {source}"]
+    (root / "many.cases.yaml").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def _timed(root: Path) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    load_suite(root)
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=492)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        picking = _suite(Path(tmp), "picking", args.cases, True)
+        inline = _suite(Path(tmp), "inline", args.cases, False)
+        size = (picking / "dump.tools.json").stat().st_size
+        rows: dict[str, list[tuple[float, float]]] = {"picking": [], "inline": []}
+        for _ in range(args.repeat):  # interleaved, so drift in machine load hits both alike
+            rows["picking"].append(_timed(picking))
+            rows["inline"].append(_timed(inline))
+    print(f"{args.cases} cases, each picking one tool from a {size / 1024:.0f} KB dump; best of {args.repeat}")
+    p_wall, p_cpu = min(w for w, _ in rows["picking"]), min(c for _, c in rows["picking"])
+    i_wall, i_cpu = min(w for w, _ in rows["inline"]), min(c for _, c in rows["inline"])
+    print(f"tools inline:          {i_wall:.3f} s wall, {i_cpu:.3f} s cpu")
+    print(f"picked from one file:  {p_wall:.3f} s wall ({p_wall / i_wall:.2f}x), "
+          f"{p_cpu:.3f} s cpu ({p_cpu / i_cpu:.2f}x)")
+    print("target: picking within 1.5x of inline")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
