@@ -1,20 +1,22 @@
 """The main job: load -> build -> compare -> reject -> pins -> (mutate) -> report.
 
-Writes ``<out>/<run-id>/`` as it goes (``differential.jsonl`` grows one line per finished case x
-lane, so an interrupted run leaves evidence), then report.json, report.md and junit.xml, and
-points ``<out>/latest`` at it. Stopped by SIGTERM or Ctrl-C, it still writes report.json,
-report.md and junit.xml from what was finished, with ``partial: {stage, signal, ...}`` in the
-report and exit code 143 (SIGTERM) or 130 (Ctrl-C); the supervisor has ended every child by then.
+Writes ``<out>/<run-id>/`` as it goes: each finished case x lane's report row goes to
+``differential.jsonl``, its findings with a known rejection to ``rejections.jsonl`` and its bodies
+to ``observations/`` the moment it finishes, and nothing of it stays in memory but counts; then
+report.json, report.md and junit.xml are assembled from those files, and ``<out>/latest`` points
+at the run. A run's memory does not grow with its number of units (``bench/memory_scale.py``).
+Stopped by SIGTERM or Ctrl-C, it still writes report.json, report.md and junit.xml from what was
+finished, with ``partial: {stage, signal, ...}`` in the report and exit code 143 (SIGTERM) or 130
+(Ctrl-C); the supervisor has ended every child by then.
 
-The stages other packages own (rejections, mutation) are named in ``STAGES`` and imported on first
-use: the mutation engine pulls in mutmut, which a run without ``--mutate`` should not pay for.
+The stages other packages own are typed seams (``RejectionStage``, ``MutationStage``: the functions
+the runner calls on their sections), imported on first use: the mutation engine pulls in mutmut,
+which a run without ``--mutate`` should not pay for.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
-import json
 import os
 import signal
 import tempfile
@@ -23,18 +25,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 from harness.baseline import compare, findings, judge, load_baseline
 from harness.build import UnitResult, build, units
 from harness.errors import ConfigError
-from harness.evidence import Limits, ObservationStore, body_relpath
+from harness.evidence import Limits, ObservationStore, Saved
 from harness.exitcodes import ExitCode, combine
-from harness.model import Observation, Side, Suite
+from harness.model import Side, Suite
 from harness.pins.run import run_pins
 from harness.report import junit, markdown
-from harness.report.assemble import report_document
+from harness.report.assemble import Sections, evidence_links, report_document, summary
+from harness.report.findings import RejectionStream
 from harness.report.redact import redactor
+from harness.report.rows import DifferentialStream
+from harness.report.sections import PinsSection, RejectionsSection, Report
+from harness.report.stream import Slots, write_json
 from harness.report.validate import validate_report
 from harness.supervise import Terminated
 
@@ -73,7 +79,10 @@ class RunOptions:
 
 @dataclass
 class RunResult:
-    report: dict[str, Any]
+    """A finished (or stopped) run. ``report`` is report.json's value; its ``differential`` and
+    listed rejection findings are read from the run folder when iterated, not held in memory."""
+
+    report: Report
     folder: Path
     code: ExitCode
     warning: str | None = None
@@ -84,48 +93,92 @@ def _run_id(suite: Suite) -> str:
     return f"{stamp}-{suite.name}-{os.getpid() % 10000:04d}"
 
 
-STAGES: dict[str, str] = {"rejections": "harness.reject.verdicts", "mutation": "harness.mutate"}
+MutationSection = dict[str, Any]  # the mutation stage's own section (mutation.schema.json)
+Renderer = Callable[..., str]
 
 
-def _stage(key: str) -> Any:
-    # No ImportError is caught here: a stage that cannot import is a harness bug, never a
-    # stage to skip quietly.
-    return importlib.import_module(STAGES[key])
+class RejectionStage(Protocol):
+    """What the runner asks of the rejection stage (``harness.reject.verdicts``) about its section."""
+
+    def exit_code(self, section: RejectionsSection) -> ExitCode: ...
+    def exit_reason(self, section: RejectionsSection, limit: int = 3) -> str: ...
+    def preload(self, suite: Suite) -> None: ...
 
 
-def _observations(results: Sequence[UnitResult]) -> dict[tuple[str, str, str], Observation]:
-    out: dict[tuple[str, str, str], Observation] = {}
-    for r in results:
-        for side in ("old", "new"):
-            obs = getattr(r, side)
-            if obs is not None:
-                out[(r.unit.case.id, r.unit.lane.id, side)] = obs
+class MutationStage(Protocol):
+    """What the runner asks of the mutation stage (``harness.mutate``)."""
+
+    def run(self, suite: Suite, options: Mapping[str, Any] | None = None) -> MutationSection: ...
+    def exit_code(self, section: MutationSection) -> ExitCode: ...
+    def check_ledgers(self, suite: Suite) -> None: ...
+
+
+# No ImportError is caught in these: a stage that cannot import is a harness bug, never a stage
+# to skip quietly.
+def _rejection_stage() -> RejectionStage:
+    from harness.reject import verdicts
+
+    return verdicts
+
+
+def _mutation_stage() -> MutationStage:
+    from harness.mutate import ledger, runner
+
+    @dataclass(frozen=True)
+    class _Mutation:
+        run: Callable[..., MutationSection] = runner.run
+        exit_code: Callable[[MutationSection], ExitCode] = runner.exit_code
+        check_ledgers: Callable[[Suite], None] = ledger.check_ledgers
+
+    return _Mutation()
+
+
+def _renderers(sections: Sections) -> dict[str, Renderer]:
+    out: dict[str, Renderer] = {}
+    if sections.rejections is not None:
+        from harness.reject.report import render_markdown as rejections_markdown
+
+        out["rejections"] = rejections_markdown
+    if sections.mutation is not None:
+        from harness.mutate.render import render_markdown as mutation_markdown
+
+        out["mutation"] = mutation_markdown
     return out
 
 
-def _renderers(sections: Mapping[str, Any]) -> dict[str, Callable[[Any], str]]:
-    return {key: _stage(key).render_markdown for key in STAGES if sections.get(key) is not None}
+def _pin_codes(pins: PinsSection | None) -> list[tuple[ExitCode, str]]:
+    if not pins:
+        return []
+    codes = []
+    bad = pins["summary"]["failed"] + pins["summary"]["error"]
+    if pins["against"] == "new" and bad:
+        codes.append((ExitCode.DIVERGENCE, f"{bad} failing pin(s)"))
+    claims = pins["catches_old"]
+    if pins["against"] == "old" and claims and claims["passed"]:
+        codes.append((ExitCode.DIVERGENCE, f"{len(claims['passed'])} catches_old pin(s) passed"))
+    return codes
 
 
-def _exit(report: Mapping[str, Any], sections: Mapping[str, Any]) -> tuple[ExitCode, str]:
+def _stage_codes(sections: Sections) -> list[tuple[ExitCode, str]]:
+    codes = []
+    if sections.rejections is not None:
+        stage = _rejection_stage()
+        code = ExitCode(stage.exit_code(sections.rejections))
+        if code:
+            codes.append((code, stage.exit_reason(sections.rejections)))
+    if sections.mutation is not None:
+        code = ExitCode(_mutation_stage().exit_code(sections.mutation))
+        if code:
+            codes.append((code, f"mutation: exit {int(code)}"))
+    return codes
+
+
+def _exit(report: Report, sections: Sections) -> tuple[ExitCode, str]:
     codes: list[tuple[ExitCode, str]] = []
     failed = report["summary"]["failed"]
     if failed:
         codes.append((ExitCode.DIVERGENCE, f"{failed} failing case x lane verdict(s)"))
-    pins = report.get("pins")
-    if pins:
-        bad = pins["summary"]["failed"] + pins["summary"]["error"]
-        if pins["against"] == "new" and bad:
-            codes.append((ExitCode.DIVERGENCE, f"{bad} failing pin(s)"))
-        if pins["against"] == "old" and pins["catches_old"] and pins["catches_old"]["passed"]:
-            codes.append((ExitCode.DIVERGENCE, f"{len(pins['catches_old']['passed'])} catches_old pin(s) passed"))
-    for key in STAGES:
-        if sections.get(key) is not None:
-            mod = _stage(key)
-            code = ExitCode(mod.exit_code(sections[key]))
-            if code:
-                reason = getattr(mod, "exit_reason", None)
-                codes.append((code, reason(sections[key]) if reason else f"{key}: exit {int(code)}"))
+    codes += _pin_codes(sections.pins) + _stage_codes(sections)
     if not codes:
         return ExitCode.OK, "clean"
     best = combine(*(c for c, _ in codes))
@@ -161,8 +214,8 @@ def preload(suite: Suite, options: RunOptions) -> None:
     """The stages' input checks, before anything is built: a broken rules file, declaration or
     ledger is bad input (exit 2), found before a run folder exists. Raises InputErrors."""
     if options.rejections:
-        _stage("rejections").preload(suite)
-    _stage("mutation").check_ledgers(suite)  # ledgers are suite files: checked on every run
+        _rejection_stage().preload(suite)
+    _mutation_stage().check_ledgers(suite)  # ledgers are suite files: checked on every run
 
 
 def _baseline(options: RunOptions) -> tuple[str, dict[str, Any]] | None:
@@ -172,7 +225,7 @@ def _baseline(options: RunOptions) -> tuple[str, dict[str, Any]] | None:
     return load_baseline(options.baseline) if options.baseline is not None else None
 
 
-def _compared(report: dict[str, Any], options: RunOptions, base: tuple[str, dict[str, Any]] | None,
+def _compared(report: Report, options: RunOptions, base: tuple[str, dict[str, Any]] | None,
               code: ExitCode, reason: str) -> tuple[ExitCode, str]:
     """With a baseline, the comparison goes into the report and, with ``new``, only new findings
     fail; a mutation run limited to the diff fails on any escape there, not the suite threshold."""
@@ -186,14 +239,33 @@ def _compared(report: dict[str, Any], options: RunOptions, base: tuple[str, dict
 
 
 class _Progress:
-    """Where a run is, so a stopped run can say so: the stage, the finished units."""
+    """Where a run is, so a stopped run can say so: the stage, the finished units; and the
+    streams each finished unit goes to."""
 
-    def __init__(self, planned: int) -> None:
+    def __init__(self, suite: Suite, options: RunOptions, folder: Path) -> None:
+        plan = units(suite, options.cases or None, options.lanes or None, options.timeout)
+        self.slots = Slots((u.case.id, u.lane.id) for u in plan)
         self.stage = "build"
-        self.planned = planned
-        self.done: list[UnitResult] = []
-        self.pins: dict[str, Any] | None = None
-        self.sections: dict[str, Any] = {}
+        self.planned = self.slots.total
+        self.done = 0
+        self.rows = DifferentialStream(folder, self.planned)
+        self.rejections = RejectionStream(suite, folder, self.planned) if options.rejections else None
+        self.pins: PinsSection | None = None
+
+    def finished(self, res: UnitResult, saved: Mapping[str, Saved], evidence: str) -> None:
+        """One unit to the streams; then its bodies are let go (the build stage keeps its result
+        object, but nothing of it is read again), which keeps a run's memory flat."""
+        slot = self.slots(res.unit.case.id, res.unit.lane.id)
+        self.rows.put(slot, res, evidence_links(evidence, saved.get("old"), saved.get("new")))
+        if self.rejections is not None:
+            self.rejections.add(slot, res.unit.case, res.unit.lane, res.old, res.new)
+        res.old = res.new = None
+        res.checks = res.verdict = None
+        self.done += 1
+
+    def sections(self, mutation: MutationSection | None = None) -> Sections:
+        rejections = self.rejections.section() if self.rejections is not None else None
+        return Sections(pins=self.pins, rejections=rejections, mutation=mutation)
 
 
 def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
@@ -202,7 +274,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     started = time.time()
     folder = options.out / _run_id(suite)
     folder.mkdir(parents=True, exist_ok=False)
-    where = _Progress(len(units(suite, options.cases or None, options.lanes or None, options.timeout)))
+    where = _Progress(suite, options, folder)
     try:
         return _stages(suite, options, folder, started, where, progress, base)
     except (Terminated, KeyboardInterrupt) as exc:
@@ -212,72 +284,64 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
 
 def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, where: _Progress,
             progress: Callable[[UnitResult], None] | None, base: tuple[str, dict[str, Any]] | None) -> RunResult:
-    stream = (folder / "differential.jsonl").open("w", encoding="utf-8")
     # Two stores: the run folder's evidence, scrubbed of secrets, and a private one with the
     # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after.
     private = tempfile.TemporaryDirectory(prefix="harness-observations-")
     store = ObservationStore(Path(private.name))
     evidence = ObservationStore(folder / "observations", scrub=redactor().redact,  # bodies stay JSON
                                 limits=options.evidence_limits)
-    links: dict[tuple[str, str, str], str | None] = {}  # (case, lane, side) -> its saved body, for report.json
 
     def on_result(res: UnitResult) -> None:
-        v = res.verdict
-        assert v is not None
+        saved: dict[str, Saved] = {}
         for obs in (res.old, res.new):
             if obs is not None:
                 store.put(obs)
-                digest = evidence.put(obs)
-                links[(obs.case_id, obs.lane_id, obs.side)] = body_relpath(digest) if digest else None
-        stream.write(json.dumps({"case": v.case_id, "lane": v.lane_id, "verdict": v.kind, "failed": v.failed}) + "\n")
-        stream.flush()
-        where.done.append(res)
+                saved[obs.side] = evidence.save(obs)
         if progress:
             progress(res)
+        where.finished(res, saved, evidence.folder.name)
 
     try:
-        results = build(suite, options.cases or None, options.lanes or None, workers=options.workers,
-                        timeout=options.timeout, on_result=on_result)
+        build(suite, options.cases or None, options.lanes or None, workers=options.workers,
+              timeout=options.timeout, on_result=on_result)
     finally:
-        stream.close()
         store.close()
         evidence.close()
     built = time.time()
-    sections = where.sections
-    if options.rejections:
-        where.stage = "rejections"
-        sections["rejections"] = _stage("rejections").evaluate(suite, _observations(results))
+    rows = where.rows.finish()
     with private:
         where.stage = "pins"
         pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder,
                          pin_set=options.pin_set, revisions=options.revisions) if options.pins else None)
-        where.pins = pins
+        where.pins = cast(PinsSection | None, pins)  # run_pins' document is the pins section's schema
     pinned = time.time()
+    mutation = None
     if options.mutate:
         where.stage = "mutation"
         out = str(folder / "mutation")
-        sections["mutation"] = _stage("mutation").run(suite, {**options.mutation_options, "out": out,
-                                                                 "pins": options.pin_set})
+        mutation = _mutation_stage().run(suite, {**options.mutation_options, "out": out, "pins": options.pin_set})
     where.stage = "report"
+    sections = where.sections(mutation)
     timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
-               "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3), "total_s": 0.0,
-               "observations": {f"{r.unit.case.id}|{r.unit.lane.id}|{s}": round(getattr(r, s).duration_s, 6)
-                                for r in results for s in ("old", "new") if getattr(r, s) is not None}}
-    saved = {"summary": evidence.summary(), "folder": evidence.folder.name, "links": links, "notes": evidence.notes}
-    report = report_document(suite, options.as_json(), results, pins, sections, timings, saved)
+               "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3), "total_s": 0.0}
+    counts = summary(where.done, where.rows.verdicts, where.rows.failed, sections.pins)
+    report = report_document(suite, options.as_json(), rows, counts, sections, timings, evidence.summary(),
+                             where.rows.subjects)
     code, reason = _compared(report, options, base, *_exit(report, sections))
     report["exit"] = {"code": int(code), "reason": reason}
     return _written(report, folder, options, sections, code, started)
 
 
-def _written(report: dict[str, Any], folder: Path, options: RunOptions, sections: Mapping[str, Any],
+def _written(report: Report, folder: Path, options: RunOptions, sections: Sections,
              code: ExitCode, started: float, banner: str = "") -> RunResult:
-    report = redactor().value(report)  # before anything is written or printed: no secret leaves the run
+    # Before anything is written or printed: no secret leaves the run. The streamed lists were
+    # redacted row by row as they were made; the walk passes them through untouched.
+    report = cast(Report, redactor().value(report))
     validate_report(report)
     report["timings"]["total_s"] = round(time.time() - started, 3)  # redaction and validation included
-    _write(folder, "report.json", json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    write_json(folder / "report.json", report)
     _write(folder, "report.md", banner + markdown.render(report, _renderers(sections)))
-    _write(folder, "junit.xml", junit.render(report))
+    junit.write(folder / "junit.xml", report)
     warning = _point_latest(options.out, folder)
     return RunResult(report, folder, code, warning)
 
@@ -288,14 +352,16 @@ def _partial(suite: Suite, options: RunOptions, folder: Path, started: float, wh
     one that was running are absent (null), not empty: nothing claims they passed."""
     name = signal.Signals(signum).name
     code = ExitCode.TERMINATED if signum == signal.SIGTERM else ExitCode.INTERRUPTED
-    sections = {k: v for k, v in where.sections.items() if k != "mutation"}
+    sections = where.sections()
     timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
                "total_s": round(time.time() - started, 3)}
-    report = report_document(suite, options.as_json(), where.done, where.pins, sections, timings)
-    report["partial"] = {"stage": where.stage, "signal": name, "units_done": len(where.done),
+    rows = where.rows.finish()
+    counts = summary(where.done, where.rows.verdicts, where.rows.failed, sections.pins)
+    report = report_document(suite, options.as_json(), rows, counts, sections, timings, None, where.rows.subjects)
+    report["partial"] = {"stage": where.stage, "signal": name, "units_done": where.done,
                          "units_planned": where.planned}
     reason = (f"stopped by {name} during the {where.stage} stage: a partial report "
-              f"({len(where.done)} of {where.planned} case x lane runs finished)")
+              f"({where.done} of {where.planned} case x lane runs finished)")
     report["exit"] = {"code": int(code), "reason": reason}
     banner = f"> **Partial run.** {reason[0].upper()}{reason[1:]}.\n\n"
     return _written(report, folder, options, sections, code, started, banner)

@@ -43,7 +43,7 @@ GRACE_S = 2.0
 _UNITS: list[Unit] = []  # set before forking; read by workers
 
 
-@dataclass
+@dataclass(slots=True)  # one per planned unit, kept by the pool for the whole build: small matters
 class UnitResult:
     unit: Unit
     old: Observation | None = None

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from itertools import groupby
 from typing import Any
 
 from rich.console import Console
@@ -77,20 +78,28 @@ def _subject_table(subject: str, rows: list[Mapping[str, Any]]) -> Table:
     return table
 
 
-def _table_width(rows: list[Mapping[str, Any]]) -> int:
-    lanes = dict.fromkeys(r["lane"] for r in rows)
-    case_width = max(len(r["case"]) for r in rows)
+def _shapes(rows: Iterable[Mapping[str, Any]]) -> dict[str, tuple[dict[str, None], int]]:
+    """Each subject's lanes (in order) and longest case id: its table's width, before building it."""
+    out: dict[str, tuple[dict[str, None], int]] = {}
+    for r in rows:
+        lanes, width = out.get(r["subject"], ({}, 0))
+        lanes.setdefault(r["lane"])
+        out[r["subject"]] = (lanes, max(width, len(r["case"])))
+    return out
+
+
+def _table_width(lanes: Iterable[str], case_width: int) -> int:
     return case_width + 4 + sum(max(len(lane), 9) + 3 for lane in lanes)
 
 
-def _subject_lines(subject: str, rows: list[Mapping[str, Any]], console: Console) -> None:
-    """Too many lanes for the width: one line per case, lanes grouped by verdict."""
+def _subject_lines(subject: str, rows: Iterable[Mapping[str, Any]], console: Console) -> None:
+    """Too many lanes for the width: one line per case, lanes grouped by verdict, printed as each
+    case's rows go by (a run's rows are in suite order, a case's together), so nothing is held."""
     console.print(f"{subject}: old vs new (lanes grouped by verdict; widen the terminal for a table)", highlight=False)
-    by_case: dict[str, dict[str, list[str]]] = {}
-    for r in rows:
-        mark = _MARK[r["verdict"]] + ("!" if r["failed"] else "")
-        by_case.setdefault(r["case"], {}).setdefault(mark, []).append(r["lane"])
-    for case, groups in by_case.items():
+    for case, case_rows in groupby(rows, key=lambda r: r["case"]):
+        groups: dict[str, list[str]] = {}
+        for r in case_rows:
+            groups.setdefault(_MARK[r["verdict"]] + ("!" if r["failed"] else ""), []).append(r["lane"])
         parts = [f"[{_STYLE[_KIND[m.rstrip('!')]]}]{m}[/]: {', '.join(lanes)}" for m, lanes in groups.items()]
         console.print(f"  {case}  " + " | ".join(parts), highlight=False)
 
@@ -98,19 +107,24 @@ def _subject_lines(subject: str, rows: list[Mapping[str, Any]], console: Console
 _KIND = {mark: kind for kind, mark in _MARK.items()}
 
 
+def _differential(rows: Iterable[Mapping[str, Any]], console: Console) -> None:
+    """A table per subject, or a line per case when too wide; a run's rows are read from its
+    folder, a pass per subject, and only a table's cells are held."""
+    for subject, (lanes, case_width) in _shapes(rows).items():
+        picked = (r for r in rows if r["subject"] == subject)
+        if _table_width(lanes, case_width) <= console.width:
+            console.print(_subject_table(subject, [{k: r[k] for k in ("case", "lane", "verdict", "failed")}
+                                                   for r in picked]))
+        else:
+            _subject_lines(subject, picked, console)
+
+
 def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False) -> None:
     # The runner sanitizes its report before writing it; a report from anywhere else (a merge, a
     # replay, an old report.json) gets the same treatment here, since this goes to a terminal.
     # Each distinct string is memoised, so an already-clean report costs one dictionary lookup each.
     report = redactor().value(report)
-    by_subject: dict[str, list[Mapping[str, Any]]] = {}
-    for row in report["differential"]:
-        by_subject.setdefault(row["subject"], []).append(row)
-    for subject, rows in by_subject.items():
-        if _table_width(rows) <= console.width:
-            console.print(_subject_table(subject, rows))
-        else:
-            _subject_lines(subject, rows, console)
+    _differential(report["differential"], console)
     s = report["summary"]
     v = s["verdicts"]
     console.print("legend: same = identical bytes, order = only key order differs, intended = a declared "

@@ -23,11 +23,11 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypedDict
 
 from harness.model import ErrorInfo, Observation
 
-__all__ = ["INDEX", "Limits", "ObservationStore", "body_relpath", "load_observations"]
+__all__ = ["INDEX", "EvidenceSummary", "Limits", "ObservationStore", "Saved", "body_relpath", "load_observations"]
 
 INDEX = "observations.jsonl"
 
@@ -38,6 +38,25 @@ class Limits:
 
     body_bytes: int = 4 << 20
     run_bytes: int = 512 << 20
+
+
+class EvidenceSummary(TypedDict):
+    """report.json's ``evidence`` block (report.schema.json ``$defs/evidence``)."""
+
+    folder: str
+    index: str
+    bodies: int
+    bytes: int
+    omitted: int
+    limits: dict[str, int] | None
+
+
+@dataclass(frozen=True)
+class Saved:
+    """Where one observation's body went: its digest when saved, else why not (None: it had none)."""
+
+    digest: str | None
+    omitted: str | None = None
 
 
 def body_relpath(digest: str) -> str:
@@ -54,7 +73,6 @@ class ObservationStore:
         self.stored_bytes = 0
         self.bodies = 0
         self.omitted = 0
-        self.notes: dict[tuple[str, str, str], str] = {}  # (case, lane, side) -> why its body is not saved
         (folder / "bodies").mkdir(parents=True, exist_ok=True)
         self._index: IO[str] = (folder / INDEX).open("a", encoding="utf-8")
 
@@ -90,6 +108,12 @@ class ObservationStore:
 
     def put(self, obs: Observation) -> str | None:
         """Record ``obs``; the digest of its saved body, or None when it had none or it was not saved."""
+        return self.save(obs).digest
+
+    def save(self, obs: Observation) -> Saved:
+        """Record ``obs``: the digest of its saved body, or why it was not saved. Nothing per
+        observation stays in memory (the index line on disk says it all), so a run's evidence
+        costs the same memory at any size."""
         digest = None
         omitted = None
         if obs.wire is not None:
@@ -100,7 +124,6 @@ class ObservationStore:
             why = self._save(wire, digest)
             if why is not None:
                 omitted = {"why": why, "bytes": len(wire), "sha256": digest}
-                self.notes[(obs.case_id, obs.lane_id, obs.side)] = why
                 digest = None
         line: dict[str, Any] = {"case": obs.case_id, "lane": obs.lane_id, "side": obs.side,
                                 "outcome": obs.outcome, "body": digest, "duration_s": round(obs.duration_s, 6)}
@@ -112,12 +135,12 @@ class ObservationStore:
                              "where": scrub(obs.error.where)}
         self._index.write(json.dumps(line, ensure_ascii=True) + "\n")
         self._index.flush()
-        return digest
+        return Saved(digest, None if omitted is None else str(omitted["why"]))
 
     def close(self) -> None:
         self._index.close()
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> EvidenceSummary:
         """What report.json says about the evidence: where, how much, what the caps left out."""
         limits = None if self.limits is None else {"body_bytes": self.limits.body_bytes,
                                                    "run_bytes": self.limits.run_bytes}

@@ -29,7 +29,7 @@ from harness.reject.preload import preload
 from harness.reject.report import render_markdown
 from harness.reject.rules import Rule
 
-__all__ = ["SECTION_VERSION", "cached_catalog", "catalog_of", "evaluate", "exit_code", "exit_reason",
+__all__ = ["SECTION_VERSION", "cached_catalog", "catalog_of", "evaluate", "exit_code", "exit_reason", "finding",
            "findings_for_body", "preload", "render_markdown", "undeclared_new"]
 
 SECTION_VERSION = 1
@@ -103,6 +103,9 @@ def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observati
     if obs.answer is not None:  # a gateway side: what reached the client (harness.capture.envelope)
         base["answer"] = dict(obs.answer)
     return {**base, "status": status, "rejections": rejections}
+
+
+finding = _finding  # one body's finding: the runner's streamed rejection stage (harness.report.findings)
 
 
 def _declared_keys(case: Case, decl: Mapping[str, Any],

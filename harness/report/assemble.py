@@ -7,18 +7,30 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from deepdiff import DeepDiff
 
 from harness import __version__
 from harness.build import UnitResult
+from harness.evidence import Saved, body_relpath
 from harness.model import Observation, Suite
+from harness.report.sections import (
+    EvidenceLinks,
+    EvidenceSummary,
+    PinsSection,
+    RejectionsSection,
+    Report,
+    Row,
+    SideJson,
+    Summary,
+)
 from harness.selectors import select
 
-__all__ = ["DETAIL_LIMIT", "DIVERGED", "REPORT_VERSION", "differential_rows", "evidence_links", "report_document"]
+__all__ = ["DETAIL_LIMIT", "DIVERGED", "REPORT_VERSION", "Sections", "deep_candidate", "differential_row",
+           "evidence_links", "report_document", "summary"]
 
 logging.getLogger("deepdiff").setLevel(logging.ERROR)  # its "max diffs reached" note is ours to report
 
@@ -27,7 +39,7 @@ DETAIL_LIMIT = 50  # failing units whose diff is deepdiff's; every other diverge
 DIVERGED = ("intended", "unexpected", "reordered")  # verdicts whose rows carry a diff when both sides are ok
 
 
-def _side(obs: Observation | None) -> dict[str, Any]:
+def _side(obs: Observation | None) -> SideJson:
     if obs is None:
         return {"outcome": "missing", "sha256": None, "bytes": None, "error": None}
     return {
@@ -108,69 +120,70 @@ def _path_view(old: Any, new: Any, paths: Sequence[str]) -> dict[str, Any]:
     return cut
 
 
-Links = Mapping[tuple[str, str, str], str | None]
-
-
-def evidence_links(folder: str, links: Links, notes: Mapping[tuple[str, str, str], str],
-                   case: str, lane: str) -> dict[str, Any]:
+def evidence_links(folder: str, old: Saved | None, new: Saved | None) -> EvidenceLinks:
     """A row's saved bodies, as paths relative to the run folder, and why a body is missing."""
-    out: dict[str, Any] = {}
-    omitted = {}
-    for side in ("old", "new"):
-        rel = links.get((case, lane, side))
-        out[side] = f"{folder}/{rel}" if rel else None
-        if (case, lane, side) in notes:
-            omitted[side] = notes[(case, lane, side)]
+    out: EvidenceLinks = {"old": None, "new": None}
+    omitted: dict[str, str] = {}
+    for side, saved in (("old", old), ("new", new)):
+        if saved is not None and saved.digest:
+            out[side] = f"{folder}/{body_relpath(saved.digest)}"  # type: ignore[literal-required]
+        if saved is not None and saved.omitted is not None:
+            omitted[side] = saved.omitted
     if omitted:
         out["omitted"] = omitted
     return out
 
 
-def differential_rows(results: Sequence[UnitResult], evidence: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """One row per case x lane; ``evidence`` (the run's store: folder, links, notes) links each row
-    to its saved bodies. A diverging row whose sides are both ok carries a diff: deepdiff's for the
-    first DETAIL_LIMIT failures, the path view for the rest."""
-    rows = []
-    detailed = 0
-    ev = evidence or {}
-    for res in results:
-        v = res.verdict
-        assert v is not None
-        row: dict[str, Any] = {
-            "subject": res.unit.subject.name, "case": v.case_id, "lane": v.lane_id, "file": res.unit.case.file,
-            "verdict": v.kind, "failed": v.failed, "detail": v.detail, "why": v.why,
-            "paths": list(v.paths), "unexpected_paths": list(v.unexpected_paths),
-            "checks": dict(v.checks), "old": _side(res.old), "new": _side(res.new), "diff": None,
-            "evidence": evidence_links(ev.get("folder", "observations"), ev.get("links", {}), ev.get("notes", {}),
-                                       v.case_id, v.lane_id),
-        }
-        if v.kind in DIVERGED:
-            deep = v.failed and v.kind in ("unexpected", "reordered") and detailed < DETAIL_LIMIT
-            detailed += deep
-            row["diff"] = _detail(res, deep)
-        rows.append(row)
-    return rows
+def deep_candidate(res: UnitResult) -> bool:
+    """Whether a row may get deepdiff's diff: a failing unexpected or reordered divergence (the
+    first DETAIL_LIMIT of them in suite order do)."""
+    v = res.verdict
+    return v is not None and v.failed and v.kind in ("unexpected", "reordered")
 
 
-def _summary(rows: list[dict[str, Any]], pins: Mapping[str, Any] | None) -> dict[str, Any]:
-    kinds = Counter(r["verdict"] for r in rows)
-    out: dict[str, Any] = {
-        "units": len(rows),
-        "verdicts": {k: kinds.get(k, 0) for k in ("identical", "reordered", "intended", "unexpected", "error")},
-        "failed": sum(1 for r in rows if r["failed"]),
+def differential_row(res: UnitResult, links: EvidenceLinks, deep: bool = False) -> Row:
+    """One case x lane's row. A diverging row whose sides are both ok carries a diff: deepdiff's
+    when ``deep``, else the path view."""
+    v = res.verdict
+    assert v is not None
+    return {
+        "subject": res.unit.subject.name, "case": v.case_id, "lane": v.lane_id, "file": res.unit.case.file,
+        "verdict": v.kind, "failed": v.failed, "detail": v.detail, "why": v.why,
+        "paths": list(v.paths), "unexpected_paths": list(v.unexpected_paths),
+        "checks": dict(v.checks), "old": _side(res.old), "new": _side(res.new),
+        "diff": _detail(res, deep) if v.kind in DIVERGED else None,
+        "evidence": links,
+    }
+
+
+def summary(units: int, verdicts: Mapping[str, int], failed: int, pins: PinsSection | None) -> Summary:
+    out: Summary = {
+        "units": units,
+        "verdicts": {"identical": verdicts.get("identical", 0), "reordered": verdicts.get("reordered", 0),
+                     "intended": verdicts.get("intended", 0), "unexpected": verdicts.get("unexpected", 0),
+                     "error": verdicts.get("error", 0)},
+        "failed": failed,
     }
     if pins:
         out["pins"] = pins["summary"]
     return out
 
 
-def report_document(suite: Suite, options: Mapping[str, Any], results: Sequence[UnitResult],
-                    pins: Mapping[str, Any] | None, sections: Mapping[str, Any],
-                    timings: Mapping[str, Any], evidence: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """report.json. ``evidence``: the run's observation store (``summary``, ``links``, ``notes``).
-    ``baseline`` is None here; the runner fills it when the run has one (harness.baseline)."""
-    rows = differential_rows(results, evidence)
-    subjects = sorted({r.unit.subject.name for r in results})
+@dataclass(frozen=True)
+class Sections:
+    """What the stages after build hand the report: each typed, each None when it did not run."""
+
+    pins: PinsSection | None = None
+    rejections: RejectionsSection | None = None
+    mutation: dict[str, Any] | None = None
+
+
+def report_document(suite: Suite, options: Mapping[str, Any], rows: Sequence[Row], counts: Summary,
+                    sections: Sections, timings: Mapping[str, Any], evidence: EvidenceSummary | None,
+                    subjects: Iterable[str]) -> Report:
+    """report.json, its exit not yet decided (``{"code": 0, "reason": ""}``). ``rows`` is the
+    differential in suite order (in a run, read back from the run folder as the file is
+    written); ``baseline`` is None here: the runner fills it when the run has one."""
     return {
         "report": "wire-harness",
         "version": REPORT_VERSION,
@@ -179,16 +192,17 @@ def report_document(suite: Suite, options: Mapping[str, Any], results: Sequence[
             "name": suite.name, "cases": len(suite.cases), "lanes": sorted(suite.lanes),
             "subjects": [
                 {"name": s.name, "old": s.old, "new": s.new, "wires": sorted(s.wires)}
-                for s in (suite.subjects[n] for n in subjects)
+                for s in (suite.subjects[n] for n in sorted(subjects))
             ],
         },
         "options": dict(options),
         "differential": rows,
-        "pins": pins,
-        "rejections": sections.get("rejections"),
-        "mutation": sections.get("mutation"),
-        "summary": _summary(rows, pins),
-        "evidence": (evidence or {}).get("summary"),
+        "pins": sections.pins,
+        "rejections": sections.rejections,
+        "mutation": sections.mutation,
+        "summary": counts,
+        "evidence": evidence,
         "baseline": None,
         "timings": dict(timings),
+        "exit": {"code": 0, "reason": ""},
     }

@@ -8,56 +8,98 @@ never make the file invalid XML, whoever calls ``render``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-from xml.etree import ElementTree as ET
+import io
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any
+from xml.sax.saxutils import escape, quoteattr
 
 from harness.report.sanitize import clean_text
 
-__all__ = ["render"]
+__all__ = ["render", "write"]
+
+Case = tuple[str, str, str | None, str | None]  # classname, name, failure/error/skipped or None, message
+_ATTR = {"\n": "&#10;", "\r": "&#13;", "\t": "&#09;"}
 
 
-def _suite(name: str, cases: list[tuple[str, str, str | None, str | None]]) -> ET.Element:
-    el = ET.Element("testsuite", name=name, tests=str(len(cases)),
-                    failures=str(sum(1 for c in cases if c[2] == "failure")),
-                    errors=str(sum(1 for c in cases if c[2] == "error")),
-                    skipped=str(sum(1 for c in cases if c[2] == "skipped")))
-    for classname, test, kind, message in cases:
-        tc = ET.SubElement(el, "testcase", classname=clean_text(classname), name=clean_text(test))
-        if kind:
-            text = clean_text(message or "")
-            ET.SubElement(tc, kind, message=text[:500]).text = text or None
-    return el
+def _attr(value: str) -> str:
+    return quoteattr(clean_text(value), _ATTR)
+
+
+def _testcase(case: Case) -> str:
+    classname, test, kind, message = case
+    head = f"    <testcase classname={_attr(classname)} name={_attr(test)}"
+    if not kind:
+        return head + " />\n"
+    text = clean_text(message or "")
+    body = f">{escape(text)}</{kind}>" if text else " />"
+    return f"{head}>\n      <{kind} message={_attr(text[:500])}{body}\n    </testcase>\n"
+
+
+def _suite(out: IO[str], name: str, cases: Callable[[], Iterable[Case]]) -> None:
+    """One testsuite; ``cases`` is called twice (counts first, then each case), so a streamed
+    differential is read from disk twice instead of held in memory."""
+    counts = {"failure": 0, "error": 0, "skipped": 0, None: 0}
+    tests = 0
+    for case in cases():
+        tests += 1
+        counts[case[2]] += 1
+    out.write(f"  <testsuite name={_attr(name)} tests=\"{tests}\" failures=\"{counts['failure']}\" "
+              f"errors=\"{counts['error']}\" skipped=\"{counts['skipped']}\"")
+    if not tests:
+        out.write(" />\n")
+        return
+    out.write(">\n")
+    for case in cases():
+        out.write(_testcase(case))
+    out.write("  </testsuite>\n")
+
+
+def _differential(report: Mapping[str, Any]) -> Iterator[Case]:
+    for r in report["differential"]:
+        kind = ("error" if r["verdict"] == "error" else "failure") if r["failed"] else None
+        message = f"{r['verdict']}: {r['detail']}" if r["failed"] else None
+        yield (f"{r['subject']}.{r['case']}", r["lane"], kind, message)
+
+
+def _pins(report: Mapping[str, Any]) -> Iterator[Case]:
+    kinds = {"failed": "failure", "error": "error", "skipped": "skipped"}
+    for p in report["pins"]["results"]:
+        yield (p["id"].rpartition("::")[0], p["id"].rpartition("::")[2], kinds.get(p["outcome"]), p["message"] or None)
+
+
+def _stream(out: IO[str], report: Mapping[str, Any]) -> None:
+    out.write("<?xml version='1.0' encoding='utf-8'?>\n")
+    name = "wire-harness " + str(report["suite"]["name"])
+    out.write(f"<testsuites name={_attr(name)}>\n")
+    _suite(out, "differential", lambda: _differential(report))
+    if report.get("pins"):
+        _suite(out, "pins", lambda: _pins(report))
+    if report.get("rejections"):
+        _suite(out, "rejections", lambda: _rejections(report["rejections"]))
+    if report.get("mutation"):
+        _suite(out, "mutation claims", lambda: _claims(report["mutation"]))
+    out.write("</testsuites>\n")
+
+
+def write(path: Path, report: Mapping[str, Any]) -> None:
+    """junit.xml into ``path`` (through a temporary file), written a test case at a time."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", encoding="utf-8") as out:
+        _stream(out, report)
+    tmp.replace(path)
 
 
 def render(report: Mapping[str, Any]) -> bytes:
-    root = ET.Element("testsuites", name=clean_text(f"wire-harness {report['suite']['name']}"))
-    diff = [
-        (f"{r['subject']}.{r['case']}", r["lane"],
-         ("error" if r["verdict"] == "error" else "failure") if r["failed"] else None,
-         f"{r['verdict']}: {r['detail']}" if r["failed"] else None)
-        for r in report["differential"]
-    ]
-    root.append(_suite("differential", diff))
-    if report.get("pins"):
-        kinds = {"failed": "failure", "error": "error", "skipped": "skipped"}
-        pins = [
-            (p["id"].rpartition("::")[0], p["id"].rpartition("::")[2], kinds.get(p["outcome"]), p["message"] or None)
-            for p in report["pins"]["results"]
-        ]
-        root.append(_suite("pins", pins))
-    if report.get("rejections"):
-        root.append(_suite("rejections", _rejections(report["rejections"])))
-    if report.get("mutation"):
-        root.append(_suite("mutation claims", _claims(report["mutation"])))
-    ET.indent(root)
-    data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
-    return data
+    """junit.xml's bytes (what ``write`` puts in the file)."""
+    out = io.StringIO()
+    _stream(out, report)
+    return out.getvalue().encode()
 
 
-def _rejections(section: Mapping[str, Any]) -> list[tuple[str, str, str | None, str | None]]:
+def _rejections(section: Mapping[str, Any]) -> list[Case]:
     """One case per case x lane x side a known rejection fires on; undeclared on new fails."""
-    out: list[tuple[str, str, str | None, str | None]] = []
+    out: list[Case] = []
     for finding in section.get("findings", []):
         if not finding["rejections"]:
             continue
@@ -72,11 +114,11 @@ def _rejections(section: Mapping[str, Any]) -> list[tuple[str, str, str | None, 
     return out
 
 
-def _claims(section: Mapping[str, Any]) -> list[tuple[str, str, str | None, str | None]]:
+def _claims(section: Mapping[str, Any]) -> list[Case]:
     """One case per declared mutant: a claim that does not hold fails, a pending one is skipped."""
     from harness.mutate.results import expand  # names pins by id; the mutation stage is optional
 
-    out: list[tuple[str, str, str | None, str | None]] = []
+    out: list[Case] = []
     for m in expand(section)["mutants"]:
         claim = m.get("claim")
         if claim is None:

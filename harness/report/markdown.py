@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,7 @@ MARKS = {
 LIMIT = 60_000  # GitHub refuses a comment over 65,536 characters; leave room for a heading
 RESERVE = 2_000  # kept for the closing note naming what was left out
 INTENDED_SAMPLE = 8  # intended divergences shown with their diffs (one per case), folded
+FAILURES_KEPT = 200  # failing rows any form lists; the rest are counted
 Renderer = Callable[..., str]
 
 
@@ -93,20 +94,33 @@ def _failure_line(row: Mapping[str, Any]) -> str:
     return f"- `{row['case']}` on `{row['lane']}`: {row['verdict']}: {(row['detail'] or '')[:160]}"
 
 
-def _capped(items: Sequence[str], cap: int, what: str) -> list[str]:
-    more = [f"- … and {len(items) - cap} more {what} in report.json"] if len(items) > cap else []
+def _capped(items: Sequence[str], cap: int, what: str, total: int | None = None) -> list[str]:
+    total = len(items) if total is None else total
+    more = [f"- … and {total - cap} more {what} in report.json"] if total > cap else []
     return [*items[:cap], *more]
 
 
-def _failures(rows: list[Mapping[str, Any]]) -> tuple[str, ...]:
+def _failing(rows: Iterable[Mapping[str, Any]], keep: int = FAILURES_KEPT) -> tuple[list[Mapping[str, Any]], int]:
+    """The first ``keep`` failing rows (no form shows more) and how many fail in all."""
+    kept: list[Mapping[str, Any]] = []
+    count = 0
+    for r in rows:
+        if r["failed"]:
+            count += 1
+            if len(kept) < keep:
+                kept.append(r)
+    return kept, count
+
+
+def _failures(rows: list[Mapping[str, Any]], count: int) -> tuple[str, ...]:
     if not rows:
         return ()
-    head = ["## Failures", "", f"{len(rows)} failing case x lane verdict(s).", ""]
-    more = [f"… and {len(rows) - 50} more failures in report.json"] if len(rows) > 50 else []
+    head = ["## Failures", "", f"{count} failing case x lane verdict(s).", ""]
+    more = [f"… and {count - 50} more failures in report.json"] if count > 50 else []
     full = "\n".join(head + [_failure(r) + "\n" for r in rows[:50]] + more)
     plain = "\n".join(head + [_failure(r, diff=False) + "\n" for r in rows[:50]] + more)
-    short = "\n".join(head + _capped([_failure_line(r) for r in rows], 200, "failures"))
-    tiny = "\n".join(head + _capped([_failure_line(r) for r in rows], 20, "failures"))
+    short = "\n".join(head + _capped([_failure_line(r) for r in rows], 200, "failures", count))
+    tiny = "\n".join(head + _capped([_failure_line(r) for r in rows], 20, "failures", count))
     return full, plain, short, tiny
 
 
@@ -120,15 +134,18 @@ def _intended(rows: list[Mapping[str, Any]]) -> str:
     return "\n".join(f"- {k} (on {', '.join(f'`{lane}`' for lane in v)})" for k, v in seen.items())
 
 
-def _samples(rows: list[Mapping[str, Any]], cap: int = INTENDED_SAMPLE) -> str:
+def _samples(rows: Iterable[Mapping[str, Any]], cap: int = INTENDED_SAMPLE) -> str:
     """A few intended divergences with their diffs, one per case, folded: what "intended" looks like."""
     picked: dict[str, Mapping[str, Any]] = {}
+    total = 0
     for r in rows:
-        if r["verdict"] == "intended" and not r["failed"] and r.get("diff") and r["case"] not in picked:
+        if r["verdict"] != "intended" or r["failed"]:
+            continue
+        total += 1
+        if r.get("diff") and r["case"] not in picked and len(picked) < cap:
             picked[r["case"]] = r
     if not picked:
         return ""
-    total = sum(1 for r in rows if r["verdict"] == "intended" and not r["failed"])
     out = ["## Intended divergences: a sample", "",
            f"{len(list(picked)[:cap])} of {total} intended divergence(s), one per case; every one is in "
            "report.json with its diff, and `harness show CASE LANE` prints both bodies.", ""]
@@ -183,24 +200,50 @@ def _headline(report: Mapping[str, Any]) -> str:
     ])
 
 
+_CELL_KEYS = ("case", "lane", "verdict", "failed", "why")
+
+
+def _shape(rows: Iterable[Mapping[str, Any]]) -> dict[str, tuple[set[str], set[str]]]:
+    """Each subject's cases and lanes: what its table's size will be, before building it."""
+    out: dict[str, tuple[set[str], set[str]]] = {}
+    for row in rows:
+        cases, lanes = out.setdefault(row["subject"], (set(), set()))
+        cases.add(row["case"])
+        lanes.add(row["lane"])
+    return out
+
+
+def _too_big(shape: Mapping[str, tuple[set[str], set[str]]]) -> bool:
+    """Whether the tables cannot fit the budget whatever else there is: at least four characters
+    a cell. Such a run gets the per-lane counts without its tables ever being built, so a run of
+    100,000 units does not hold a cell each in memory to find out."""
+    return sum(len(cases) * len(lanes) * 4 for cases, lanes in shape.values()) > LIMIT
+
+
 def _tables(report: Mapping[str, Any]) -> tuple[str, ...]:
+    rows: Sequence[Mapping[str, Any]] = report["differential"]
+    shape = _shape(rows)
+    if not shape:
+        return ()
+    if _too_big(shape):
+        return (_lane_counts(rows),)
     by_subject: dict[str, list[Mapping[str, Any]]] = {}
-    for row in report["differential"]:
-        by_subject.setdefault(row["subject"], []).append(row)
+    for row in rows:  # only what a cell and a reason read: not the diffs, paths and evidence of each row
+        by_subject.setdefault(row["subject"], []).append({k: row[k] for k in _CELL_KEYS})
     out = []
-    for subject, rows in by_subject.items():
-        out += ["", f"## Differential: `{subject}` (old vs new)", "", table(rows)]
-        intended = _intended(rows)
+    for subject, subject_rows in by_subject.items():
+        out += ["", f"## Differential: `{subject}` (old vs new)", "", table(subject_rows)]
+        intended = _intended(subject_rows)
         if intended:
             summary = "<details><summary>Declared divergences (and declared sameness) and why</summary>"
             out += ["", summary, "", intended, "", "</details>"]
     out += ["", "Legend: " + " · ".join(f"{m} = {k}" for k, m in MARKS.items()) + " · ⚠ = fails the run"]
     with_reasons = "\n".join(out).strip("\n")
     bare = "\n".join(line for line in out if not line.startswith(("<details>", "</details>", "- `"))).strip("\n")
-    return (with_reasons, bare, _lane_counts(report["differential"])) if by_subject else ()
+    return with_reasons, bare, _lane_counts(rows)
 
 
-def _lane_counts(rows: list[Mapping[str, Any]]) -> str:
+def _lane_counts(rows: Iterable[Mapping[str, Any]]) -> str:
     """The tables' shortest form: verdicts counted per lane, for runs too broad for a cell each."""
     kinds = list(MARKS)
     counts: dict[str, dict[str, int]] = {}
@@ -244,12 +287,12 @@ def _stage_counts(key: str, section: Mapping[str, Any]) -> str:
 def blocks(report: Mapping[str, Any], sections: Mapping[str, Renderer]) -> list[Block]:
     """report.md's blocks in priority order."""
     rows = report["differential"]
-    failing = [r for r in rows if r["failed"]]
+    failing, failures = _failing(rows)
     out = [Block("headline", (_headline(report),), "", "report.json")]
     if report.get("baseline"):
         out.append(Block("new since the baseline", baseline_forms(report), "", "report.json (`baseline`)"))
     if failing:
-        out.append(Block("failures", _failures(failing), f"{len(failing)} failing verdict(s)", "report.json"))
+        out.append(Block("failures", _failures(failing, failures), f"{failures} failing verdict(s)", "report.json"))
     pins = _pins(report.get("pins"))
     pin_block = Block("pins", (pins, pins.split("\n\n| pin |")[0]), "", "report.json (`pins`)") if pins else None
     if pin_block and _pins_fail(report["pins"]):

@@ -26,7 +26,7 @@ from harness.report.sanitize import clean_text, walk_strings
 
 __all__ = ["Redactor", "redact_text", "redactor"]
 
-_CACHE_LIMIT = 200_000  # distinct strings remembered; past it the memo starts over
+_CACHE_LIMIT = 16_384  # distinct strings remembered; past it the memo starts over (a run's memory stays flat)
 _MEMO_MAX_CHARS = 4096  # at most ~800 MB of memo in the worst case, far less in practice
 
 # The key shapes the cassette scanner knows, plus a private key's whole body (the scanner only

@@ -20,13 +20,13 @@ def _index(folder: Path) -> list[dict[str, object]]:
 def test_a_body_over_the_per_body_cap_is_not_saved_and_its_index_line_says_why(tmp_path: Path) -> None:
     store = ObservationStore(tmp_path, limits=Limits(body_bytes=10, run_bytes=1000))
     assert store.put(_obs("small", "new", b'{"a":1}')) is not None
-    assert store.put(_obs("big", "new", b'{"a":"' + b"x" * 50 + b'"}')) is None
+    saved = store.save(_obs("big", "new", b'{"a":"' + b"x" * 50 + b'"}'))
     store.close()
     small, big = _index(tmp_path)
     assert small["body"] and "omitted" not in small
     assert big["body"] is None
     assert big["omitted"]["bytes"] == 58 and "per-body cap of 10" in big["omitted"]["why"]
-    assert store.notes == {("big", "lane", "new"): big["omitted"]["why"]}
+    assert saved.digest is None and saved.omitted == big["omitted"]["why"]
     assert store.summary()["omitted"] == 1 and store.summary()["bodies"] == 1
 
 
