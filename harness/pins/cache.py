@@ -24,8 +24,8 @@ from harness.load import load_suite
 from harness.model import Observation, PipelineSpec, Side, Suite
 from harness.pipeline import call_isolated
 
-__all__ = ["against", "clear", "fresh", "observe", "refeed", "set_against", "set_isolate", "set_revisions",
-           "suite_for", "use_store"]
+__all__ = ["against", "clear", "fresh", "observe", "own_pipelines", "refeed", "set_against", "set_isolate",
+           "set_revisions", "suite_for", "use_store"]
 
 _observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
 _stored: dict[str, dict[tuple[str, str, str], Observation]] = {}
@@ -130,6 +130,14 @@ def observe(suite: Suite, case_id: str, lane_id: str, side: Side = "new") -> Obs
     if key not in _observations:
         _observations[key] = _saved(case_id, lane_id, side) or fresh(suite, case_id, lane_id, side)
     return _observations[key]
+
+
+def own_pipelines() -> Pipelines:
+    """A fresh table of open pipelines for this (forked) process, returned for the caller to
+    close: the pipelines a parent opened stay its own (closing them here would shut them for it)."""
+    global _pipes
+    _pipes = Pipelines()
+    return _pipes
 
 
 def refeed(suite: Suite, case_id: str, output: Any) -> Any:
