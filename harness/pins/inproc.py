@@ -100,6 +100,7 @@ def _forked(item: CaseItem, check: Callable[[], ItemResult], timeout: float) -> 
             os.close(read_fd)
             os.setpgid(0, 0)  # its own group: ended whole, with the calls it forked, if it overruns
             supervise.forked_child(parent)
+            _quiet()
             with os.fdopen(write_fd, "wb") as out:
                 out.write(pickle.dumps(_own_pipelines(check), protocol=pickle.HIGHEST_PROTOCOL))
         finally:
@@ -117,6 +118,15 @@ def _forked(item: CaseItem, check: Callable[[], ItemResult], timeout: float) -> 
     how = (f"no answer within {timeout:g} s; killed" if answer is None
            else f"it died: {_status(status)}")
     return ItemResult(item.nodeid, "failed", f"the process checking this pin ended without an answer ({how})", True)
+
+
+def _quiet() -> None:
+    """What the pipelines print while a pin checks them goes nowhere, as it went nowhere in the
+    pytest child that checked pins before (and a crash's dump must not reach the terminal)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
 
 
 def _status(status: int) -> str:
