@@ -250,7 +250,8 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
     with private:
         where.stage = "pins"
         pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder,
-                         pin_set=options.pin_set, revisions=options.revisions) if options.pins else None)
+                         pin_set=options.pin_set, revisions=options.revisions, saved=_observations(results))
+                if options.pins else None)
         where.pins = pins
     pinned = time.time()
     if options.mutate:

@@ -15,6 +15,7 @@ pipeline again; only fresh calls (determinism, idempotence) still run a pipeline
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from harness.model import Observation, PipelineSpec, Side, Suite
 from harness.pipeline import call_isolated
 
 __all__ = ["against", "clear", "fresh", "observe", "own_pipelines", "refeed", "set_against", "set_isolate",
-           "set_revisions", "suite_for", "use_store"]
+           "set_revisions", "suite_for", "use_saved", "use_store"]
 
 _observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
 _stored: dict[str, dict[tuple[str, str, str], Observation]] = {}
@@ -59,6 +60,13 @@ def use_store(folder: Path) -> None:
     """Read observations from the store in ``folder`` before calling any pipeline."""
     _stored.clear()
     _stored[str(folder)] = load_observations(folder)
+
+
+def use_saved(observations: Mapping[tuple[str, str, str], Observation]) -> None:
+    """Read these observations (by case, lane, side: what the build stage just made, held by
+    the harness) before calling any pipeline; as ``use_store`` without reading a store back."""
+    _stored.clear()
+    _stored["<saved>"] = dict(observations)
 
 
 _revisions: dict[str, str | None] = {}

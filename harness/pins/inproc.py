@@ -20,18 +20,21 @@ import pickle
 import select
 import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness import supervise
-from harness.model import Side, Suite
+from harness.model import Observation, Side, Suite
 from harness.pins import cache
 from harness.pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
 from harness.pins.collect import CaseItem
 from harness.pins.declarative import PinFailure, evaluate
 
-__all__ = ["FRESH_KINDS", "ItemResult", "evaluate_items"]
+__all__ = ["FRESH_KINDS", "ItemResult", "Saved", "evaluate_items"]
+
+Saved = Mapping[tuple[str, str, str], Observation]
+"""Observations by (case id, lane id, side), as the build stage made them."""
 
 FRESH_KINDS = frozenset({"deterministic", "idempotent"})
 """Pin kinds that call a pipeline again rather than read the saved observations."""
@@ -49,12 +52,14 @@ class ItemResult:
 
 
 @contextlib.contextmanager
-def _playing(against: Side, observations: Path | None) -> Iterator[None]:
+def _playing(against: Side, observations: Path | None, saved: Saved | None) -> Iterator[None]:
     """The pins cache as the plugin sets it up for ``harness run``, left as a new session
     expects it afterwards (playing new, nothing saved read, calls not isolated)."""
     cache.set_against(against)
     cache.set_isolate(True)
-    if observations is not None:
+    if saved is not None:
+        cache.use_saved(saved)
+    elif observations is not None:
         cache.use_store(observations)
     try:
         yield
@@ -168,10 +173,11 @@ def _one(suite: Suite, item: CaseItem, timeout: float) -> ItemResult:
 
 
 def evaluate_items(suite: Suite, items: Sequence[CaseItem], against: Side = "new",
-                   observations: Path | None = None) -> list[ItemResult]:
-    """Every item's result, in the order given. ``observations``: a run's store folder, read
-    instead of calling the pipelines; without it each side is one (isolated) call."""
+                   observations: Path | None = None, saved: Saved | None = None) -> list[ItemResult]:
+    """Every item's result, in the order given. ``saved`` (the build stage's observations by
+    case, lane, side) or else ``observations`` (a run's store folder) is read instead of calling
+    the pipelines; without either each side is one (isolated) call."""
     # room for the two or three pipeline calls a pin makes, each bounded by the suite's timeout
     timeout = 4 * float(suite.settings.get("timeout_s", 10.0)) + 10
-    with _playing(against, observations):
+    with _playing(against, observations, saved):
         return [_one(suite, item, timeout) for item in items]

@@ -24,7 +24,7 @@ from harness.pins.child import ChildRun, PythonPins
 from harness.pins.collect import CaseItem, case_items, python_pin_files
 from harness.pins.ids import node_root, suite_prefix
 from harness.pins.ids import pin_set as pin_set_refs
-from harness.pins.inproc import ItemResult, evaluate_items
+from harness.pins.inproc import ItemResult, Saved, evaluate_items
 from harness.report.redact import redactor
 
 __all__ = ["run_pins"]
@@ -111,18 +111,19 @@ def _document(suite: Suite, against: Side, pin_set: str | None, own: Sequence[It
 def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = None,
              lanes: Sequence[str] | None = None, timeout: float = 1800,
              observations: Path | None = None, pin_set: str | None = None,
-             revisions: Mapping[str, str] | None = None) -> dict[str, Any]:
+             revisions: Mapping[str, str] | None = None, saved: Saved | None = None) -> dict[str, Any]:
     """Every pin's outcome, a summary, and (against old) the catches_old check. With
     ``observations`` (a run's store), pins read the build stage's observations instead of
-    calling every pipeline again; ``pin_set`` keeps only the pins of that named set
-    (``pin_sets`` in suite.yaml)."""
+    calling every pipeline again; ``saved`` hands the case-file items the same observations
+    already in memory (the Python pins' child reads the store). ``pin_set`` keeps only the pins
+    of that named set (``pin_sets`` in suite.yaml)."""
     chosen = _choose(suite, cases, lanes, pin_set)
     with tempfile.TemporaryDirectory(prefix="harness-pins-") as tmp:
         child = PythonPins(suite, Path(tmp), chosen.all_ids) if python_pin_files(suite) else None
         try:
             if child is not None:
                 child.start(against, timeout, observations, pin_set, revisions)
-            own = evaluate_items(suite, chosen.items, against, observations)
+            own = evaluate_items(suite, chosen.items, against, observations, saved)
             ran = child.finish() if child is not None else None
         finally:
             if child is not None:
