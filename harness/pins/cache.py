@@ -25,7 +25,7 @@ from harness.load import load_suite
 from harness.model import Observation, PipelineSpec, Side, Suite
 from harness.pipeline import call_isolated
 
-__all__ = ["against", "clear", "fresh", "observe", "own_pipelines", "refeed", "set_against", "set_isolate",
+__all__ = ["adopt", "against", "clear", "fresh", "observe", "own_pipelines", "refeed", "set_against", "set_isolate",
            "set_revisions", "suite_for", "use_saved", "use_store"]
 
 _observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
@@ -95,6 +95,12 @@ def suite_for(path: Path) -> Suite:
                 _suites[key] = _at_revisions(load_suite(folder))
             return _suites[key]
     raise LookupError(f"{path} is not inside a suite folder (no suite.yaml above it)")
+
+
+def adopt(suite: Suite) -> None:
+    """Hold ``suite`` as the one loaded from its folder (a forked child of the harness has it
+    loaded already, at the run's revisions): ``suite_for`` will not load it again."""
+    _suites[str(Path(suite.root).resolve())] = suite
 
 
 def _actual(side: Side) -> Side:

@@ -2,19 +2,23 @@
 
 A child process, because Python pins call pipelines in-process (a pipeline that kills its
 process must end one pytest run, not the harness) and because they are pytest tests, with
-pytest's fixtures, parametrization and collection rules. It collects no case file
+pytest's fixtures, parametrization, plugins and collection rules. It collects no case file
 (``--harness-case-files=off``): the harness evaluates those itself (``harness.pins.inproc``).
-It is started before the harness evaluates the case-file items and waited for after, so the
-two run side by side.
+
+The child is a fork of the harness running ``pytest.main``, not a new interpreter: it starts
+with the harness's modules imported, the suite loaded and the build stage's observations in
+memory, so it pays only for pytest, its plugins and the Python pins themselves. It is started
+before the harness evaluates the case-file items and waited for after, so the two run side by
+side; its own process group, ended whole at the stage's deadline or when the harness stops.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -25,7 +29,9 @@ from typing import Any
 from harness import supervise
 from harness.errors import InputError, Place
 from harness.model import Side, Suite
+from harness.pins import cache
 from harness.pins.ids import node_root
+from harness.pins.inproc import Saved
 
 __all__ = ["ChildRun", "PythonPins"]
 
@@ -40,17 +46,17 @@ class ChildRun:
     problem: str | None
 
 
-def _command(suite: Suite, against: Side, folder: Path, observations: Path | None,
-             pin_set: str | None, revisions: Mapping[str, str] | None) -> list[str]:
+def _arguments(suite: Suite, against: Side, folder: Path, observations: Path | None,
+               pin_set: str | None, revisions: Mapping[str, str] | None) -> list[str]:
     # node ids relative to the project root, as `harness mutate` and plain pytest there name them;
     # the user's addopts (-n 2, --lf...) would change what runs and who writes the results file
-    cmd = [sys.executable, "-m", "pytest", str(Path(suite.root)), "-p", "harness.pins.plugin", "-p",
+    cmd = [str(Path(suite.root)), "-p", "harness.pins.plugin", "-p",
            "no:cacheprovider", "-o", "addopts=", "-q", "--tb=no", "--no-header", f"--rootdir={node_root(suite)}",
            "--harness-isolate", f"--harness-against={against}", f"--harness-results={folder / 'results.jsonl'}",
            "--harness-rejections=off", "--harness-case-files=off"]
     if pin_set:
         cmd += [f"--harness-pins={pin_set}", f"--harness-known-ids={folder / 'known.txt'}"]
-    if observations is not None:
+    if observations is not None:  # read only when the observations are not handed over in memory
         cmd.append(f"--harness-observations={observations}")
     if revisions:  # the pins' own pipeline calls play the same revisions
         cmd.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(revisions.items())))
@@ -75,42 +81,75 @@ def _read_results(path: Path) -> list[dict[str, Any]]:
             for r in map(json.loads, lines)]
 
 
+def _pytest_here(suite: Suite, args: list[str], output: Path, saved: Saved | None, parent: int) -> int:
+    """In the forked child: become a plain pytest process for ``args`` and run it."""
+    os.setpgid(0, 0)  # its own group: ended whole, with what its pins start
+    supervise.forked_child(parent)
+    for signum in (signal.SIGTERM, signal.SIGINT):  # the harness's handlers unwind the harness, not this
+        signal.signal(signum, signal.SIG_DFL)
+    out = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    for fd, target in ((out, 1), (out, 2), (devnull, 0)):
+        os.dup2(fd, target)
+    os.chdir(node_root(suite))
+    os.environ.pop("PYTEST_ADDOPTS", None)
+    # the suite folder importable, here and in any interpreter a pin starts, as PYTHONPATH made it
+    sys.path.insert(0, suite.root)
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))
+    cache.adopt(suite)
+    if saved is not None:
+        cache.use_saved(saved)
+    import pytest
+
+    return int(pytest.main(args))
+
+
 class PythonPins:
     """``start()`` the child, ``finish()`` to wait for it (within the stage's deadline) and
-    read what it reported; ``finish`` always ends the child's whole process group."""
+    read what it reported; ``stop()`` (also part of ``finish``) ends its whole process group."""
 
     def __init__(self, suite: Suite, folder: Path, known_ids: Sequence[str]) -> None:
         self.suite, self.folder = suite, folder
         self.known_ids = known_ids
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.pid: int | None = None
+        self.code: int | None = None
         self.deadline = 0.0
 
     def start(self, against: Side, timeout: float, observations: Path | None, pin_set: str | None,
-              revisions: Mapping[str, str] | None) -> None:
+              revisions: Mapping[str, str] | None, saved: Saved | None = None) -> None:
         (self.folder / "known.txt").write_text("".join(f"{n}\n" for n in self.known_ids), encoding="utf-8")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [self.suite.root,
-                                                                         os.environ.get("PYTHONPATH")]))}
-        env.pop("PYTEST_ADDOPTS", None)
-        command = _command(self.suite, against, self.folder, observations, pin_set, revisions)
-        with (self.folder / "output.txt").open("wb") as output:
-            # supervised: the child and every fork it makes end with the harness or at the deadline
-            self.proc = supervise.popen(command, env=env, cwd=str(node_root(self.suite)), stdout=output,
-                                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        args = _arguments(self.suite, against, self.folder, None if saved is not None else observations,
+                          pin_set, revisions)
+        supervise.start()  # before the fork: the child and what it starts carry the watchdog's token
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            code = 3  # pytest's "internal error", should anything below raise
+            try:
+                code = _pytest_here(self.suite, args, self.folder / "output.txt", saved, parent)
+            finally:
+                with contextlib.suppress(Exception):
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                os._exit(code)
+        self.pid = pid
         self.deadline = time.monotonic() + timeout
 
     def stop(self) -> None:
         """End the child (and its group) now; harmless once it has ended."""
-        if self.proc is not None and self.proc.returncode is None:
-            supervise.kill_group(self.proc.pid)
-            self.proc.wait()
+        if self.pid is not None and self.code is None:
+            supervise.kill_group(self.pid)  # before reaping: see supervise.kill_group
+            _, status = os.waitpid(self.pid, 0)
+            self.code = os.waitstatus_to_exitcode(status)
 
     def finish(self) -> ChildRun:
-        assert self.proc is not None
+        assert self.pid is not None
         try:
-            timed_out = not supervise.exited(self.proc.pid, max(0.0, self.deadline - time.monotonic()))
+            timed_out = not supervise.exited(self.pid, max(0.0, self.deadline - time.monotonic()))
         finally:
             self.stop()
-        code = self.proc.returncode
+        code = self.code
+        assert code is not None
         results = _read_results(self.folder / "results.jsonl")
         if code in (0, 1, 5) and not timed_out:  # 2-4: pytest itself could not run (collection, usage)
             return ChildRun(results, code, None)

@@ -122,7 +122,7 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
         child = PythonPins(suite, Path(tmp), chosen.all_ids) if python_pin_files(suite) else None
         try:
             if child is not None:
-                child.start(against, timeout, observations, pin_set, revisions)
+                child.start(against, timeout, observations, pin_set, revisions, saved)
             own = evaluate_items(suite, chosen.items, against, observations, saved)
             ran = child.finish() if child is not None else None
         finally:
