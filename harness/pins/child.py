@@ -15,6 +15,7 @@ side; its own process group, ended whole at the stage's deadline or when the har
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import re
@@ -99,6 +100,9 @@ def _pytest_here(suite: Suite, args: list[str], output: Path, saved: Saved | Non
     cache.adopt(suite)
     if saved is not None:
         cache.use_saved(saved)
+    # pytest collects garbage at the end of the session; the harness's heap, inherited, is no
+    # garbage: left out of every collection, it is neither walked nor copied page by page
+    gc.freeze()
     import pytest
 
     return int(pytest.main(args))
