@@ -3,7 +3,8 @@
 A child process, because Python pins call pipelines in-process (a pipeline that kills its
 process must end one pytest run, not the harness) and because they are pytest tests, with
 pytest's fixtures, parametrization, plugins and collection rules. It collects no case file
-(``--harness-case-files=off``): the harness evaluates those itself (``harness.pins.inproc``).
+(``--harness-case-files=off``): the harness evaluates those itself (``harness.pins.inproc``),
+unless a conftest.py may act on their items (``collect.item_hooks``): then it runs them all.
 
 The child is a fork of the harness running ``pytest.main``, not a new interpreter: it starts
 with the harness's modules imported, the suite loaded and the build stage's observations in
@@ -34,7 +35,21 @@ from harness.pins import cache
 from harness.pins.ids import node_root
 from harness.pins.inproc import Saved
 
-__all__ = ["ChildRun", "PythonPins"]
+__all__ = ["ChildRun", "PythonPins", "StageOptions"]
+
+
+@dataclass(frozen=True)
+class StageOptions:
+    """What the pin stage was asked for (``run_pins``'s arguments), as the child needs them."""
+
+    against: Side = "new"
+    timeout: float = 1800
+    observations: Path | None = None
+    pin_set: str | None = None
+    revisions: Mapping[str, str] | None = None
+    saved: Saved | None = None
+    cases: Sequence[str] | None = None
+    lanes: Sequence[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -47,20 +62,23 @@ class ChildRun:
     problem: str | None
 
 
-def _arguments(suite: Suite, against: Side, folder: Path, observations: Path | None,
-               pin_set: str | None, revisions: Mapping[str, str] | None) -> list[str]:
+def _arguments(suite: Suite, folder: Path, opts: StageOptions, case_files: bool) -> list[str]:
     # node ids relative to the project root, as `harness mutate` and plain pytest there name them;
     # the user's addopts (-n 2, --lf...) would change what runs and who writes the results file
-    cmd = [str(Path(suite.root)), "-p", "harness.pins.plugin", "-p",
-           "no:cacheprovider", "-o", "addopts=", "-q", "--tb=no", "--no-header", f"--rootdir={node_root(suite)}",
-           "--harness-isolate", f"--harness-against={against}", f"--harness-results={folder / 'results.jsonl'}",
-           "--harness-rejections=off", "--harness-case-files=off"]
-    if pin_set:
-        cmd += [f"--harness-pins={pin_set}", f"--harness-known-ids={folder / 'known.txt'}"]
-    if observations is not None:  # read only when the observations are not handed over in memory
-        cmd.append(f"--harness-observations={observations}")
-    if revisions:  # the pins' own pipeline calls play the same revisions
-        cmd.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(revisions.items())))
+    cmd = [str(Path(suite.root)), "-p", "harness.pins.plugin", "-p", "no:cacheprovider", "-o", "addopts=", "-q",
+           "--tb=no", "--no-header", f"--rootdir={node_root(suite)}", "--harness-isolate",
+           f"--harness-against={opts.against}", f"--harness-results={folder / 'results.jsonl'}",
+           "--harness-rejections=off", f"--harness-case-files={'on' if case_files else 'off'}"]
+    if opts.pin_set:
+        cmd += [f"--harness-pins={opts.pin_set}", f"--harness-known-ids={folder / 'known.txt'}"]
+    if case_files and opts.cases:
+        cmd.append("--harness-cases=" + ",".join(opts.cases))
+    if case_files and opts.lanes:
+        cmd.append("--harness-lanes=" + ",".join(opts.lanes))
+    if opts.observations is not None and opts.saved is None:  # read only when not handed over in memory
+        cmd.append(f"--harness-observations={opts.observations}")
+    if opts.revisions:  # the pins' own pipeline calls play the same revisions
+        cmd.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(opts.revisions.items())))
     return cmd
 
 
@@ -112,18 +130,19 @@ class PythonPins:
     """``start()`` the child, ``finish()`` to wait for it (within the stage's deadline) and
     read what it reported; ``stop()`` (also part of ``finish``) ends its whole process group."""
 
-    def __init__(self, suite: Suite, folder: Path, known_ids: Sequence[str]) -> None:
+    def __init__(self, suite: Suite, folder: Path, known_ids: Sequence[str], case_files: bool = False) -> None:
+        """``case_files``: collect the case files too (every item through pytest; ``known_ids``
+        is then empty)."""
         self.suite, self.folder = suite, folder
-        self.known_ids = known_ids
+        self.known_ids, self.case_files = known_ids, case_files
         self.pid: int | None = None
         self.code: int | None = None
         self.deadline = 0.0
 
-    def start(self, against: Side, timeout: float, observations: Path | None, pin_set: str | None,
-              revisions: Mapping[str, str] | None, saved: Saved | None = None) -> None:
+    def start(self, opts: StageOptions) -> None:
         (self.folder / "known.txt").write_text("".join(f"{n}\n" for n in self.known_ids), encoding="utf-8")
-        args = _arguments(self.suite, against, self.folder, None if saved is not None else observations,
-                          pin_set, revisions)
+        args = _arguments(self.suite, self.folder, opts, self.case_files)
+        saved = opts.saved
         supervise.start()  # before the fork: the child and what it starts carry the watchdog's token
         parent = os.getpid()
         pid = os.fork()
@@ -137,7 +156,7 @@ class PythonPins:
                     sys.stderr.flush()
                 os._exit(code)
         self.pid = pid
-        self.deadline = time.monotonic() + timeout
+        self.deadline = time.monotonic() + opts.timeout
 
     def stop(self) -> None:
         """End the child (and its group) now; harmless once it has ended."""

@@ -9,6 +9,12 @@ virtualenv).
 ``python_pin_files``: whether the suite folder holds Python pins, i.e. a ``.py`` file (walked the
 same way) that defines a test function or class. Over-approximate on purpose: a file only
 looking like a test costs one pytest child; a missed one would lose pins.
+
+``item_hooks``: the ``conftest.py`` files pytest would load for the suite (in the suite folder,
+or in a folder between the project root and it) that may act on case-file items: one defining a
+``pytest_*`` hook or naming a plugin in ``pytest_plugins`` (other than the harness's own). Such a
+conftest could skip, mark or rerun items, which only pytest does: the pin stage then runs every
+item through pytest, as it did before the in-process evaluation. Fixtures alone do not count.
 """
 
 from __future__ import annotations
@@ -22,11 +28,13 @@ from pathlib import Path
 
 from harness.model import Case, PinSpec, Suite
 
-__all__ = ["CaseItem", "case_items", "python_pin_files"]
+__all__ = ["CaseItem", "case_items", "item_hooks", "python_pin_files"]
 
 # pytest's default norecursedirs
 _NORECURSE = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}")
 _TEST_DEF = re.compile(rb"^\s*(?:async\s+def\s+test|def\s+test|class\s+Test)", re.M)
+_HOOK_DEF = re.compile(r"^\s*(?:async\s+)?def\s+pytest_\w+", re.M)
+_PLUGINS = re.compile(r"^pytest_plugins\s*=\s*(?P<value>.+)$", re.M)
 
 
 @dataclass(frozen=True)
@@ -103,3 +111,25 @@ def python_pin_files(suite: Suite) -> list[Path]:
         except OSError:
             found.append(path)  # unreadable here: pytest will say what it makes of it
     return found
+
+
+def _acts_on_items(conftest: Path) -> bool:
+    try:
+        text = conftest.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True  # unreadable here: let pytest say what it makes of it
+    if _HOOK_DEF.search(text):
+        return True
+    named = _PLUGINS.search(text)
+    return named is not None and re.sub(r"[\s\[\]()\"',]|harness\.pins\.plugin", "", named["value"]) != ""
+
+
+def item_hooks(suite: Suite, rootdir: Path) -> list[Path]:
+    """The conftest files that may act on case-file items (see the module docstring)."""
+    root = Path(suite.root).resolve()
+    above = [root, *root.parents]
+    rootdir = rootdir.resolve()
+    folders = above[: above.index(rootdir) + 1] if rootdir in above else [root]
+    found = [f / "conftest.py" for f in folders if (f / "conftest.py").is_file()]
+    found += [p for p in _walk(root) if p.name == "conftest.py" and p.parent != root]
+    return [p for p in found if _acts_on_items(p)]

@@ -270,7 +270,8 @@ class _HarnessItem(pytest.Item):
             raise
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, self.nodeid
+        # the case's line (0-based, as pytest counts): a skip marker a conftest adds needs one
+        return self.path, max((self.parent.case.line or 1) - 1, 0), self.nodeid
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, PinFailure | HarnessError):

@@ -20,8 +20,8 @@ from typing import Any
 from harness.errors import InputError, Place
 from harness.model import Side, Suite
 from harness.mutate.pinrefs import resolve
-from harness.pins.child import ChildRun, PythonPins
-from harness.pins.collect import CaseItem, case_items, python_pin_files
+from harness.pins.child import ChildRun, PythonPins, StageOptions
+from harness.pins.collect import CaseItem, case_items, item_hooks, python_pin_files
 from harness.pins.ids import node_root, suite_prefix
 from harness.pins.ids import pin_set as pin_set_refs
 from harness.pins.inproc import ItemResult, Saved, evaluate_items
@@ -117,17 +117,34 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
     calling every pipeline again; ``saved`` hands the case-file items the same observations
     already in memory (the Python pins' child reads the store). ``pin_set`` keeps only the pins
     of that named set (``pin_sets`` in suite.yaml)."""
+    opts = StageOptions(against, timeout, observations, pin_set, revisions, saved, cases, lanes)
     chosen = _choose(suite, cases, lanes, pin_set)
     with tempfile.TemporaryDirectory(prefix="harness-pins-") as tmp:
+        if item_hooks(suite, node_root(suite)):  # a conftest may act on case-file items: pytest runs them all
+            return _document(suite, against, pin_set, [], _through_pytest(PythonPins(suite, Path(tmp), [], True), opts))
         child = PythonPins(suite, Path(tmp), chosen.all_ids) if python_pin_files(suite) else None
-        try:
-            if child is not None:
-                child.start(against, timeout, observations, pin_set, revisions, saved)
-            own = evaluate_items(suite, chosen.items, against, observations, saved)
-            ran = child.finish() if child is not None else None
-        finally:
-            if child is not None:
-                child.stop()
+        own, ran = _side_by_side(suite, chosen, child, opts)
     if pin_set:
         _check_refs(suite, pin_set, chosen, [r["id"] for r in ran.results] if ran else [])
     return _document(suite, against, pin_set, own, ran)
+
+
+def _through_pytest(child: PythonPins, opts: StageOptions) -> ChildRun:
+    try:
+        child.start(opts)
+        return child.finish()
+    finally:
+        child.stop()
+
+
+def _side_by_side(suite: Suite, chosen: _Chosen, child: PythonPins | None,
+                  opts: StageOptions) -> tuple[list[ItemResult], ChildRun | None]:
+    """The case-file items evaluated here while the Python pins' child runs."""
+    try:
+        if child is not None:
+            child.start(opts)
+        own = evaluate_items(suite, chosen.items, opts.against, opts.observations, opts.saved)
+        return own, (child.finish() if child is not None else None)
+    finally:
+        if child is not None:
+            child.stop()

@@ -1,7 +1,10 @@
 """The pin stage of ``harness run`` (case-file items evaluated in the harness process, a pytest
 child for Python pins only) reports every item exactly as the pytest plugin does for the same
 items: the same node ids, outcomes and messages, the same pytest exit code, the same
-``catches_old`` claims. If the two paths drift, this fails, naming the items that differ."""
+``catches_old`` claims. If the two paths drift, this fails, naming the items that differ.
+
+The reference is plain pytest with the plugin collecting everything, as the pin stage ran it
+before; the in-process side is ``run_pins`` on the same saved observations."""
 
 from __future__ import annotations
 
@@ -153,3 +156,17 @@ def test_a_pin_set_naming_no_pin_is_the_same_input_error_either_way(failing: tup
         run_pins(suite, "new", observations=store, pin_set="typo")
     plugin = plugin_pins(suite, "new", store, tmp_path, "--harness-pins=typo")
     assert plugin["pytest_exit"] == 4 and str(err.value) in plugin["output"]
+
+
+def test_a_conftest_acting_on_items_gets_them_all_through_pytest(tmp_path_factory: pytest.TempPathFactory,
+                                                                 scenarios_dir: Path, tmp_path: Path) -> None:
+    root = tmp_path_factory.mktemp("hooked") / "failing_pins"
+    shutil.copytree(scenarios_dir / "suites" / "failing_pins", root)
+    (root / "conftest.py").write_text(
+        "import pytest\n\n\ndef pytest_collection_modifyitems(items):\n"
+        "    for item in items:\n        if item.name == 'equals_fails':\n"
+        "            item.add_marker(pytest.mark.skip(reason='waived here'))\n")
+    suite = load_suite(root)
+    got = compare_paths(suite, saved_observations(suite, tmp_path / "store"), tmp_path, "new")
+    waived = next(r for r in got["results"] if r["id"] == "failing.cases.yaml::steady[plain]::equals_fails")
+    assert (waived["outcome"], waived["message"]) == ("skipped", "Skipped: waived here")
