@@ -349,8 +349,6 @@ def load_suite(root: Path | str) -> Suite:
 
     roots = read_roots(root, settings)
     lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
-    if not lane_files:
-        errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
     for path in lane_files:
         try:
             for lane_id, lane in _lanes(_load_checked(path, root, "lanes")).items():
@@ -368,6 +366,9 @@ def load_suite(root: Path | str) -> Suite:
                            or not ("mutation" in settings or python_pins(root))):
         where = settings_doc.place("cases") if settings_doc else Place(str(root), None, "cases")
         errors.add(InputError(where, f"case files matching {settings['cases']}", "no file"))
+    # lanes are what cases run on: a suite of Python pins only needs none, unless it names some
+    if not lane_files and (case_files or (settings_doc is not None and "lanes" in settings_doc.value)):
+        errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
     for path in case_files:
         cases.extend(_case_file(path, root, lanes, declared, errors, roots))
     seen: dict[str, Case] = {}
