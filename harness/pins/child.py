@@ -71,15 +71,18 @@ def _arguments(suite: Suite, folder: Path, opts: StageOptions, case_files: bool)
            "--harness-rejections=off", f"--harness-case-files={'on' if case_files else 'off'}"]
     if opts.pin_set:
         cmd += [f"--harness-pins={opts.pin_set}", f"--harness-known-ids={folder / 'known.txt'}"]
-    if case_files and opts.cases:
-        cmd.append("--harness-cases=" + ",".join(opts.cases))
-    if case_files and opts.lanes:
-        cmd.append("--harness-lanes=" + ",".join(opts.lanes))
+    if case_files:  # the globs only limit case files
+        cmd += _limits(opts)
     if opts.observations is not None and opts.saved is None:  # read only when not handed over in memory
         cmd.append(f"--harness-observations={opts.observations}")
     if opts.revisions:  # the pins' own pipeline calls play the same revisions
         cmd.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(opts.revisions.items())))
     return cmd
+
+
+def _limits(opts: StageOptions) -> list[str]:
+    return ([f"--harness-cases={','.join(opts.cases)}"] if opts.cases else []) + \
+        ([f"--harness-lanes={','.join(opts.lanes)}"] if opts.lanes else [])
 
 
 _SET_ERROR = re.compile(r"(suite\.yaml) at (pin_sets\.\S+?): expected (.+?), found (.+)$", re.M)
