@@ -54,15 +54,29 @@ def compare(old: Observation, new: Observation, exp: Expectation) -> Judgement:
     if exp.old_raises or exp.new_raises:
         return Judgement("unexpected", True, "declared an error that did not happen: both sides answered")
     if old.wire == new.wire:
-        if exp.kind == "diverges":
-            return Judgement("identical", True, "declared to diverge, but old and new are identical")
-        return Judgement("identical", False)
-    # Reordering keys keeps the byte length, so only equal lengths can be "reordered".
+        return _identical(exp)
+    return _reordered(old, new, exp) or _differs(old, new, exp)
+
+
+def _identical(exp: Expectation) -> Judgement:
+    if exp.kind == "diverges":
+        return Judgement("identical", True, "declared to diverge, but old and new are identical")
+    return Judgement("identical", False)
+
+
+def _reordered(old: Observation, new: Observation, exp: Expectation) -> Judgement | None:
+    """``reordered`` when only the key order changed, else None. Reordering keys keeps the byte
+    length, so only equal lengths are sorted and compared."""
     assert old.wire is not None and new.wire is not None
-    if len(old.wire) == len(new.wire) and sorted_bytes(old.value) == sorted_bytes(new.value):
-        if exp.kind == "same":
-            return Judgement("reordered", True, "same value, but the key order on the wire changed")
-        return Judgement("reordered", False, exp.why)
+    if len(old.wire) != len(new.wire) or sorted_bytes(old.value) != sorted_bytes(new.value):
+        return None
+    if exp.kind == "same":
+        return Judgement("reordered", True, "same value, but the key order on the wire changed")
+    return Judgement("reordered", False, exp.why)
+
+
+def _differs(old: Observation, new: Observation, exp: Expectation) -> Judgement:
+    """Values differ: intended when every differing path is declared (by the case or above it)."""
     paths = tuple(diff_paths(old.value, new.value))
     rest, above = _above(paths, exp.above)
     if above and not rest:  # only where the suite or the lane lets every case differ

@@ -200,30 +200,54 @@ def update_golden(suite: Path, folder: Path, report: Mapping[str, Any], case: st
                   lanes: Sequence[str]) -> list[Blessed]:
     """Rewrite the file of every ``equals`` pin with a ``file`` of the chosen cases from the run's
     new bodies. Lanes that would write different contents are refused: one file, one truth."""
-    done: list[Blessed] = []
-    ran: dict[str, dict[str, list[str]]] = {}
-    for r in report["differential"]:
-        ran.setdefault(r["file"], {}).setdefault(r["case"], []).append(r["lane"])
-    for rel, cases in ran.items():
+    done: list[Blessed | None] = []
+    for rel, cases in _ran(report).items():
         doc = yaml.safe_load((suite / rel).read_text(encoding="utf-8")) or {}
         for raw in doc.get("cases", []):
             cid = raw.get("id")
-            if cid not in cases or (case is not None and not fnmatch.fnmatchcase(cid, case)):
-                continue
-            for pin in raw.get("pins", []):
-                if pin.get("kind") != "equals" or "file" not in pin:
-                    continue
-                chosen = [ln for ln in pin.get("lanes") or cases[cid]
-                          if ln in cases[cid] and (not lanes or any(fnmatch.fnmatchcase(ln, g) for g in lanes))]
-                values = {json.dumps(_golden_value(folder, report, cid, ln, pin.get("select")), sort_keys=True): ln
-                          for ln in chosen}
-                if len(values) > 1:
-                    raise ConfigError("--update-golden", f"{cid}::{pin.get('name')}",
-                                      f"lanes that agree on one output (these differ: {', '.join(values.values())}); "
-                                      "choose one with --lane")
-                if values:
-                    target = (suite / rel).parent / pin["file"]
-                    _write_golden(target, json.loads(next(iter(values))))
-                    done.append(Blessed(target, None, cid, next(iter(values.values())),
-                                        f"golden file of pin {pin.get('name')} rewritten"))
-    return done
+            if cid in cases and (case is None or fnmatch.fnmatchcase(cid, case)):
+                golden = _Golden(suite / rel, folder, report, cid, cases[cid], lanes)
+                done.extend(golden.bless(pin) for pin in _file_pins(raw))
+    return [d for d in done if d is not None]
+
+
+def _ran(report: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """The lanes each case ran on, by case file."""
+    ran: dict[str, dict[str, list[str]]] = {}
+    for r in report["differential"]:
+        ran.setdefault(r["file"], {}).setdefault(r["case"], []).append(r["lane"])
+    return ran
+
+
+def _file_pins(raw: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [p for p in raw.get("pins", []) if p.get("kind") == "equals" and "file" in p]
+
+
+@dataclass(frozen=True)
+class _Golden:
+    """One case's ``equals`` pins with a file, rewritten from the run's new bodies."""
+
+    case_file: Path
+    folder: Path
+    report: Mapping[str, Any]
+    case: str
+    ran: list[str]
+    lanes: Sequence[str]
+
+    def _chosen(self, pin: Mapping[str, Any]) -> list[str]:
+        return [ln for ln in pin.get("lanes") or self.ran
+                if ln in self.ran and (not self.lanes or any(fnmatch.fnmatchcase(ln, g) for g in self.lanes))]
+
+    def bless(self, pin: Mapping[str, Any]) -> Blessed | None:
+        values = {json.dumps(_golden_value(self.folder, self.report, self.case, ln, pin.get("select")),
+                             sort_keys=True): ln for ln in self._chosen(pin)}
+        if len(values) > 1:
+            raise ConfigError("--update-golden", f"{self.case}::{pin.get('name')}",
+                              f"lanes that agree on one output (these differ: {', '.join(values.values())}); "
+                              "choose one with --lane")
+        if not values:
+            return None
+        target = self.case_file.parent / pin["file"]
+        _write_golden(target, json.loads(next(iter(values))))
+        return Blessed(target, None, self.case, next(iter(values.values())),
+                       f"golden file of pin {pin.get('name')} rewritten")

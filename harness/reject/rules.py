@@ -185,7 +185,7 @@ def _display(path: Path, root: Path | None) -> str:
 
 def rules_of_suite(root: Path | str, settings: Mapping[str, Any]) -> RuleSet:
     """The rules a suite's settings name (globs under ``rules``, default ``**/*.rules.yaml``)."""
-    from harness.sources import suite_files  # harness.sources imports harness.load
+    from harness.files import suite_files
 
     base = Path(root)
     patterns = settings.get("rules") or ["**/*.rules.yaml"]
