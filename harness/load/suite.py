@@ -328,6 +328,21 @@ def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> l
     return suite_files(root, patterns, Place(_rel(root / "suite.yaml", root)), roots or None)
 
 
+def _suite_lanes(root: Path, lane_files: list[Path], errors: _Errors) -> dict[str, Lane]:
+    """Every lane of the suite's lanes files, ids unique across them."""
+    lanes: dict[str, Lane] = {}
+    for path in lane_files:
+        try:
+            for lane_id, lane in _lanes(_load_checked(path, root, "lanes")).items():
+                if lane_id in lanes:
+                    raise InputError(Place(lane.file, lane.line, "id"), "a lane id unique in the suite",
+                                     f"{lane_id!r}, also in {lanes[lane_id].file}")
+                lanes[lane_id] = lane
+        except HarnessError as exc:
+            errors.add(exc)
+    return lanes
+
+
 def load_suite(root: Path | str) -> Suite:
     """Load the suite folder ``root``; raises InputErrors with every problem found."""
     root = Path(root)
@@ -343,21 +358,12 @@ def load_suite(root: Path | str) -> Suite:
     if errors.items:
         raise InputErrors(errors.items)
     declared = declared_subjects(settings, root)
-    lanes: dict[str, Lane] = {}
     patterns = settings["lanes"]
     from harness.sources import read_roots  # harness.sources imports harness.load
 
     roots = read_roots(root, settings)
     lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
-    for path in lane_files:
-        try:
-            for lane_id, lane in _lanes(_load_checked(path, root, "lanes")).items():
-                if lane_id in lanes:
-                    raise InputError(Place(lane.file, lane.line, "id"), "a lane id unique in the suite",
-                                     f"{lane_id!r}, also in {lanes[lane_id].file}")
-                lanes[lane_id] = lane
-        except HarnessError as exc:
-            errors.add(exc)
+    lanes = _suite_lanes(root, lane_files, errors)
     cases: list[Case] = []
     case_files = _globbed(root, settings["cases"], roots)
     # No case file is an error when the suite names its case globs or has nothing else to run;
