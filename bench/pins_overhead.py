@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -118,11 +119,20 @@ def scaled(out: Path, folder: Path, units: int) -> None:
           f"{with_pins.wall / without.wall:.2f}x, cpu {with_pins.cpu / without.cpu:.2f}x")
 
 
+def _plugins() -> str:
+    """The pytest plugins an installed distribution registers (``pytest11``): each is imported
+    by the Python pins' pytest unless PYTEST_DISABLE_PLUGIN_AUTOLOAD is set, and costs CPU."""
+    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        return "none (PYTEST_DISABLE_PLUGIN_AUTOLOAD is set)"
+    return ", ".join(sorted(e.name for e in entry_points(group="pytest11"))) or "none"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--units", type=int, default=10_000)
     args = parser.parse_args()
+    print(f"python {sys.executable}; pytest plugins loaded for Python pins: {_plugins()}")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out"
         bundled(out, args.repeat)
