@@ -114,9 +114,9 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
              revisions: Mapping[str, str] | None = None, saved: Saved | None = None) -> dict[str, Any]:
     """Every pin's outcome, a summary, and (against old) the catches_old check. With
     ``observations`` (a run's store), pins read the build stage's observations instead of
-    calling every pipeline again; ``saved`` hands the case-file items the same observations
-    already in memory (the Python pins' child reads the store). ``pin_set`` keeps only the pins
-    of that named set (``pin_sets`` in suite.yaml)."""
+    calling every pipeline again; ``saved`` hands the same observations over in memory (the
+    case-file items and the Python pins' fork read them there, not the store). ``pin_set``
+    keeps only the pins of that named set (``pin_sets`` in suite.yaml)."""
     opts = StageOptions(against, timeout, observations, pin_set, revisions, saved, cases, lanes)
     chosen = _choose(suite, cases, lanes, pin_set)
     with tempfile.TemporaryDirectory(prefix="harness-pins-") as tmp:
@@ -124,7 +124,7 @@ def run_pins(suite: Suite, against: Side = "new", cases: Sequence[str] | None = 
             return _document(suite, against, pin_set, [], _through_pytest(PythonPins(suite, Path(tmp), [], True), opts))
         child = PythonPins(suite, Path(tmp), chosen.all_ids) if python_pin_files(suite) else None
         own, ran = _side_by_side(suite, chosen, child, opts)
-    if pin_set:
+    if pin_set and (ran is None or ran.problem is None):  # a pytest that could not collect says so itself
         _check_refs(suite, pin_set, chosen, [r["id"] for r in ran.results] if ran else [])
     return _document(suite, against, pin_set, own, ran)
 
