@@ -113,6 +113,9 @@ def _pytest_here(suite: Suite, args: list[str], output: Path, saved: Saved | Non
     devnull = os.open(os.devnull, os.O_RDONLY)
     for fd, target in ((out, 1), (out, 2), (devnull, 0)):
         os.dup2(fd, target)
+    # the streams too: the harness's may not be on those descriptors (a caller capturing them)
+    sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     os.chdir(node_root(suite))
     os.environ.pop("PYTEST_ADDOPTS", None)
     # the suite folder importable, here and in any interpreter a pin starts, as PYTHONPATH made it

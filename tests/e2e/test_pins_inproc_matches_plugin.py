@@ -170,3 +170,18 @@ def test_a_conftest_acting_on_items_gets_them_all_through_pytest(tmp_path_factor
     got = compare_paths(suite, saved_observations(suite, tmp_path / "store"), tmp_path, "new")
     waived = next(r for r in got["results"] if r["id"] == "failing.cases.yaml::steady[plain]::equals_fails")
     assert (waived["outcome"], waived["message"]) == ("skipped", "Skipped: waived here")
+
+
+def test_a_python_pin_file_that_cannot_import_is_the_stages_problem_and_case_pins_still_report(
+        tmp_path_factory: pytest.TempPathFactory, scenarios_dir: Path, tmp_path: Path) -> None:
+    """The one place the two paths differ on purpose: one pytest session for every item lost
+    every case-file outcome to a broken Python pin file; now only the Python pins are lost."""
+    root = tmp_path_factory.mktemp("broken") / "failing_pins"
+    shutil.copytree(scenarios_dir / "suites" / "failing_pins", root)
+    (root / "test_broken.py").write_text("import no_such_module_anywhere\n\n\ndef test_x():\n    pass\n")
+    suite = load_suite(root)
+    got = run_pins(suite, "new", observations=saved_observations(suite, tmp_path / "store"), pin_set="mixed")
+    assert "ERROR test_broken.py" in got["problem"] and got["summary"]["error"] == 1
+    assert got["pytest_exit"] == 2
+    assert {r["id"] for r in got["results"]} == {"failing.cases.yaml::steady[plain]::equals_ok",
+                                                 "failing.cases.yaml::steady[loud]::same_as_old_fails"}
