@@ -17,7 +17,6 @@ import importlib
 import json
 import os
 import signal
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -213,10 +212,8 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
 def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, where: _Progress,
             progress: Callable[[UnitResult], None] | None, base: tuple[str, dict[str, Any]] | None) -> RunResult:
     stream = (folder / "differential.jsonl").open("w", encoding="utf-8")
-    # Two stores: the run folder's evidence, scrubbed of secrets, and a private one with the
-    # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after.
-    private = tempfile.TemporaryDirectory(prefix="harness-observations-")
-    store = ObservationStore(Path(private.name))
+    # The run folder's evidence, scrubbed of secrets; the pin stage gets the exact observations
+    # (a pin must see what the pipeline made) in memory, from ``results``.
     evidence = ObservationStore(folder / "observations", scrub=redactor().redact,  # bodies stay JSON
                                 limits=options.evidence_limits)
     links: dict[tuple[str, str, str], str | None] = {}  # (case, lane, side) -> its saved body, for report.json
@@ -226,7 +223,6 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
         assert v is not None
         for obs in (res.old, res.new):
             if obs is not None:
-                store.put(obs)
                 digest = evidence.put(obs)
                 links[(obs.case_id, obs.lane_id, obs.side)] = body_relpath(digest) if digest else None
         stream.write(json.dumps({"case": v.case_id, "lane": v.lane_id, "verdict": v.kind, "failed": v.failed}) + "\n")
@@ -240,19 +236,16 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
                         timeout=options.timeout, on_result=on_result)
     finally:
         stream.close()
-        store.close()
         evidence.close()
     built = time.time()
     sections = where.sections
     if options.rejections:
         where.stage = "rejections"
         sections["rejections"] = _stage("rejections").evaluate(suite, _observations(results))
-    with private:
-        where.stage = "pins"
-        pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder,
-                         pin_set=options.pin_set, revisions=options.revisions, saved=_observations(results))
-                if options.pins else None)
-        where.pins = pins
+    where.stage = "pins"
+    pins = (run_pins(suite, options.against, options.cases, options.lanes, pin_set=options.pin_set,
+                     revisions=options.revisions, saved=_observations(results)) if options.pins else None)
+    where.pins = pins
     pinned = time.time()
     if options.mutate:
         where.stage = "mutation"
