@@ -66,7 +66,7 @@ class Timed:
     pins: float
     build_cpu: float  # the build and pin stage calls alone, children included
     pins_cpu: float
-    pins_call: float  # wall of the pin stage call alone (the stage timing also drops the private store)
+    pins_call: float  # wall of the pin stage call alone
 
 
 _spent: dict[str, tuple[float, float]] = {}
@@ -143,8 +143,7 @@ def scaled(out: Path, folder: Path, units: int) -> None:
           f"{with_pins.build_cpu:.1f} s cpu, pin stage {with_pins.pins_call:.1f} s wall {with_pins.pins_cpu:.1f} s cpu")
     print(f"  pins / build: wall {wall:.2f}x, cpu {cpu:.2f}x   target: the build stage's rate (<= 1x): "
           f"{'met' if max(wall, cpu) <= 1 else 'met on cpu only' if cpu <= 1 else 'not met'}")
-    print(f"  (the runner's pin stage timing, {with_pins.pins:.1f} s, also drops the private store of "
-          f"observations: {without.pins:.1f} s of it in the run without pins)")
+    print(f"  (the runner's pin stage timing: {with_pins.pins:.1f} s; {without.pins:.1f} s in the run without pins)")
     print(f"  whole run without pins {without.wall:.1f} s wall {without.cpu:.1f} s cpu; with pins "
           f"{with_pins.wall:.1f} s wall {with_pins.cpu:.1f} s cpu: with / without = wall "
           f"{with_pins.wall / without.wall:.2f}x, cpu {with_pins.cpu / without.cpu:.2f}x")
