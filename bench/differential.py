@@ -28,8 +28,8 @@ from harness.canonical import canonical_bytes  # noqa: E402
 from harness.errors import Place  # noqa: E402
 from harness.load import load_suite  # noqa: E402
 from harness.model import Case, Expectation, Suite  # noqa: E402
+from harness.plugins import load_callable  # noqa: E402
 from harness.sources import tools_from_listing  # noqa: E402
-from harness.subjects import load_callable  # noqa: E402
 
 
 def corpus_tools() -> list[dict]:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-SUBJECT = REPO / "harness" / "subjects" / "anthropic_messages"
+SUBJECT = REPO / "subjects" / "wire_harness_subjects" / "anthropic_messages"
 MODULES = ("registry", "compose", "notes", "narrow")
 BIN = Path(sys.executable).parent
 
@@ -79,7 +79,7 @@ def build_project(root: Path) -> None:
     (pkg / "__init__.py").write_text("")
     for name in MODULES:
         text = (SUBJECT / f"{name}.py").read_text(encoding="utf-8")
-        text = text.replace("harness.subjects.anthropic_messages.", "sani.")
+        text = text.replace("wire_harness_subjects.anthropic_messages.", "sani.")
         (pkg / f"{name}.py").write_text(text, encoding="utf-8")
     sys.path.insert(0, str(root))
     import copy

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
 
+from harness.settings import Settings
+
 __all__ = [
     "SIDES",
     "Allowance",
@@ -56,6 +58,10 @@ class Lane:
     title: str = ""
     options: Mapping[str, Any] = field(default_factory=dict)
     fronts: tuple[str, ...] = ()
+    upstream: str | None = None
+    """A translating gateway lane (OpenRouter, LiteLLM): the provider it routes to. Gateway rules
+    recorded with that upstream apply (``Rule.meets``); the upstream's own rules, written for its
+    native body, do not, so it is not listed in ``fronts``."""
     file: str = ""
     line: int | None = None
     diverges: tuple[Allowance, ...] = ()
@@ -246,10 +252,16 @@ class Suite:
     lanes: Mapping[str, Lane]
     subjects: Mapping[str, Subject]
     cases: tuple[Case, ...]
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
+    """suite.yaml, parsed once (a plain mapping given here is parsed into one)."""
     extras: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.settings, Settings):
+            object.__setattr__(self, "settings", Settings.parse(self.settings))
+
     def case(self, case_id: str) -> Case:
+        """The case with this id (KeyError if none): a dict lookup, built on first use."""
         return self._by_id[case_id]
 
     @cached_property

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from harness.pins.cache import suite_for
+from harness import suite_for
 
 SUITE = suite_for(Path(__file__))
 CASE = "mcp-root-oneof-lanes"

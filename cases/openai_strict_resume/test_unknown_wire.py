@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.pins.cache import suite_for
-from harness.subjects import load_callable
+from harness import load_callable, suite_for
 
 SUITE = suite_for(Path(__file__))
 CASE = "strict-body-bookflight"

@@ -17,7 +17,7 @@ from harness.model import Suite
 from harness.pipeline import prepare
 from harness.pipeline.calls import call_pipeline, deadline
 from harness.pipeline.inprocess import resolve_in_suite
-from harness.subjects import load_callable
+from harness.plugins import load_callable
 
 __all__ = ["Pipelines", "Unit", "UnitResult", "build", "call_pipeline", "deadline", "units"]
 

@@ -15,7 +15,7 @@ from harness.compare import compare
 from harness.model import Case, ErrorInfo, Lane, Observation, Side, Subject, Verdict
 from harness.pipeline import Pipelines as _OpenPipelines
 from harness.pipeline import pack
-from harness.subjects import load_callable
+from harness.plugins import load_callable
 
 __all__ = ["Pipelines", "Unit", "checks_for", "memory_named", "observe", "verdict_for"]
 

@@ -25,7 +25,7 @@ def suite_catalog(root: str) -> Catalog:
     settings = suite_settings(Path(root))
     rules = settings.get("rules") or ["**/*.rules.yaml"]
     cassettes = settings.get("cassettes")
-    return cached_catalog(root, str(cassettes) if cassettes else None, tuple(rules))  # type: ignore[arg-type]
+    return cached_catalog(root, str(cassettes) if cassettes else None, tuple(rules))
 
 
 def _lane(raw: dict[str, Any]) -> Lane:

@@ -29,7 +29,7 @@ def nothing_to_check(suite: Suite, lane_id: str) -> str:
     case runs on) was not checked at all, and the operator should be told which it is.
     """
     lane = suite.lanes[lane_id]
-    if not catalog_of(suite).rules.for_validators(lane.fronts):
+    if not catalog_of(suite).rules.for_lane(lane):
         detail = (f"it fronts {', '.join(lane.fronts)}, which no rule names" if lane.fronts
                   else "its fronts list is empty")
         return f"{lane_id} fronts no validator with rules ({detail}), so there is nothing to check"

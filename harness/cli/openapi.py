@@ -19,10 +19,10 @@ import click
 
 from harness.errors import ConfigError
 from harness.exitcodes import ExitCode
+from harness.plugins import resolve_subject
 from harness.sources.openapi import import_document
 from harness.sources.openapi.importer import ImportResult
 from harness.sources.openapi.lanes import LaneShipping, load_lanes, rules_beside, ship
-from harness.subjects import resolve_subject
 
 __all__ = ["command", "summary_text"]
 

@@ -108,7 +108,7 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
     if matrix:
         loaded = expand(loaded, matrix)
     if fail_on_rejections:
-        loaded = dataclasses.replace(loaded, settings={**loaded.settings, "fail_on_rejections": fail_on_rejections})
+        loaded = dataclasses.replace(loaded, settings=loaded.settings.updated(fail_on_rejections=fail_on_rejections))
     if in_diff and not mutate:
         raise ConfigError("--in-diff", in_diff, "--mutate as well (it limits the mutation stage)")
     loaded, revisions = at_revisions(loaded, old_ref, new_ref)

@@ -21,20 +21,12 @@ from harness.load.imports import probe_import
 from harness.load.validate import check, check_value
 from harness.load.yamlsafe import Document, load_document
 from harness.model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
+from harness.plugins import UnknownSubject, load_callable, resolve_subject
 from harness.provision import package_side
 from harness.selectors import compile_selector, select
-from harness.subjects import load_callable, resolve_subject
+from harness.settings import Settings, read_settings
 
-__all__ = ["DEFAULT_SETTINGS", "declared_subjects", "load_suite", "python_pins"]
-
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "lanes": ["lanes.yaml", "lanes/*.yaml"],
-    "cases": ["**/*.cases.yaml"],
-    "ledgers": ["**/*.ledger.yaml"],
-    "rules": ["**/*.rules.yaml"],
-    "timeout_s": 10.0,
-}
-
+__all__ = ["declared_subjects", "load_suite", "python_pins"]
 
 class _Errors:
     def __init__(self) -> None:
@@ -62,14 +54,6 @@ def _load_checked(path: Path, root: Path, schema: str) -> Document:
     return doc
 
 
-def _settings(root: Path) -> tuple[dict[str, Any], Document | None]:
-    path = root / "suite.yaml"
-    if not path.is_file():
-        return dict(DEFAULT_SETTINGS), None
-    doc = _load_checked(path, root, "suite")
-    return {**DEFAULT_SETTINGS, **doc.value}, doc
-
-
 def _forget_foreign(module: str, root: Path) -> None:
     """Drop a cached module of this name that came from outside this suite (another suite loaded
     in the same process), so this suite's own file is the one imported."""
@@ -79,9 +63,9 @@ def _forget_foreign(module: str, root: Path) -> None:
         del sys.modules[module]
 
 
-def _check_imports(doc: Document | None, settings: dict[str, Any], errors: _Errors, root: Path) -> None:
+def _check_imports(doc: Document | None, settings: Settings, errors: _Errors, root: Path) -> None:
     """Each module a suite's own subjects name imports, in a child first (see load.imports)."""
-    timeout = float(settings.get("timeout_s", 10.0))
+    timeout = settings.timeout_s
     seen: dict[str, str | None] = {}
     for name, spec in settings.get("subjects", {}).items():
         for role in ("old", "new", "refeed"):
@@ -149,7 +133,7 @@ def _lanes(doc: Document) -> dict[str, Lane]:
         lanes[raw["id"]] = Lane(
             id=raw["id"], wire=raw["wire"], provider=raw["provider"],
             base_url=raw.get("base_url"), model=raw.get("model"), title=raw.get("title", ""),
-            options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())),
+            options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())), upstream=raw.get("upstream"),
             file=doc.file, line=place.line, diverges=lane_allowances(raw, raw["id"]),
         )
     return lanes
@@ -294,6 +278,9 @@ def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[st
     try:
         doc = _load_checked(path, root, "cases")
         subject = resolve_subject(doc.value["subject"], declared)
+    except UnknownSubject as exc:
+        errors.add(InputError(Place(_rel(path, root), _subject_line(path), "subject"), exc.expected, repr(exc.name)))
+        return []
     except SubjectError as exc:
         line = _subject_line(path)
         errors.add(InputError(Place(_rel(path, root), line, "subject"), "a subject that imports", str(exc)))
@@ -353,7 +340,7 @@ def load_suite(root: Path | str) -> Suite:
     if str(root.resolve()) in sys.path:
         sys.path.remove(str(root.resolve()))
     sys.path.insert(0, str(root.resolve()))  # first, so its modules win over another suite's
-    settings, settings_doc = _settings(root)
+    settings, settings_doc = read_settings(root)
     _check_imports(settings_doc, settings, errors, root)
     if errors.items:
         raise InputErrors(errors.items)
@@ -388,6 +375,6 @@ def load_suite(root: Path | str) -> Suite:
     cases = [with_above(case, settings, lanes) for case in cases]  # suite.yaml's and lanes' diverges:
     subjects = {c.subject: resolve_subject(c.subject, declared) for c in cases}
     return Suite(
-        root=str(root.resolve()), name=settings.get("name", root.resolve().name), lanes=lanes,
+        root=str(root.resolve()), name=settings.name or root.resolve().name, lanes=lanes,
         subjects=subjects, cases=tuple(cases), settings=settings,
     )

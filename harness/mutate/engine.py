@@ -423,11 +423,14 @@ def _preload() -> None:
 def _importable(root: str, suite_root: str) -> None:
     """The project root (and its src/) first, then the suite folder, as ``harness run`` has it:
     a suite's own pipeline modules beside its case files import by their bare names."""
-    for entry in (suite_root, os.path.join(root, "src"), root):
+    from harness.plugins import distribution_folders
+
+    nested = [str(d) for d in distribution_folders(Path(root))]  # the repository's subjects/
+    for entry in (suite_root, *nested, os.path.join(root, "src"), root):
         if entry not in sys.path and os.path.isdir(entry):
             sys.path.insert(0, entry)
     # pipelines a pin runs in a child interpreter find them too
-    paths = [p for p in (root, suite_root) if os.path.isdir(p)]
+    paths = [p for p in (root, *nested, suite_root) if os.path.isdir(p)]
     os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([*paths, *filter(None, [os.environ.get("PYTHONPATH")])]))
 
 

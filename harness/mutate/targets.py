@@ -18,6 +18,7 @@ from typing import Any
 from harness.errors import ConfigError, InputError, InputErrors, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import Document, LineMap, load_document
+from harness.plugins import distribution_folders
 
 __all__ = [
     "FOREIGN_SUFFIXES",
@@ -114,8 +115,7 @@ def module_name(root: Path, file: Path, suite: Path | None = None) -> str:
     in the ``suite`` folder (not itself a package) is named from there, as subjects import it
     (``harness run`` and the engine put the suite folder on sys.path): ``echo``, not ``cases.echo``.
     """
-    if suite is not None and not (suite / "__init__.py").exists() and file.resolve().is_relative_to(suite.resolve()):
-        root = suite
+    root = _import_root(root, file, suite)
     rel = file.resolve().relative_to(root.resolve())
     parts = list(rel.with_suffix("").parts)
     if parts and parts[0] == "src" and not (root / "src" / "__init__.py").exists():
@@ -125,9 +125,17 @@ def module_name(root: Path, file: Path, suite: Path | None = None) -> str:
     return ".".join(parts)
 
 
+def _import_root(root: Path, file: Path, suite: Path | None) -> Path:
+    """The folder ``file``'s module name starts from: the suite folder (not a package), a
+    distribution folder under the root, or the root."""
+    if suite is not None and not (suite / "__init__.py").exists() and file.resolve().is_relative_to(suite.resolve()):
+        return suite
+    return next((d for d in distribution_folders(root) if file.resolve().is_relative_to(d.resolve())), root)
+
+
 def _module_file(root: Path, module: str, suite: Path | None = None) -> Path | None:
     base = module.replace(".", "/")
-    for folder in (root, root / "src", *([suite] if suite is not None else [])):
+    for folder in (root, root / "src", *distribution_folders(root), *([suite] if suite is not None else [])):
         for candidate in (folder / f"{base}.py", folder / base / "__init__.py"):
             if candidate.is_file():
                 return candidate

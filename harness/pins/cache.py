@@ -26,7 +26,7 @@ from harness.model import Observation, PipelineSpec, Side, Suite
 from harness.pipeline import call_isolated
 
 __all__ = ["adopt", "against", "clear", "fresh", "observe", "own_pipelines", "refeed", "set_against", "set_isolate",
-           "set_revisions", "suite_for", "use_saved", "use_store"]
+           "set_revisions", "set_versions", "suite_for", "use_saved", "use_store"]
 
 _observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
 _stored: dict[str, dict[tuple[str, str, str], Observation]] = {}
@@ -86,21 +86,42 @@ def _at_revisions(suite: Suite) -> Suite:
     return at_revisions(suite, _revisions.get("old"), _revisions.get("new"))[0]
 
 
+_versions: list[str] = []
+
+
+def set_versions(versions: list[str]) -> None:
+    """Play a version matrix (``--harness-versions``) as the run did: every pair's pins."""
+    _versions[:] = versions
+
+
+def _at_versions(suite: Suite) -> Suite:
+    if not _versions:
+        return suite
+    from harness.provision.matrix import expand_for_pins  # only a matrix run pays for it
+
+    return expand_for_pins(suite, _versions)
+
+
 def suite_for(path: Path) -> Suite:
     """The suite a file belongs to: the nearest folder upward holding suite.yaml."""
     for folder in [path if path.is_dir() else path.parent, *path.parents]:
         if (folder / "suite.yaml").is_file():
-            key = str(folder.resolve())
+            key = _key(folder)
             if key not in _suites:
-                _suites[key] = _at_revisions(load_suite(folder))
+                _suites[key] = _at_versions(_at_revisions(load_suite(folder)))
             return _suites[key]
     raise LookupError(f"{path} is not inside a suite folder (no suite.yaml above it)")
 
 
 def adopt(suite: Suite) -> None:
     """Hold ``suite`` as the one loaded from its folder (a forked child of the harness has it
-    loaded already, at the run's revisions): ``suite_for`` will not load it again."""
-    _suites[str(Path(suite.root).resolve())] = suite
+    loaded already, at the run's revisions and versions): ``suite_for`` will not load it again."""
+    _versions[:] = list(suite.settings.get("matrix") or [])
+    _suites[_key(Path(suite.root))] = suite
+
+
+def _key(folder: Path) -> str:
+    return str(folder.resolve()) + ("@" + ",".join(_versions) if _versions else "")
 
 
 def _actual(side: Side) -> Side:

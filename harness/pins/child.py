@@ -34,6 +34,7 @@ from harness.model import Side, Suite
 from harness.pins import cache
 from harness.pins.ids import node_root
 from harness.pins.inproc import Saved
+from harness.provision.matrix import pins_option
 
 __all__ = ["ChildRun", "PythonPins", "StageOptions"]
 
@@ -77,7 +78,7 @@ def _arguments(suite: Suite, folder: Path, opts: StageOptions, case_files: bool)
         cmd.append(f"--harness-observations={opts.observations}")
     if opts.revisions:  # the pins' own pipeline calls play the same revisions
         cmd.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(opts.revisions.items())))
-    return cmd
+    return cmd + pins_option(suite)  # a version matrix: every pair's pins, not only the declared pair's
 
 
 def _limits(opts: StageOptions) -> list[str]:

@@ -73,6 +73,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="expect items also fail on an undeclared known rejection of the new body (default: check)")
     group.addoption("--harness-revisions", default="",
                     help="old:SHA,new:SHA - play those sides from these git revisions (as harness run --old-ref)")
+    group.addoption("--harness-versions", default="", metavar="V1,V2,...",
+                    help="play a version matrix as harness run --versions did: every pair's pins")
     group.addoption("--harness-observations", default="",
                     help="a run's observations folder: pins read these instead of calling the pipelines again")
     group.addoption("--harness-case-files", choices=("on", "off"), default="on",
@@ -87,6 +89,7 @@ def pytest_configure(config: pytest.Config) -> None:
     cache.set_isolate(bool(config.getoption("--harness-isolate")))
     revisions = dict(part.split(":", 1) for part in str(config.getoption("--harness-revisions")).split(",") if part)
     cache.set_revisions(revisions.get("old"), revisions.get("new"))
+    cache.set_versions([v for v in str(config.getoption("--harness-versions")).split(",") if v])
     if config.getoption("--harness-observations"):
         cache.use_store(Path(config.getoption("--harness-observations")))
     path = config.getoption("--harness-results")
@@ -101,6 +104,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     # expects it, not playing "old" or reading another run's observations
     cache.set_against("new")
     cache.set_revisions(None, None)
+    cache.set_versions([])
     cache.clear()
 
 
@@ -340,7 +344,7 @@ def pipeline_module(request: pytest.FixtureRequest) -> Callable[..., types.Modul
 def _subject(suite: Suite, name: str | None) -> Subject:
     """A subject suite.yaml declares or a case uses, or a built-in one named explicitly."""
     from harness.load.suite import declared_subjects
-    from harness.subjects import resolve_subject
+    from harness.plugins import resolve_subject
 
     declared = declared_subjects(suite.settings, Path(suite.root))
     known = {**declared, **suite.subjects}

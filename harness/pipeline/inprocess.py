@@ -26,7 +26,7 @@ def _suite_owns(module: str, root: Path) -> bool:
 def resolve_in_suite(call: str, root: str | None) -> Callable[..., Any]:
     """``module:function`` imported so that, for a module the suite folder holds, the suite's
     own file is the one used. SubjectError names ``call`` when it cannot be imported."""
-    from harness.subjects import load_callable
+    from harness.plugins import load_callable
 
     module = call.partition(":")[0]
     if root and _suite_owns(module, Path(root)):

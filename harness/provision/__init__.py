@@ -3,12 +3,13 @@ the version matrix (``--versions`` / ``matrix:``).
 
     envs     provision(spec): a venv per requirement set under <cache>/envs/<hash>, reused offline
     sides    package_side(raw): a ``package:`` side as a PipelineSpec run by that venv's python
-    matrix   expand(suite, versions): one subject per pair of versions, in one run
+    matrix   expand(suite, versions): one subject per pair of versions, in one run; the pins'
+             child pytest plays the same pairs (pins_option, expand_for_pins)
 """
 
 from harness.provision.envs import cache_root, env_python, provision
-from harness.provision.matrix import expand, pairs, parse_versions
+from harness.provision.matrix import expand, expand_for_pins, pairs, parse_versions, pins_option
 from harness.provision.sides import distribution, package_side, with_version
 
-__all__ = ["cache_root", "distribution", "env_python", "expand", "package_side", "pairs", "parse_versions",
-           "provision", "with_version"]
+__all__ = ["cache_root", "distribution", "env_python", "expand", "expand_for_pins", "package_side", "pairs",
+           "parse_versions", "pins_option", "provision", "with_version"]

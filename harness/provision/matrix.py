@@ -4,7 +4,12 @@ Every subject whose two sides name the same package (``package:`` sides) is play
 of versions: consecutive pairs (1.74.0 -> 1.80.0, 1.80.0 -> 1.110.2) and each version against the
 first (1.74.0 -> 1.110.2), in one run and one report. A pair is a subject of its own, named
 ``<subject>@<old>..<new>``, and each of its cases is the original case with the id
-``<case>@<old>..<new>``: the report's tables, verdicts, rejections and delta are per pair.
+``<case>@<old>..<new>``: the report's tables, verdicts, rejections, delta and pins are per pair.
+
+Pins run in a child pytest that loads the suite from its folder: ``pins_option`` is the argument
+that tells it the versions (``--harness-versions``), and ``expand_for_pins`` plays the same
+pairs there, so every pin of a case is checked on every compared pair (node ids
+``<file>::<case>@<old>..<new>[<lane>]::<pin>``), not only on the pair suite.yaml declares.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ from harness.errors import ConfigError
 from harness.model import Case, Subject, Suite
 from harness.provision.sides import distribution, with_version
 
-__all__ = ["expand", "pairs", "parse_versions"]
+__all__ = ["PINS_OPTION", "expand", "expand_for_pins", "pairs", "parse_versions", "pins_option"]
+
+PINS_OPTION = "--harness-versions"
 
 
 def parse_versions(text: str) -> list[str]:
@@ -71,4 +78,16 @@ def expand(suite: Suite, versions: Sequence[str]) -> Suite:
             subjects[pair.name] = pair
             cases.append(dataclasses.replace(case, id=f"{case.id}@{old}..{new}", subject=pair.name))
     return dataclasses.replace(suite, subjects=subjects, cases=tuple(cases),
-                               settings={**suite.settings, "matrix": list(versions)})
+                               settings=suite.settings.updated(matrix=list(versions)))
+
+
+def pins_option(suite: Suite) -> list[str]:
+    """The child pytest's argument for a matrix run (the versions ``expand`` recorded), else none."""
+    versions = suite.settings.get("matrix")
+    return [f"{PINS_OPTION}={','.join(versions)}"] if versions else []
+
+
+def expand_for_pins(suite: Suite, versions: Sequence[str]) -> Suite:
+    """The suite folder's suite (as loaded, never expanded) played as the matrix run played it;
+    unchanged without versions."""
+    return expand(suite, versions) if versions else suite

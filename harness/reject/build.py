@@ -21,6 +21,7 @@ import yaml
 
 from harness.canonical import canonical_bytes
 from harness.errors import ConfigError, InputError, Place
+from harness.plugins import registered_wires, wire_for_validator
 from harness.reject.cassettes import cassette_text, response_texts
 from harness.reject.manifest import MANIFEST_NAME
 from harness.reject.persist import atomic_write
@@ -180,10 +181,12 @@ def response_body(receipt: Mapping[str, Any]) -> tuple[Any, str]:
 
 
 def _wire_of(rule: Rule) -> Wire:
-    name = rule.wire or DEFAULT_WIRE.get(rule.validator, "")
-    if name not in WIRES:
-        raise InputError(Place(rule.file, rule.line, "wire"), f"one of {', '.join(WIRES)}", repr(name))
-    return WIRES[name]
+    # plugins' wires (the harness.wires entry points) beside the built-in ones
+    wires = registered_wires()
+    name = rule.wire or DEFAULT_WIRE.get(rule.validator) or wire_for_validator(rule.validator)
+    if name not in wires:
+        raise InputError(Place(rule.file, rule.line, "wire"), f"one of {', '.join(wires)}", repr(name))
+    return wires[name]
 
 
 def _pair(uri: str, wire: Wire, body: Any, status: int, response: Any) -> tuple[dict[str, Any], dict[str, Any]]:

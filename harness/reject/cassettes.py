@@ -23,6 +23,7 @@ from vcr.serializers import yamlserializer
 from harness.errors import ConfigError, InputError, Place
 from harness.reject.manifest import Entry, Manifest, load_manifest
 from harness.reject.rules import RuleSet, rules_of_suite
+from harness.settings import Settings
 
 __all__ = [
     "Catalog",
@@ -248,18 +249,11 @@ def load_catalog(root: Path | str, settings: Mapping[str, Any] | None = None,
     return Catalog(str(where), rules, manifest, tuple(interactions), tuple(files))
 
 
-def suite_settings(suite: Path) -> dict[str, object]:
+def suite_settings(suite: Path) -> Settings:
     """suite.yaml's settings without loading cases: a catalog check or replay needs no pipelines."""
-    from harness.load.suite import DEFAULT_SETTINGS
-    from harness.load.validate import check
-    from harness.load.yamlsafe import load_document
+    from harness.settings import read_settings
 
-    path = suite / "suite.yaml"
-    if not path.is_file():
-        return dict(DEFAULT_SETTINGS)
-    doc = load_document(path, display=str(path))
-    check(doc, "suite")
-    return {**DEFAULT_SETTINGS, **doc.value}
+    return read_settings(suite, display=str(suite / "suite.yaml"))[0]
 
 
 def ensure_suite_folder(suite: Path, option: str = "--suite") -> None:
@@ -267,13 +261,11 @@ def ensure_suite_folder(suite: Path, option: str = "--suite") -> None:
 
     A typo read as an empty suite checks nothing and passes ("ok: 0 rules"): refuse it instead.
     """
-    from harness.load.suite import DEFAULT_SETTINGS
-
     expected = "a suite folder (with suite.yaml, *.rules.yaml files or a cassettes folder)"
     if not suite.is_dir():
         raise ConfigError(option, str(suite), f"{expected}, found {'a file' if suite.exists() else 'nothing'}")
     if (suite / "suite.yaml").is_file() or (suite / "cassettes").is_dir():
         return
-    if any(p.is_file() for pat in DEFAULT_SETTINGS["rules"] for p in suite.glob(str(pat))):
+    if any(p.is_file() for pat in Settings().rules for p in suite.glob(str(pat))):
         return
     raise ConfigError(option, str(suite), f"{expected}, found a folder with none of them")

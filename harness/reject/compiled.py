@@ -1,136 +1,40 @@
 """A catalog's rules compiled once into one pass per body.
 
 ``fire`` in ``harness.reject.match`` runs one rule: it selects, walks and tests on its own, so
-90 rules select the same ``tools[*].function`` 17 times and walk every parameters schema 31
+91 rules select the same ``tools[*].function`` 17 times and walk every parameters schema 31
 times. Here rules sharing a ``select`` and a ``within`` share one selection and one walk, and
-each node is tested only by the rules that could fire on it: a cheap necessary condition is
-derived from each rejected shape (the keys it requires, the ``type`` values it allows, the keys
-it forbids) and an object node failing it is skipped without running the full check. The
-hits are the same as ``fire``'s, rule by rule, in the same order (a differential test over
-every bundled and corpus body holds them equal).
+each node is tested only by the rules that could fire on it: rules are indexed by an anchor
+derived from their rejected shape (``harness.reject.prefilters``: a key every match holds, the
+``type`` values it allows), so an object node meets the rules filed under its keys and its
+``type``, one candidate list per distinct (keys, type) pair. A hit's places (location, walked
+path in the provider's style) are built from its parent's, once per node. The hits are the
+same as ``fire``'s, rule by rule, in the same order (a differential test over every bundled
+and corpus body holds them equal).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from harness.reject.fastschema import compile_schema
 from harness.reject.match import Hit, checker, predicate_subs
+from harness.reject.prefilters import LIST, Pre, anchor, prefilter
 from harness.reject.rules import Rule
-from harness.reject.walk import Tree, render_path, subschema_tree, tree_parts
-from harness.selectors import Selector, compile_selector, location, walk
+from harness.reject.walk import Tree, render_path, subschema_tree
+from harness.selectors import Selector, compile_selector, location
 
-__all__ = ["CompiledRules", "compiled", "prefilter"]
+__all__ = ["CompiledRules", "compiled", "reach"]
 
 Parts = list[str | int]
-
-
-Pre = Callable[[dict[str, Any]], bool]
-
-
-def _strings(values: Any) -> frozenset[str] | None:
-    if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
-        return frozenset(values)
-    return None
-
-
-def _exact_not(inner: Any) -> Pre | None:
-    """``not`` of a few exact shapes, decided by key membership alone."""
-    if not isinstance(inner, Mapping) or len(inner) != 1:
-        return None
-    [(key, arg)] = inner.items()
-    if key == "required" and isinstance(arg, list) and all(isinstance(k, str) for k in arg):
-        return lambda n: not all(k in n for k in arg)
-    if key == "anyOf" and isinstance(arg, list) and arg and all(
-            isinstance(b, Mapping) and set(b) == {"required"} and _strings(b["required"]) for b in arg):
-        keys = frozenset(k for b in arg for k in b["required"])
-        single = all(len(b["required"]) == 1 for b in arg)
-        return (lambda n: keys.isdisjoint(n.keys())) if single else None
-    if key == "propertyNames" and isinstance(arg, Mapping) and set(arg) == {"enum"}:
-        allowed = _strings(arg["enum"])
-        return None if allowed is None else (lambda n: not n.keys() <= allowed)
-    return None
-
-
-def _value_in(key: str, values: frozenset[str]) -> Pre:
-    return lambda n: isinstance(n[key], str) and n[key] in values
-
-
-def prefilter(schema: Any) -> Pre | None:
-    """A cheap necessary condition for an object to be valid against ``schema`` (key presence,
-    a ``type`` value), or None when none is derived. The full check still decides: this only
-    skips object nodes that cannot match."""
-    if not isinstance(schema, Mapping):
-        return None
-    conds: list[Pre] = []
-    required = schema.get("required")
-    req = tuple(required) if isinstance(required, list) and all(isinstance(k, str) for k in required) else ()
-    if req:
-        keys = frozenset(req)
-        conds.append(lambda n: keys <= n.keys())
-    props = schema.get("properties")
-    if isinstance(props, Mapping):
-        for key in req:
-            sub = props.get(key)
-            if not isinstance(sub, Mapping):
-                continue
-            values = _strings([sub["const"]]) if "const" in sub else _strings(sub.get("enum"))
-            if values is not None:
-                conds.append(_value_in(key, values))
-    for branch in schema.get("allOf") or ():
-        found = prefilter(branch)
-        if found is not None:
-            conds.append(found)
-    branches = schema.get("anyOf")
-    if isinstance(branches, list) and branches:
-        subs = [prefilter(b) for b in branches]
-        if all(s is not None for s in subs):
-            conds.append(lambda n: any(s(n) for s in subs))  # type: ignore[misc]
-    negated = _exact_not(schema.get("not"))
-    if negated is not None:
-        conds.append(negated)
-    if not conds:
-        return None
-    if len(conds) == 1:
-        return conds[0]
-    return lambda n: all(c(n) for c in conds)
-
-
-_COMMON = frozenset({"type", "description", "title", "properties", "items", "required", "enum"})
-
-
-def anchor(schema: Any) -> tuple[str, frozenset[str] | None] | None:
-    """A key every object valid against ``schema`` holds (the least common one it requires),
-    with the string values its ``type`` may take when that key is ``type``; None if none."""
-    if not isinstance(schema, Mapping):
-        return None
-    required = schema.get("required")
-    if not isinstance(required, list) or not required or not all(isinstance(k, str) for k in required):
-        return None
-    props = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
-    rare = [k for k in required if k not in _COMMON]
-    if rare:
-        return rare[-1], None
-    if "type" in required:
-        sub = props.get("type") if isinstance(props, Mapping) else None
-        if isinstance(sub, Mapping):
-            values = _strings([sub["const"]]) if "const" in sub else _strings(sub.get("enum"))
-            if values is not None:
-                return "type", values
-            if sub == {"type": "array"}:
-                return "type", frozenset({_LIST})
-    return required[0], None
-
-
-_LIST = "\x00a list"  # the by-type bucket of nodes whose ``type`` is a list (no string equals it)
 
 
 @dataclass
 class _Plan:
     index: int
     rule: Rule
-    wild: tuple[int, ...]
     when: Callable[[Any], bool] | None
     rejects: Callable[[Any], bool] | None
     pre: Pre | None
@@ -139,15 +43,20 @@ class _Plan:
 
 
 def _plan(index: int, rule: Rule) -> _Plan:
-    steps = compile_selector(rule.select)
-    wild = tuple(i for i, (kind, _) in enumerate(steps) if kind in ("any-index", "any-key"))
     anchored = anchor(rule.rejects) if rule.rejects is not None else None
     if rule.rejects is None and rule.predicate is not None:
         anchored = _PREDICATE_ANCHORS.get(str(rule.predicate.get("name")))
-    return _Plan(index, rule, wild, None if rule.when is None else checker(rule.when),
+    return _Plan(index, rule, None if rule.when is None else checker(rule.when),
                  None if rule.rejects is None else checker(rule.rejects),
-                 prefilter(rule.rejects) if rule.rejects is not None else None,
+                 _pre(rule.rejects),
                  anchored if rule.nodes == "objects" else None, _kinds(rule.rejects))
+
+
+def _pre(rejects: Any) -> Pre | None:
+    """The prefilter of a shape left to jsonschema (a generated check decides as fast alone)."""
+    if rejects is None or compile_schema(rejects) is not None:
+        return None
+    return prefilter(rejects)
 
 
 # The object predicates that can only hold on an object with this key (match.predicate_subs):
@@ -172,6 +81,7 @@ def _kinds(schema: Any) -> tuple[type, ...] | None:
 
 Test = Callable[[Any], bool]
 Entry = tuple[_Plan, Test]
+Captures = tuple[tuple[str, str], ...]
 
 
 def _test(plan: _Plan, on_objects: bool) -> Test | None:
@@ -188,6 +98,16 @@ def _test(plan: _Plan, on_objects: bool) -> Test | None:
     return rejects
 
 
+def _buckets(plan: _Plan, index: _Index) -> list[list[Entry]]:
+    """The lists of ``index`` an objects plan is filed in: by its anchor key or type values."""
+    if plan.rule.nodes != "objects" or plan.anchor is None:
+        return [index.objects]
+    key, values = plan.anchor
+    if values is None:
+        return [index.by_key.setdefault(key, [])]
+    return [index.by_type.setdefault(v, []) for v in values]
+
+
 class _Index:
     """The plans a node can meet: for objects, the unanchored ones plus those found by the
     node's keys and its ``type`` value; for other nodes, the ones that look at any node."""
@@ -202,15 +122,116 @@ class _Index:
             if other is not None:
                 self.others.append((plan, other))
             test = _test(plan, on_objects=True)
-            if test is None:
-                continue
-            if plan.rule.nodes != "objects" or plan.anchor is None:
-                self.objects.append((plan, test))
-                continue
-            key, values = plan.anchor
-            for bucket, name in ([(self.by_key, key)] if values is None else [(self.by_type, v) for v in values]):
-                bucket.setdefault(name, []).append((plan, test))
+            for bucket in _buckets(plan, self) if test is not None else ():
+                bucket.append((plan, test))  # type: ignore[arg-type]
         self.keys = frozenset(self.by_key)
+        self.met: dict[tuple[frozenset[str], str], list[Entry]] = {}
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: True and 1 are one key otherwise
+def _step_text(step: str | int) -> str:
+    """One step as ``harness.selectors.location`` writes it inside a location (``.name``, ``[3]``)."""
+    return f"[{step}]" if isinstance(step, int) else "." + location([step])
+
+
+class _Where:
+    """Where the nodes of one walked root stand, each place rendered once however many rules
+    hit the node: its location in the body (built from its parent's, which its siblings share),
+    its walked path in each provider's style (rendered below ``first``, the first root the
+    ``within`` reaches), and the selector's wildcard captures (``{0}``: the tool's index)."""
+
+    def __init__(self, selected: Parts, below: Parts, nodes: Tree, first: Any, wild: tuple[int, ...]) -> None:
+        self.base = [*selected, *below]
+        self.selected = selected
+        self.nodes = nodes
+        self.first = first
+        self.wild = wild
+        self._captures: Captures | None = None
+        self._walked: dict[int, Parts] = {-1: []}
+        self._texts: dict[int, str] = {}
+        self._paths: dict[tuple[str, int], str] = {}
+
+    @property
+    def captures(self) -> Captures:
+        if self._captures is None:
+            parts = self.selected
+            self._captures = tuple((str(n), str(parts[i])) for n, i in enumerate(self.wild) if i < len(parts))
+        return self._captures
+
+    def walked(self, at: int) -> Parts:
+        """The steps from the root to node ``at`` (``tree_parts``), from its parent's."""
+        climbed: list[int] = []
+        while at not in self._walked:
+            climbed.append(at)
+            at = self.nodes[at][0]
+        parts = self._walked[at]
+        for node in reversed(climbed):
+            parts = self._walked[node] = [*parts, *self.nodes[node][1]]
+        return parts
+
+    def location(self, at: int, sub: Parts) -> str:
+        if sub:
+            return location([*self.base, *self.walked(at), *sub])
+        return self._text(at).lstrip(".") or "$"
+
+    def _text(self, at: int) -> str:
+        """The location of node ``at`` before ``location`` trims its leading dot: its parent's
+        (climbing to the nearest one already made, without recursion: trees run deep) and its steps."""
+        if not self._texts:
+            self._texts[-1] = "".join(map(_step_text, self.base))
+        climbed: list[int] = []
+        while at not in self._texts:
+            climbed.append(at)
+            at = self.nodes[at][0]
+        text = self._texts[at]
+        for node in reversed(climbed):
+            text = self._texts[node] = text + "".join(map(_step_text, self.nodes[node][1]))
+        return text
+
+    def path(self, style: str, at: int) -> str:
+        found = self._paths.get((style, at))
+        if found is None:
+            found = self._paths[style, at] = render_path(style, self.first, self.walked(at))
+        return found
+
+
+Reached = list[tuple[Parts, Any]]
+
+
+# ``harness.selectors.walk`` as lists, a step at a time for every value reached so far: the same
+# values in the same (document) order, without a generator per level and value.
+def _by_key(found: Reached, key: Any) -> Reached:
+    return [([*at, key], v[key]) for at, v in found if isinstance(v, dict) and key in v]
+
+
+def _by_index(found: Reached, i: Any) -> Reached:
+    return [([*at, i % len(v)], v[i]) for at, v in found if isinstance(v, list) and -len(v) <= i < len(v)]
+
+
+def _every_item(found: Reached, _: Any) -> Reached:
+    return [([*at, i], x) for at, v in found if isinstance(v, list) for i, x in enumerate(v)]
+
+
+def _every_entry(found: Reached, _: Any) -> Reached:
+    return [([*at, k], x) for at, v in found if isinstance(v, dict) for k, x in v.items()]
+
+
+_STEPS: dict[str, Callable[[Reached, Any], Reached]] = {
+    "key": _by_key, "index": _by_index, "any-index": _every_item, "any-key": _every_entry,
+}
+
+
+def reach(value: Any, steps: Selector) -> Reached:
+    """Every (parts, value) ``steps`` reach in ``value``, as ``harness.selectors.walk`` yields them."""
+    found: Reached = [([], value)]
+    for kind, arg in steps:
+        found = _STEPS[kind](found, arg)
+        if not found:
+            break
+    return found
+
+
+_ALONE: Tree = [(-1, (), None)]  # the selected value itself, when a group has no ``within``
 
 
 class _Group:
@@ -219,18 +240,34 @@ class _Group:
     def __init__(self, select: str, within: str | None) -> None:
         self.select: Selector = compile_selector(select)
         self.within: Selector | None = compile_selector(within) if within is not None else None
+        self.wild = tuple(i for i, (kind, _) in enumerate(self.select) if kind in ("any-index", "any-key"))
         self.plans: list[_Plan] = []
         self._indexes: dict[tuple[int, ...], _Index] = {}
+        self._always: list[_Plan] | None = None  # the plans, when none has a ``when``
 
     def fire(self, body: Any, out: list[list[Hit]], walks: dict[int, Tree],
-             selections: dict[Selector, list[tuple[Parts, Any]]]) -> None:
+             selections: dict[Selector, Reached]) -> None:
         found = selections.get(self.select)
         if found is None:  # groups with one select and different withins select once
-            found = selections[self.select] = list(walk(body, self.select))
+            found = selections[self.select] = reach(body, self.select)
         for parts, value in found:
-            live = [p for p in self.plans if p.when is None or p.when(value)]
-            if live:
-                self._value(parts, value, live, out, walks)
+            live = self._live(value)
+            if not live:
+                continue
+            if self.within is None:
+                _whole(live, parts, value, self.wild, out)
+            else:
+                self._walk(parts, value, live, out, walks)
+
+    def _live(self, value: Any) -> list[_Plan]:
+        """The plans whose ``when`` holds on the selected value."""
+        if self._always is not None:
+            return self._always
+        return [p for p in self.plans if p.when is None or p.when(value)]
+
+    def add(self, plan: _Plan) -> None:
+        self.plans.append(plan)
+        self._always = self.plans if all(p.when is None for p in self.plans) else None
 
     def _index(self, live: list[_Plan]) -> _Index:
         """One index per distinct set of live plans (``when`` filters some out per value)."""
@@ -240,51 +277,61 @@ class _Group:
             found = self._indexes[key] = _Index(live)
         return found
 
-    def _value(self, parts: Parts, value: Any, live: list[_Plan], out: list[list[Hit]],
-               walks: dict[int, Tree]) -> None:
-        if self.within is None:
-            for plan in live:
-                if plan.rejects is None or plan.rejects(value):
-                    _hits(plan, parts, [], value, value, [], out)
-            return
-        roots = list(walk(value, self.within))
+    def _walk(self, parts: Parts, value: Any, live: list[_Plan], out: list[list[Hit]],
+              walks: dict[int, Tree]) -> None:
+        roots = reach(value, self.within or ())
         first = roots[0][1] if roots else value
         index = self._index(live)
         for root_parts, root in roots:
             nodes = walks.get(id(root))
             if nodes is None:  # groups whose selections reach one schema (tools[*].function, within
                 nodes = walks[id(root)] = subschema_tree(root)  # parameters) share one walk of it
+            where = _Where(parts, root_parts, nodes, first, self.wild)
             for at, (_, _, node) in enumerate(nodes):
-                walked: Parts | None = None
                 for plan, test in _candidates(index, node):
                     if test(node):
-                        walked = tree_parts(nodes, at) if walked is None else walked
-                        _hits(plan, parts, [*root_parts, *walked], node, first, walked, out)
+                        _emit(plan, where, at, node, out)
+
+
+def _whole(live: list[_Plan], parts: Parts, value: Any, wild: tuple[int, ...], out: list[list[Hit]]) -> None:
+    """Plans without ``within``: each tests the selected value itself."""
+    where: _Where | None = None  # made for the first hit: most values have none
+    for plan in live:
+        if plan.rejects is None or plan.rejects(value):
+            where = where or _Where(parts, [], _ALONE, value, wild)
+            _emit(plan, where, 0, value, out)
 
 
 def _candidates(index: _Index, node: Any) -> list[Entry]:
+    """The entries a node meets, one list per distinct (keys met, ``type`` bucket) pair."""
     if not isinstance(node, dict):
         return index.others
-    found = index.objects
     keyed = index.keys.intersection(node)
     kind = node.get("type")
-    typed = index.by_type.get(kind if isinstance(kind, str) else _LIST if isinstance(kind, list) else "")
-    if not keyed and not typed:
-        return found
-    found = [*found, *(e for k in keyed for e in index.by_key[k])]
-    return [*found, *typed] if typed else found
+    bucket = kind if isinstance(kind, str) else LIST if isinstance(kind, list) else ""
+    bucket = bucket if bucket in index.by_type else ""  # a body's own type names add no entries
+    found = index.met.get((keyed, bucket))
+    if found is None:
+        if len(index.met) > 4096:  # bounded, whatever key combinations a body holds
+            index.met.clear()
+        found = index.met[keyed, bucket] = [*index.objects, *(e for k in sorted(keyed) for e in index.by_key[k]),
+                                            *index.by_type.get(bucket, ())]
+    return found
 
 
-def _hits(plan: _Plan, base: Parts, below: Parts, node: Any, root: Any, walked: Parts,
-          out: list[list[Hit]]) -> None:
-    subs = predicate_subs(plan.rule.predicate, node)
+def _emit(plan: _Plan, where: _Where, at: int, node: Any, out: list[list[Hit]]) -> None:
+    """The hits of a plan whose test held on ``node``: one, or one per place its predicate names."""
+    rule = plan.rule
+    subs = predicate_subs(rule.predicate, node) if rule.predicate is not None else None
     if subs == []:
         return
-    rule = plan.rule
-    captures = tuple((str(n), str(base[i])) for n, i in enumerate(plan.wild) if i < len(base))
-    path = render_path(rule.path_style, root, walked) if rule.within else ""
-    for sub in subs if subs is not None else [[]]:
-        out[plan.index].append(Hit(rule.id, rule.validator, location([*base, *below, *sub]), captures, path))
+    path = where.path(rule.path_style, at) if rule.within else ""
+    hits = out[plan.index]
+    for sub in subs if subs is not None else _NO_SUB:
+        hits.append(Hit(rule.id, rule.validator, where.location(at, sub), where.captures, path))
+
+
+_NO_SUB: list[Parts] = [[]]
 
 
 class CompiledRules:
@@ -295,14 +342,14 @@ class CompiledRules:
             key = (rule.select, rule.within)
             if key not in groups:
                 groups[key] = _Group(rule.select, rule.within)
-            groups[key].plans.append(_plan(i, rule))
+            groups[key].add(_plan(i, rule))
         self.groups = list(groups.values())
 
     def fire(self, body: Any) -> list[tuple[Rule, Hit]]:
         """(rule, hit) for every rule that fires on ``body``: rule by rule, in document order."""
         per_rule: list[list[Hit]] = [[] for _ in self.rules]
         walks: dict[int, Tree] = {}  # the body is alive meanwhile: ids are not reused
-        selections: dict[Selector, list[tuple[Parts, Any]]] = {}
+        selections: dict[Selector, Reached] = {}
         for group in self.groups:
             group.fire(body, per_rule, walks, selections)
         return [(rule, hit) for rule, hits in zip(self.rules, per_rule, strict=True) for hit in hits]

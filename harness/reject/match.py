@@ -50,20 +50,36 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+def _wrong_type(kind: Any, value: Any) -> bool:
+    """``type: <one name>`` that the value's Python type rules out (a bool is no number)."""
+    if not isinstance(kind, str) or kind not in _JSON_TYPES:
+        return False
+    if not isinstance(value, _JSON_TYPES[kind]):
+        return True
+    return kind in ("number", "integer") and isinstance(value, bool)
+
+
+def _lacks_required(schema: Mapping[str, Any], value: dict[str, Any]) -> bool:
+    required = schema.get("required")
+    return isinstance(required, list) and any(k not in value for k in required)
+
+
+def _lacks_every_branch(schema: Mapping[str, Any], value: dict[str, Any]) -> bool:
+    """An ``anyOf`` of ``required``-only branches none of which the object's keys satisfy."""
+    branches = schema.get("anyOf")
+    if not isinstance(branches, list) or not branches:
+        return False
+    if not all(isinstance(b, dict) and isinstance(b.get("required"), list) for b in branches):
+        return False
+    return not any(all(k in value for k in b["required"]) for b in branches)
+
+
 def _cannot_match(schema: Mapping[str, Any], value: Any) -> bool:
     """Necessary conditions checked before jsonschema (most nodes fail them): an exact shortcut."""
-    kind = schema.get("type")
-    if isinstance(kind, str) and kind in _JSON_TYPES and (
-            not isinstance(value, _JSON_TYPES[kind]) or (kind in ("number", "integer") and isinstance(value, bool))):
+    if _wrong_type(schema.get("type"), value):
         return True
     if isinstance(value, dict):
-        required = schema.get("required")
-        if isinstance(required, list) and any(k not in value for k in required):
-            return True
-        branches = schema.get("anyOf")
-        if isinstance(branches, list) and branches and all(
-                isinstance(b, dict) and isinstance(b.get("required"), list) for b in branches):
-            return not any(all(k in value for k in b["required"]) for b in branches)
+        return _lacks_required(schema, value) or _lacks_every_branch(schema, value)
     return False
 
 
@@ -123,40 +139,61 @@ def _invalid_schema(node: Any, draft: str) -> bool:
     return _invalid_text(text, "7" if draft == "7" else "2020-12")
 
 
-def predicate_subs(pred: Mapping[str, Any] | None, node: Any) -> list[list[str | int]] | None:
+Subs = list[list[str | int]]
+
+
+def _duplicates(pred: Mapping[str, Any], node: Any) -> Subs:
+    """Each item whose ``key`` value an earlier item already had."""
+    if not isinstance(node, list):
+        return []
+    seen: set[str] = set()
+    dupes: Subs = []
+    for i, item in enumerate(node):
+        for _, key in select(item, pred["key"]):
+            text = repr(key)
+            if text in seen:
+                dupes.append([i])
+            seen.add(text)
+    return dupes
+
+
+def _required_not_in_properties(pred: Mapping[str, Any], node: dict[str, Any]) -> bool:
+    req = node.get("required")
+    found = node.get("properties")
+    props: dict[str, Any] = found if isinstance(found, dict) else {}
+    return isinstance(req, list) and any(isinstance(r, str) and r not in props for r in req)
+
+
+def _properties_not_all_required(pred: Mapping[str, Any], node: dict[str, Any]) -> bool:
+    declared = node.get("properties")
+    req = node.get("required")
+    req_list = req if isinstance(req, list) else []
+    return isinstance(declared, dict) and any(k not in req_list for k in declared)
+
+
+def _schema_invalid(pred: Mapping[str, Any], node: dict[str, Any]) -> bool:
+    return _invalid_schema(node, str(pred.get("draft", "2020-12")))
+
+
+# predicates that hold (or not) of one object node, at the node itself
+_NODE_PREDICATES: dict[str, Callable[[Mapping[str, Any], dict[str, Any]], bool]] = {
+    "required-not-in-properties": _required_not_in_properties,
+    "properties-not-all-required": _properties_not_all_required,
+    "invalid-schema": _schema_invalid,
+}
+
+
+def predicate_subs(pred: Mapping[str, Any] | None, node: Any) -> Subs | None:
     """None: no predicate. Else the sub-locations (relative parts) where it holds; [] = it does not."""
     if pred is None:
         return None
     name = pred["name"]
     if name == "duplicates":
-        if not isinstance(node, list):
-            return []
-        seen: set[str] = set()
-        dupes: list[list[str | int]] = []
-        for i, item in enumerate(node):
-            for _, key in select(item, pred["key"]):
-                text = repr(key)
-                if text in seen:
-                    dupes.append([i])
-                seen.add(text)
-        return dupes
-    if not isinstance(node, dict):
-        return []
-    if name == "required-not-in-properties":
-        req = node.get("required")
-        found = node.get("properties")
-        props: dict[str, Any] = found if isinstance(found, dict) else {}
-        bad = isinstance(req, list) and any(isinstance(r, str) and r not in props for r in req)
-        return [[]] if bad else []
-    if name == "properties-not-all-required":
-        declared = node.get("properties")
-        req = node.get("required")
-        req_list = req if isinstance(req, list) else []
-        bad = isinstance(declared, dict) and any(k not in req_list for k in declared)
-        return [[]] if bad else []
-    if name == "invalid-schema":
-        return [[]] if _invalid_schema(node, str(pred.get("draft", "2020-12"))) else []
-    raise ValueError(f"unknown predicate {name!r}")  # the schema keeps this unreachable
+        return _duplicates(pred, node)
+    test = _NODE_PREDICATES.get(name)
+    if test is None:
+        raise ValueError(f"unknown predicate {name!r}")  # the schema keeps this unreachable
+    return [[]] if isinstance(node, dict) and test(pred, node) else []
 
 
 Walks = dict[int, tuple[Any, list[tuple[list[str | int], Any]]]]
@@ -189,26 +226,34 @@ def _nodes(rule: Rule, value: Any, cache: Walks | None = None) -> Iterator[Node]
             yield [*base, *parts], node, parts
 
 
+def _node_hits(rule: Rule, node: Any) -> Subs | None:
+    """Where ``rule`` holds at one tested node: None = the node itself, [] = nowhere."""
+    if rule.rejects is not None and not _matches(rule.rejects, node):
+        return []
+    return predicate_subs(rule.predicate, node)
+
+
+def _fire_value(rule: Rule, loc: str, value: Any, cache: Walks | None) -> Iterator[Hit]:
+    """The hits under one selected value (``loc`` its place in the body)."""
+    captures = _captures(rule.select, loc)
+    base = [s[1] for s in compile_selector(loc)]
+    roots = select(value, rule.within) if rule.within else [("$", value)]
+    root = roots[0][1] if roots else value
+    for below, node, walked in _nodes(rule, value, cache):
+        subs = _node_hits(rule, node)
+        if subs == []:
+            continue
+        path = render_path(rule.path_style, root, walked) if rule.within else ""
+        for sub in subs if subs is not None else [[]]:
+            yield Hit(rule.id, rule.validator, location([*base, *below, *sub]), captures, path)
+
+
 def fire(rule: Rule, body: Any, cache: Walks | None = None) -> list[Hit]:
     """Every place in ``body`` where ``rule`` sees its rejected shape, in document order."""
     hits: list[Hit] = []
     for loc, value in select(body, rule.select):
-        if rule.when is not None and not _matches(rule.when, value):
-            continue
-        captures = _captures(rule.select, loc)
-        base = [s[1] for s in compile_selector(loc)]
-        roots = select(value, rule.within) if rule.within else [("$", value)]
-        for below, node, walked in _nodes(rule, value, cache):
-            if rule.rejects is not None and not _matches(rule.rejects, node):
-                continue
-            subs = predicate_subs(rule.predicate, node)
-            if subs == []:
-                continue
-            root = roots[0][1] if roots else value
-            path = render_path(rule.path_style, root, walked) if rule.within else ""
-            for sub in subs if subs is not None else [[]]:
-                hits.append(Hit(rule.id, rule.validator, location([*base, *below, *sub]),
-                                captures, path))
+        if rule.when is None or _matches(rule.when, value):
+            hits.extend(_fire_value(rule, loc, value, cache))
     return hits
 
 

@@ -41,20 +41,29 @@ def _unknown_rule(rule_id: Any, rules: Mapping[str, Rule]) -> str:
     return f"{rule_id!r}, not among the suite's {len(rules)} rule(s){hint}"
 
 
+def _needs(rule: Rule) -> str:
+    return f"{rule.validator} with upstream {rule.upstream}" if rule.upstream else rule.validator
+
+
+def _named_lane_error(suite: Suite, case: Case, lane_id: Any, rule: Rule, fronting: list[str],
+                      where: Place) -> InputError | None:
+    """Why a lane a declaration names cannot show the rule's rejection, or None."""
+    if lane_id not in case.lanes:
+        return InputError(where, f"a lane this case runs on ({', '.join(case.lanes)})", repr(lane_id))
+    if lane_id in fronting:
+        return None
+    fronts = ", ".join(suite.lanes[lane_id].fronts) or "no validator"
+    return InputError(where, f"a lane fronting {_needs(rule)}, the validator of {rule.id} "
+                      f"({', '.join(fronting) or 'none of this case'})", f"{lane_id!r}, which fronts {fronts}")
+
+
 def _lane_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rule: Rule,
                  place: Callable[[str], Place]) -> list[InputError]:
     """A declaration on a lane that cannot show the rule's rejection documents nothing: refuse it."""
-    errors = []
-    fronting = [ln for ln in case.lanes if rule.validator in suite.lanes[ln].fronts]
-    for k, lane_id in enumerate(decl.get("lanes") or ()):
-        where = place(f"{at}.lanes[{k}]")
-        if lane_id not in case.lanes:
-            errors.append(InputError(where, f"a lane this case runs on ({', '.join(case.lanes)})", repr(lane_id)))
-        elif lane_id not in fronting:
-            fronts = ", ".join(suite.lanes[lane_id].fronts) or "no validator"
-            errors.append(InputError(
-                where, f"a lane fronting {rule.validator}, the validator of {rule.id} "
-                f"({', '.join(fronting) or 'none of this case'})", f"{lane_id!r}, which fronts {fronts}"))
+    fronting = [ln for ln in case.lanes if rule.meets(suite.lanes[ln].fronts, suite.lanes[ln].upstream)]
+    named = (_named_lane_error(suite, case, lane_id, rule, fronting, place(f"{at}.lanes[{k}]"))
+             for k, lane_id in enumerate(decl.get("lanes") or ()))
+    errors = [e for e in named if e is not None]
     if not decl.get("lanes") and not fronting:
         errors.append(InputError(place(f"{at}.rule"), f"a rule of a validator one of this case's lanes fronts "
                                  f"({', '.join(case.lanes)})", f"{rule.id!r}, whose validator is {rule.validator}"))

@@ -208,7 +208,7 @@ def _refuse_old_cassette(cassette: Path) -> None:
 
 
 def _targets(catalog: Catalog, lane: Lane, bodies: Iterable[Any]) -> list[tuple[Interaction | None, Any]]:
-    rules = {r.id for r in catalog.rules.for_validators(lane.fronts)}
+    rules = {r.id for r in catalog.rules.for_lane(lane)}
     todo: list[tuple[Interaction | None, Any]] = [
         (i, i.body) for i in catalog.interactions if i.entry.outcome == "rejected" and i.entry.rule in rules]
     seen: set[bytes] = set()

@@ -46,10 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _settings(suite: Path) -> tuple[str, str | None, tuple[str, ...]]:
     settings = suite_settings(suite)
-    cassettes = settings.get("cassettes")
-    found = settings.get("rules")
-    rules = [str(r) for r in found] if isinstance(found, list) else ["**/*.rules.yaml"]
-    return str(suite.resolve()), str(cassettes) if cassettes else None, tuple(rules)
+    return str(suite.resolve()), settings.cassettes, settings.rules
 
 
 @pytest.fixture

@@ -141,7 +141,7 @@ def replay(catalog: Catalog, lane: Lane, body: Any, url: str | None = None) -> R
     hits = findings_for_body(catalog, lane, body)
     if not hits:
         return Replayed("unknown")
-    rules = [rule for rule in catalog.rules.for_validators(lane.fronts)]
+    rules = [rule for rule in catalog.rules.for_lane(lane)]
     fired = sorted({rule.id for rule, _ in hits})
     recorder = vcr.VCR(record_mode="none", match_on=["method", "rejection_signature"])
     recorder.register_matcher("rejection_signature", _matcher(rules))

@@ -23,6 +23,7 @@ from referencing.jsonschema import DRAFT202012
 from harness.errors import ConfigError, HarnessError, InputError, InputErrors, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import Document, load_document
+from harness.model import Lane
 from harness.patterns import BoundedPattern, bounded
 from harness.reject.walk import subschemas
 from harness.selectors import compile_selector
@@ -50,12 +51,22 @@ class Rule:
     drift: str = ""
     why: str = ""
     wire: str = ""
+    upstream: str = ""
+    """A gateway rule recorded with one upstream behind the gateway (OpenRouter routing to
+    DeepSeek): it applies only to a lane that fronts that upstream too (``meets``)."""
     trigger: Mapping[str, Any] = field(default_factory=dict)
     triggers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     file: str = ""
     line: int | None = None
     # where each listed receipt id stands in the rules file, so a dangling one is named exactly
     receipt_places: tuple[Place, ...] = ()
+
+    def meets(self, fronts: Iterable[str], upstream: str | None = None) -> bool:
+        """Whether a request through validators ``fronts`` (routed on to ``upstream`` by a
+        translating gateway) meets this rule: the rule's validator is among them and, for a rule
+        recorded with an upstream, that upstream is the lane's or among the fronted validators."""
+        met = set(fronts)
+        return self.validator in met and (not self.upstream or self.upstream in met or self.upstream == upstream)
 
     @property
     def pattern(self) -> BoundedPattern:
@@ -71,9 +82,15 @@ class RuleSet:
     def by_id(self) -> dict[str, Rule]:
         return {r.id: r for r in self.rules}
 
-    def for_validators(self, validators: Iterable[str]) -> tuple[Rule, ...]:
-        wanted = set(validators)
-        return tuple(r for r in self.rules if r.validator in wanted)
+    def for_validators(self, validators: Iterable[str], upstream: str | None = None) -> tuple[Rule, ...]:
+        """The rules a request meets through these validators (a lane's ``fronts``): a gateway
+        rule keyed on an upstream only when that upstream is the lane's (``Rule.meets``)."""
+        wanted = frozenset(validators)
+        return tuple(r for r in self.rules if r.meets(wanted, upstream))
+
+    def for_lane(self, lane: Lane) -> tuple[Rule, ...]:
+        """The rules a lane's requests meet: its ``fronts``, and its ``upstream`` for gateway rules."""
+        return self.for_validators(lane.fronts, lane.upstream)
 
 
 def _check_parts(doc: Document, at: str, raw: Mapping[str, Any]) -> None:
@@ -139,7 +156,7 @@ def _rule(doc: Document, i: int, default_validator: str | None) -> Rule:
         when=raw.get("when"), within=raw.get("within"), nodes=raw.get("nodes", "objects"),
         location=tuple(raw.get("location", ())), path_style=raw.get("path_style", "selector"),
         title=raw.get("title", ""), drift=raw.get("drift", ""), why=raw.get("why", ""),
-        wire=raw.get("wire", ""), trigger=raw.get("trigger", {}), triggers=triggers,
+        wire=raw.get("wire", ""), upstream=raw.get("upstream", ""), trigger=raw.get("trigger", {}), triggers=triggers,
         file=doc.file, line=doc.lines.line_of(at),
         receipt_places=tuple(doc.place(f"{at}.receipts[{j}]") for j in range(len(receipts))),
     )

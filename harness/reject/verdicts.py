@@ -13,6 +13,7 @@ default) or on any undeclared one (``any``: the suite setting ``fail_on_rejectio
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -81,7 +82,7 @@ def _declared(case: Case, rule_id: str, lane_id: str, side: str) -> str | None:
 
 def findings_for_body(catalog: Catalog, lane: Lane, body: Any) -> list[tuple[Rule, Hit]]:
     """(rule, hit) for every rule of the lane's fronted validators that fires on ``body``."""
-    return compiled(catalog.rules.for_validators(lane.fronts)).fire(body)
+    return compiled(catalog.rules.for_lane(lane)).fire(body)
 
 
 def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observation | None,
@@ -102,6 +103,15 @@ def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observati
     return {**base, "status": status, "rejections": rejections}
 
 
+def _declared_keys(case: Case, decl: Mapping[str, Any],
+                   built: set[tuple[str, str, str]]) -> tuple[list[tuple[str, str, str]], tuple[str, ...], list[str]]:
+    """The built (case, lane, side) keys a declaration covers, with its sides and lanes."""
+    sides = ("old", "new") if decl.get("side") == "both" else (decl.get("side", "new"),)
+    lanes = list(decl.get("lanes") or case.lanes)
+    keys = [(case.id, ln, s) for ln in lanes for s in sides if (case.id, ln, s) in built]
+    return keys, sides, lanes
+
+
 def _stale(suite: Suite, findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Declared rejections that no observed body set off: documentation that went out of date."""
     seen = {(f["case"], f["lane"], f["side"], r["rule"]) for f in findings for r in f["rejections"]}
@@ -109,44 +119,69 @@ def _stale(suite: Suite, findings: list[dict[str, Any]]) -> list[dict[str, Any]]
     out = []
     for case in suite.cases:
         for decl in case.rejections:
-            sides = ("old", "new") if decl.get("side") == "both" else (decl.get("side", "new"),)
-            lanes = decl.get("lanes") or case.lanes
-            keys = [(case.id, ln, s) for ln in lanes for s in sides if (case.id, ln, s) in built]
+            keys, sides, lanes = _declared_keys(case, decl, built)
             if keys and not any((*k, decl["rule"]) in seen for k in keys):
-                out.append({"case": case.id, "rule": decl["rule"], "lanes": list(lanes), "sides": list(sides)})
+                out.append({"case": case.id, "rule": decl["rule"], "lanes": lanes, "sides": list(sides)})
     return out
+
+
+def _output_of(suite: Suite, case: Case) -> str:
+    """What the case's subject builds: only a request body meets provider rules."""
+    return suite.subjects[case.subject].output if case.subject in suite.subjects else "request-body"
+
+
+def _was_run(observations: Mapping[Key, Observation], case_id: str, lane_id: str) -> bool:
+    return (case_id, lane_id, "old") in observations or (case_id, lane_id, "new") in observations
+
+
+def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observation]) -> list[dict[str, Any]]:
+    """One finding per observed case x lane x side, in case, lane and side order."""
+    findings: list[dict[str, Any]] = []
+    for case in suite.cases:
+        output = _output_of(suite, case)
+        for lane_id in case.lanes:
+            if not _was_run(observations, case.id, lane_id):
+                continue  # this case x lane was not part of the run
+            lane = suite.lanes[lane_id]
+            findings.extend(_finding(catalog, case, lane, side, observations.get((case.id, lane_id, side)), output)
+                            for side in ("old", "new"))
+    return findings
+
+
+def _summary(findings: list[dict[str, Any]]) -> dict[str, int]:
+    statuses = Counter(f["status"] for f in findings)
+    hits = Counter((f["side"], bool(r["expected"])) for f in findings for r in f["rejections"])
+    return {
+        "bodies": statuses["known-rejected"] + statuses["no-known-rejection"],
+        "known_rejected": statuses["known-rejected"],
+        "new_undeclared": hits[("new", False)],
+        "new_expected": hits[("new", True)],
+        "old": hits[("old", False)] + hits[("old", True)],
+    }
+
+
+def _catalog_counts(catalog: Catalog) -> dict[str, Any]:
+    return {"rules": len(catalog.rules.rules),
+            "receipts": sum(1 for i in catalog.interactions if i.entry.outcome == "rejected"),
+            "folder": Path(catalog.folder).name}
+
+
+def _fail_on(suite: Suite) -> str:
+    fail_on = str(suite.settings.get("fail_on_rejections") or "introduced")
+    if fail_on not in FAIL_ON:
+        raise ValueError(f"fail_on_rejections must be one of {FAIL_ON}, not {fail_on!r}")
+    return fail_on
 
 
 def evaluate(suite: Suite, observations: Mapping[Key, Observation]) -> dict[str, Any]:
     """The report's ``rejections`` section for every observed case x lane x side."""
     catalog = catalog_of(suite)
-    findings: list[dict[str, Any]] = []
-    for case in suite.cases:
-        output = suite.subjects[case.subject].output if case.subject in suite.subjects else "request-body"
-        for lane_id in case.lanes:
-            lane = suite.lanes[lane_id]
-            for side in ("old", "new"):
-                obs = observations.get((case.id, lane_id, side))
-                if obs is None and (case.id, lane_id, "old") not in observations \
-                        and (case.id, lane_id, "new") not in observations:
-                    continue  # this case x lane was not part of the run
-                findings.append(_finding(catalog, case, lane, side, obs, output))
-    hits = [(f, r) for f in findings for r in f["rejections"]]
-    fail_on = str(suite.settings.get("fail_on_rejections") or "introduced")
-    if fail_on not in FAIL_ON:
-        raise ValueError(f"fail_on_rejections must be one of {FAIL_ON}, not {fail_on!r}")
+    findings = _findings(suite, catalog, observations)
+    fail_on = _fail_on(suite)
     return {
         "version": SECTION_VERSION,
-        "catalog": {"rules": len(catalog.rules.rules),
-                    "receipts": sum(1 for i in catalog.interactions if i.entry.outcome == "rejected"),
-                    "folder": Path(catalog.folder).name},
-        "summary": {
-            "bodies": sum(1 for f in findings if f["status"] in ("known-rejected", "no-known-rejection")),
-            "known_rejected": sum(1 for f in findings if f["status"] == "known-rejected"),
-            "new_undeclared": sum(1 for f, r in hits if f["side"] == "new" and not r["expected"]),
-            "new_expected": sum(1 for f, r in hits if f["side"] == "new" and r["expected"]),
-            "old": sum(1 for f, _ in hits if f["side"] == "old"),
-        },
+        "catalog": _catalog_counts(catalog),
+        "summary": _summary(findings),
         "findings": findings,
         "stale_declarations": _stale(suite, findings),
         "fail_on": fail_on,

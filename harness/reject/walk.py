@@ -32,42 +32,46 @@ def subschemas(root: Any, parts: Parts | None = None) -> Iterator[tuple[Parts, A
     """``(parts, node)`` for the root and every schema below it, depth first, in key order."""
     at: Parts = parts or []
     yield at, root
-    if not isinstance(root, dict):
-        return
-    for key, value in root.items():
-        if key in _MAPS and isinstance(value, dict):
-            for name, sub in value.items():
-                yield from subschemas(sub, [*at, key, name])
-        elif key in _LISTS and isinstance(value, list):
-            for i, sub in enumerate(value):
-                yield from subschemas(sub, [*at, key, i])
-        elif key in _ONES and isinstance(value, dict | list) and not (
-            key == "additionalProperties" and isinstance(value, list)
-        ):
-            if key == "items" and isinstance(value, list):
-                for i, sub in enumerate(value):
-                    yield from subschemas(sub, [*at, key, i])
-            else:
-                yield from subschemas(value, [*at, key])
+    if isinstance(root, dict):
+        for _, steps, sub in _child_steps(root, 0):
+            yield from subschemas(sub, [*at, *steps])
 
 
 Tree = list[tuple[int, tuple[str | int, ...], Any]]
 """Nodes in walk order, each as (its parent's index or -1, the steps from the parent, node)."""
 
 
+def _map_children(me: int, key: str, value: Any) -> Tree:
+    return [(me, (key, name), sub) for name, sub in value.items()] if isinstance(value, dict) else []
+
+
+def _list_children(me: int, key: str, value: Any) -> Tree:
+    return [(me, (key, i), sub) for i, sub in enumerate(value)] if isinstance(value, list) else []
+
+
+def _one_child(me: int, key: str, value: Any) -> Tree:
+    if isinstance(value, dict):
+        return [(me, (key,), value)]
+    if not isinstance(value, list) or key == "additionalProperties":
+        return []
+    # ``items`` may hold a list of schemas; another keyword's list is one (odd) node
+    return _list_children(me, key, value) if key == "items" else [(me, (key,), value)]
+
+
+# How each schema-holding keyword holds its schemas, one lookup per key (most keys of a schema,
+# ``type`` or ``description``, hold none).
+_HOLDS: dict[str, Callable[[int, str, Any], Tree]] = {
+    **dict.fromkeys(_MAPS, _map_children), **dict.fromkeys(_LISTS, _list_children),
+    **dict.fromkeys(_ONES, _one_child),
+}
+
+
 def _child_steps(node: dict[str, Any], me: int) -> Tree:
     out: Tree = []
     for key, value in node.items():
-        if key in _MAPS and isinstance(value, dict):
-            out.extend((me, (key, name), sub) for name, sub in value.items())
-        elif key in _LISTS and isinstance(value, list):
-            out.extend((me, (key, i), sub) for i, sub in enumerate(value))
-        elif key in _ONES and isinstance(value, dict | list) and not (
-                key == "additionalProperties" and isinstance(value, list)):
-            if key == "items" and isinstance(value, list):
-                out.extend((me, (key, i), sub) for i, sub in enumerate(value))
-            else:
-                out.append((me, (key,), value))
+        holds = _HOLDS.get(key)
+        if holds is not None:
+            out += holds(me, key, value)
     return out
 
 
@@ -80,8 +84,11 @@ def subschema_tree(root: Any) -> Tree:
     while stack:
         entry = stack.pop()
         out.append(entry)
-        if isinstance(entry[2], dict):
-            stack.extend(reversed(_child_steps(entry[2], len(out) - 1)))
+        node = entry[2]
+        if isinstance(node, dict) and not _HOLDS.keys().isdisjoint(node):  # a leaf holds none
+            children = _child_steps(node, len(out) - 1)
+            children.reverse()
+            stack += children
     return out
 
 

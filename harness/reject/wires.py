@@ -47,6 +47,14 @@ def _bedrock(i: int) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Wire:
+    """One provider API's request shape, as ``harness cassettes build`` rebuilds a recorded
+    rejection in it: POST ``uri`` with ``base`` (a body without tools), the tools list at
+    ``tools_path`` inside it, ``clean(i)`` the i-th filler tool that no rule fires on.
+    ``index_hole`` is the tool index a message names when it names none (``tools[0]``; Gemini
+    counts from 1). ``validators`` are the rule validators whose rules default to this wire
+    when they name none. A plugin registers one under the ``harness.wires`` entry-point group
+    (docs/plugins.md); the entry point's name is the wire's ``name``."""
+
     name: str
     uri: str
     base: dict[str, Any]
@@ -54,6 +62,7 @@ class Wire:
     clean: Callable[[int], dict[str, Any]]
     index_hole: str = "0"
     headers: tuple[tuple[str, str], ...] = (("Content-Type", "application/json"),)
+    validators: tuple[str, ...] = ()
 
 
 def _chat_wire(name: str, uri: str, model: str) -> Wire:

@@ -44,6 +44,7 @@ from harness import supervise
 from harness.errors import ConfigError
 from harness.model import PipelineSpec, Side, Subject, Suite
 from harness.pipeline.setup import prepare
+from harness.plugins import distribution_folders
 
 __all__ = ["Revision", "at_revisions", "cache_root", "checkout", "side_at"]
 
@@ -153,10 +154,12 @@ def checkout(repo: Path, ref: str, flag: str) -> Revision:
 
 
 def _tree_path(root: str, rev: Revision) -> list[str]:
-    """The folders a Python side at ``rev`` imports from: its suite folder, the tree's root, and
-    its ``src/`` when present (where a package installed from this repository lives)."""
+    """The folders a Python side at ``rev`` imports from: its suite folder, the tree's root, its
+    ``src/`` when present (where a package installed from this repository lives), and each
+    distribution folder under the root (the built-in subjects' ``subjects/``)."""
     src = rev.folder / "src"
-    return [root, str(rev.folder), *([str(src)] if src.is_dir() else [])]
+    nested = [str(d) for d in distribution_folders(rev.folder)]
+    return [root, str(rev.folder), *([str(src)] if src.is_dir() else []), *nested]
 
 
 def side_at(spec: PipelineSpec, rev: Revision) -> PipelineSpec:

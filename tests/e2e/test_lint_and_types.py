@@ -20,13 +20,14 @@ def tool(name: str) -> str:
     return found
 
 
-def test_ruff_finds_nothing_in_the_package_the_tests_and_the_benchmarks(repo: Path) -> None:
-    got = subprocess.run([tool("ruff"), "check", "harness", "tests", "bench"], cwd=repo, capture_output=True,
-                         text=True, timeout=300, check=False)
+def test_ruff_finds_nothing_in_the_package_the_subjects_the_tests_and_the_benchmarks(repo: Path) -> None:
+    got = subprocess.run([tool("ruff"), "check", "harness", "subjects", "tests", "bench"], cwd=repo,
+                         capture_output=True, text=True, timeout=300, check=False)
     assert got.returncode == 0, got.stdout[-3000:]
 
 
-def test_mypy_strict_finds_nothing_in_the_package(repo: Path) -> None:
-    got = subprocess.run([tool("mypy"), "harness"], cwd=repo, capture_output=True, text=True, timeout=600,
+@pytest.mark.parametrize("target", ["harness", "subjects/wire_harness_subjects"])
+def test_mypy_strict_finds_nothing_in_the_package_and_the_subjects_distribution(repo: Path, target: str) -> None:
+    got = subprocess.run([tool("mypy"), target], cwd=repo, capture_output=True, text=True, timeout=600,
                          check=False)
     assert got.returncode == 0, got.stdout[-3000:]

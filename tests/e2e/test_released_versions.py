@@ -126,3 +126,17 @@ def test_a_rejection_both_versions_share_fails_only_with_fail_on_rejections_any(
                      "--fail-on-rejections", "any", cwd=tmp_path, cache=cache)
     assert strict.returncode == 3, strict.stdout + strict.stderr
     assert "REJECTED anthropic.tool-name-pattern on claude (new): 1 case(s), 1 persisting: slash-name" in strict.stdout
+
+
+def test_a_version_matrix_checks_each_pin_on_every_compared_pair(suite: Path, tmp_path: Path) -> None:
+    cases = suite / "tiny.cases.yaml"
+    cases.write_text(cases.read_text().rstrip("\n") + "\n    pins:\n      - {name: max_tokens_stays_1024, "
+                     "kind: equals, select: max_tokens, value: 1024}\n")
+    got = harness("run", str(suite), "--out", str(tmp_path / "out"), "--format", "json", "--case", "slash-name@*",
+                  "--versions", "1.0.0,2.0.0,3.0.0", cwd=tmp_path, cache=tmp_path / "cache")
+    outcomes = {r["id"].split("::")[1]: r["outcome"] for r in _report(got)["pins"]["results"]
+                if r["id"].endswith("::max_tokens_stays_1024")}
+    # 3.0.0 raised max_tokens to 4096: the pin fails on both pairs whose new side is 3.0.0
+    assert outcomes == {"slash-name@1.0.0..2.0.0[claude]": "passed", "slash-name@2.0.0..3.0.0[claude]": "failed",
+                        "slash-name@1.0.0..3.0.0[claude]": "failed"}, got.stderr
+    assert got.returncode == 1

@@ -1,8 +1,10 @@
-"""The built wheel in a fresh virtual environment, outside the repository: plain ``pytest``
-collects every pin of a copy of ``cases/`` (with its ``cassettes/``) through the ``pytest11`` entry point (no conftest,
-no ``-p``), the Python pins get their ``observe`` fixture, and every printed id reruns alone.
+"""The built wheels in a fresh virtual environment, outside the repository: the harness's and
+the built-in subjects' (a distribution of their own, found through its entry points). Plain
+``pytest`` collects every pin of a copy of ``cases/`` (with its ``cassettes/``) through the
+``pytest11`` entry point (no conftest, no ``-p``), the Python pins get their ``observe``
+fixture, every printed id reruns alone, and ``harness run`` passes the whole bundled suite.
 
-Nothing is downloaded: the wheel is built here without build isolation, and the fresh
+Nothing is downloaded: the wheels are built here without build isolation, and the fresh
 environment reaches the dependencies already installed for this test run through a ``.pth``.
 """
 
@@ -39,16 +41,20 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPO / name, src / name)
     shutil.copytree(REPO / "harness", src / "harness", ignore=shutil.ignore_patterns("__pycache__"))
-    built = _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index",
-                 "-w", base / "dist", src, cwd=base)
-    assert built.returncode == 0, built.stdout + built.stderr
-    (wheel,) = (base / "dist").glob("wire_harness-*.whl")
+    subjects = base / "subjects"
+    shutil.copytree(REPO / "subjects", subjects, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    for folder in (src, subjects):
+        built = _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+                     "-w", base / "dist", folder, cwd=base)
+        assert built.returncode == 0, built.stdout + built.stderr
+    wheels = sorted((base / "dist").glob("wire_harness*.whl"))
+    assert [w.name.split("-")[0] for w in wheels] == ["wire_harness", "wire_harness_subjects"]
     env = base / "venv"
     made = _run(sys.executable, "-m", "venv", "--without-pip", env, cwd=base)
     assert made.returncode == 0, made.stderr
     python = env / "bin" / "python"
     installed = _run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index",
-                     wheel, cwd=base)
+                     *wheels, cwd=base)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     purelib = _run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=base).stdout.strip()
     # the dependencies this run already has, after the wheel's own files on the path
@@ -91,3 +97,16 @@ def test_plain_pytest_with_the_wheel_collects_every_pin_and_every_id_reruns_alon
         one = _run(venv, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA", nodeid, cwd=user_project)
         assert one.returncode == 0, one.stdout[-2000:]
         assert [line for line in one.stdout.splitlines() if line.startswith("PASSED")] == [f"PASSED {nodeid}"]
+
+
+def test_the_bundled_suite_passes_with_its_subjects_installed_as_their_own_distribution(
+        venv: Path, user_project: Path) -> None:
+    where = _run(venv, "-c", "import wire_harness_subjects as s; print(s.__file__)", cwd=user_project).stdout
+    assert where.startswith(str(venv.parent.parent)), where  # the subjects wheel's copy
+    # the ledgers name source files to mutate, which a checkout has and an installed wheel does not:
+    # mutation runs on the source tree (tests/e2e/test_mutate_*.py); every other stage runs here
+    for ledger in (user_project / "cases").rglob("*.ledger.yaml"):
+        ledger.unlink()
+    got = _run(venv, "-m", "harness", "run", "cases", "--out", "reports", cwd=user_project, timeout=900)
+    assert got.returncode == 0, got.stdout[-3000:] + got.stderr[-3000:]
+    assert "0 failing" in got.stdout and "0 undeclared" in got.stdout

@@ -121,32 +121,47 @@ def measure(*values: Any) -> int:
     """
     seen: dict[int, tuple[int, int]] = {}
     held = 0
+    too_deep = f"too deep: more than {MAX_DEPTH} levels"
 
     def walk(node: Any, depth: int) -> tuple[int, int]:
+        # called once per distinct container: a scalar child is counted inline and a container
+        # met before is read from ``seen`` here (most values are scalars, and a call per value
+        # was most of an import's time)
         nonlocal held
-        if depth > MAX_DEPTH:
-            raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
-        if not isinstance(node, (dict, list)):
-            held += 1
-            return 1, 0
-        known = seen.get(id(node))
-        if known is not None:
-            if depth + known[1] > MAX_DEPTH:
-                raise TooDeep(f"too deep: more than {MAX_DEPTH} levels")
-            return known
         held += 1
-        children = node.values() if isinstance(node, dict) else node
+        children = node.values() if type(node) is dict else node
+        below = depth + 1
+        if children and below > MAX_DEPTH:  # the first child is past the bound
+            raise TooDeep(too_deep)
         size, height = 1, 0
         for child in children:
-            s, h = walk(child, depth + 1)
-            size += s
-            height = max(height, h + 1)
+            kind = type(child)
+            if kind is dict or kind is list:
+                known = seen.get(id(child))
+                if known is None:
+                    known = walk(child, below)
+                elif below + known[1] > MAX_DEPTH:
+                    raise TooDeep(too_deep)
+                size += known[0]
+                height = known[1] + 1 if known[1] >= height else height
+            else:
+                held += 1
+                size += 1
+                height = height or 1
             if size > MAX_SCHEMA_VALUES:
                 raise TooLarge(f"too large: more than {MAX_SCHEMA_VALUES:,} values expanded")
         seen[id(node)] = (size, height)
         return size, height
 
+    def top(value: Any) -> None:
+        nonlocal held
+        if type(value) is dict or type(value) is list:
+            walk(value, 0)
+        else:
+            held += 1
+
     for value in values:
         seen.clear()  # the bounds hold per schema (a node two of them share counts in each)
-        walk(value, 0)
+        top(value)
     return held
+

@@ -14,6 +14,9 @@ values are built, not afterwards.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +40,7 @@ from harness.sources.openapi.operations import (
     parameters,
     success_schemas,
 )
+from harness.sources.openapi.quickjson import Counted, quick_json
 from harness.sources.openapi.refs import BadRef, BudgetSpent, Inliner, RemoteRef
 from harness.sources.openapi.shapes import Malformed, child, describe, first_non_json, place_of
 
@@ -108,6 +112,10 @@ class ImportResult:
 def load_openapi(path: Path, display: str | None = None, max_values: int = MAX_DOCUMENT_VALUES) -> Document:
     """Load a JSON or YAML document within the document-wide value bound."""
     name = display or str(path)
+    if path.suffix == ".json":
+        quick = quick_json(path, name, max_values)
+        if quick is not None:
+            return quick
     try:
         doc = load_document(path, display=name, max_nodes=max_values, numeric_keys=True)
     except RecursionError:
@@ -134,18 +142,29 @@ _DOCUMENT = "an OpenAPI 3.x document (an object with openapi and paths)"
 
 
 def _check_document(doc: Document) -> str:
+    """The document's OpenAPI version, once its top level passes every document-wide check."""
     value = doc.value
-    if value is None:
-        raise _refuse(doc, "", _DOCUMENT, "an empty document")
     if not isinstance(value, dict):
-        raise _refuse(doc, "", _DOCUMENT, describe(value))
+        raise _refuse(doc, "", _DOCUMENT, "an empty document" if value is None else describe(value))
+    version = _version(doc, value)
+    _check_paths(doc, value, version)
+    for where, expected, found in server_problems(value):
+        raise _refuse(doc, where, expected, found)
+    return version
+
+
+def _version(doc: Document, value: dict[str, Any]) -> str:
     version = value.get("openapi")
-    if not (isinstance(version, str) and version[:4] in ("3.0.", "3.1.")):
-        swagger = value.get("swagger")
-        found = (f"swagger {swagger[:20]}" if isinstance(swagger, str) else
-                 f"swagger: {describe(swagger)}" if "swagger" in value else
-                 "no openapi key" if "openapi" not in value else describe(version))
-        raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document (openapi: \"3.0.x\" or \"3.1.x\", quoted)", found)
+    if isinstance(version, str) and version[:4] in ("3.0.", "3.1."):
+        return version
+    swagger = value.get("swagger")
+    found = (f"swagger {swagger[:20]}" if isinstance(swagger, str) else
+             f"swagger: {describe(swagger)}" if "swagger" in value else
+             "no openapi key" if "openapi" not in value else describe(version))
+    raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document (openapi: \"3.0.x\" or \"3.1.x\", quoted)", found)
+
+
+def _check_paths(doc: Document, value: dict[str, Any], version: str) -> None:
     optional = version.startswith("3.1.")  # 3.1 may leave paths out (webhooks or components only)
     if not isinstance(value.get("paths"), dict) and not ("paths" not in value and optional):
         found = describe(value["paths"]) if "paths" in value else "no paths key"
@@ -154,9 +173,6 @@ def _check_document(doc: Document) -> str:
         problem = path_key_problem(str(key))
         if problem:
             raise _refuse(doc, child("paths", key), "a plain absolute path", problem)
-    for where, expected, found in server_problems(value):
-        raise _refuse(doc, where, expected, found)
-    return version
 
 
 def _check_placeholders(doc: Document, op: Operation, params: list[str]) -> None:
@@ -187,6 +203,12 @@ class _Run:
         if isinstance(exc, BudgetSpent):
             return _refuse(self.doc, op.where, "a document within the inlining budget", exc.reason)
         return _refuse(self.doc, op.where, "a $ref naming a place in the document", f"{str(exc)[:80]!r}")
+
+    def path_parameters(self, op: Operation) -> list[str]:
+        try:
+            return [p["name"] for p, _ in parameters(self.root, op) if p["in"] == "path"]
+        except (RemoteRef, BadRef, Malformed) as exc:
+            raise self._malformed(op, exc) from None
 
     def tool(self, op: Operation, result: ImportResult) -> None:
         self.inliner.start_operation()
@@ -261,39 +283,50 @@ def _select(doc: Document, ops: list[Operation], wanted: list[str] | None, place
         return ops
     chosen: list[Operation] = []
     for name in wanted:
-        found = [op for op in ops if name in op.keys]
-        if not found:
-            known = ", ".join(op.operation_id or op.name for op in ops[:8])
-            raise InputError(place, f"operationIds or method_path keys of {doc.file} ({known}...)", repr(name))
-        chosen.extend(op for op in found if op not in chosen)
+        chosen.extend(op for op in _named(doc, ops, name, place) if op not in chosen)
     return [op for op in ops if op in chosen]  # document order
+
+
+def _named(doc: Document, ops: list[Operation], name: str, place: Place) -> list[Operation]:
+    """The operations ``name`` picks (an operationId or a method_path key); InputError if none."""
+    found = [op for op in ops if name in op.keys]
+    if not found:
+        known = ", ".join(op.operation_id or op.name for op in ops[:8])
+        raise InputError(place, f"operationIds or method_path keys of {doc.file} ({known}...)", repr(name))
+    return found
 
 
 def import_value(doc: Document, operations: list[str] | None = None, place: Place | None = None,
                  max_values: int = MAX_DOCUMENT_VALUES) -> ImportResult:
     """Import an already loaded document (see ``import_document``)."""
     version = _check_document(doc)
-    values, odd = count_values(doc.value, max_values)
-    if values > max_values:
-        raise _refuse(doc, "", f"at most {max_values:,} values", "more")
-    if odd:
-        _refuse_non_json(doc)
+    values = _counted(doc, max_values)
     try:
         ops = collect_operations(doc.value)
     except Malformed as exc:
         raise _refuse_shape(doc, exc) from None
-    result = ImportResult(doc.file, version, values, len(ops))
-    ids = [op.operation_id for op in ops if op.operation_id]
-    result.duplicated_ids = sorted({i for i in ids if ids.count(i) > 1}) if len(ids) != len(set(ids)) else []
+    result = ImportResult(doc.file, version, values, len(ops), duplicated_ids=_duplicated(ops))
     run = _Run(doc, Budgets.for_document(values))
     for op in _select(doc, ops, operations, place or Place(doc.file)):
-        try:
-            params = [p["name"] for p, _ in parameters(run.root, op) if p["in"] == "path"]
-        except (RemoteRef, BadRef, Malformed) as exc:
-            raise run._malformed(op, exc) from None
-        _check_placeholders(doc, op, params)
+        _check_placeholders(doc, op, run.path_parameters(op))
         run.tool(op, result)
     return result
+
+
+def _counted(doc: Document, max_values: int) -> int:
+    """The values in the document (counted while loading when it came through ``quick_json``);
+    InputError past ``max_values`` or at a value JSON cannot hold."""
+    values, odd = (doc.values, False) if isinstance(doc, Counted) else count_values(doc.value, max_values)
+    if values > max_values:
+        raise _refuse(doc, "", f"at most {max_values:,} values", "more")
+    if odd:
+        _refuse_non_json(doc)
+    return values
+
+
+def _duplicated(ops: list[Operation]) -> list[str]:
+    ids = [op.operation_id for op in ops if op.operation_id]
+    return sorted({i for i in ids if ids.count(i) > 1}) if len(ids) != len(set(ids)) else []
 
 
 def _refuse_non_json(doc: Document) -> None:
@@ -308,4 +341,19 @@ def import_document(path: Path, operations: list[str] | None = None, place: Plac
     """Load and import ``path``; InputError when the document is refused as a whole.
 
     ``max_values`` lowers the document-wide bound (tests use it to stay fast)."""
-    return import_value(load_openapi(path, display, max_values), operations, place, max_values)
+    with collector_paused():
+        return import_value(load_openapi(path, display, max_values), operations, place, max_values)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection meanwhile: an import builds hundreds of thousands of
+    acyclic values, and each collection would rescan all those kept so far (a third of a big
+    import's time) to find nothing."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

@@ -25,10 +25,10 @@ from harness.errors import InputError, Place
 from harness.load.validate import check
 from harness.load.yamlsafe import load_document
 from harness.model import Lane, Subject
+from harness.plugins import load_callable
 from harness.reject.match import fire
 from harness.reject.rules import RuleSet
 from harness.sources.openapi.operations import COMPOSITIONS
-from harness.subjects import load_callable
 
 __all__ = ["LaneShipping", "load_lanes", "rules_beside", "ship"]
 
@@ -134,7 +134,7 @@ def _only(bodies: Bodies, wanted: set[int]) -> Bodies:
 def _rejected(rules: RuleSet, lane: Lane, bodies: Bodies) -> dict[int, list[str]]:
     """Tool index -> ids of the rules (of the validators the lane fronts) that fire on it."""
     found: dict[int, list[str]] = {}
-    for rule in rules.for_validators(lane.fronts):
+    for rule in rules.for_lane(lane):
         for indices, body in bodies:
             for hit in fire(rule, body):
                 m = _TOOL_INDEX.match(hit.location)

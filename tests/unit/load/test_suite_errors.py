@@ -81,7 +81,9 @@ def test_two_cases_with_one_id_are_an_error_naming_both_places(tmp_path: Path) -
 
 def test_an_unknown_subject_is_named(tmp_path: Path) -> None:
     [message] = errors_of(make_suite(tmp_path, bad=GOOD_CASE.replace("subject: echo", "subject: nope")))
-    assert "unknown subject 'nope'" in message
+    assert message.startswith("bad.cases.yaml:2 at subject: expected a registered subject")
+    assert message.endswith("found 'nope'")
+    assert "anthropic_messages" in message and "declared in suite.yaml: echo" in message
 
 
 def test_case_ids_derived_from_content_are_stable_and_ignore_titles(tmp_path: Path) -> None:

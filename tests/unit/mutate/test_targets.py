@@ -139,3 +139,19 @@ def test_a_target_file_that_is_not_utf8_is_an_input_error_at_its_place(tmp_path:
         resolve_targets([("pkg/latin1.py", Place("x.ledger.yaml", 2, "targets[0]"))], root)
     assert str(info.value).startswith("x.ledger.yaml:2 at targets[0]: expected a UTF-8 target file, found ")
     assert str(info.value).endswith("latin1.py: byte 0xe9 at offset 11 not UTF-8")
+
+
+def test_a_folder_under_the_root_with_its_own_pyproject_is_an_import_root_like_src(tmp_path: Path) -> None:
+    # the repository's subjects/ distribution: subjects/pkg/mod.py imports as pkg.mod
+    from harness.mutate.targets import module_name
+    from harness.plugins import distribution_folders
+
+    package = tmp_path / "subjects" / "pkg"
+    package.mkdir(parents=True)
+    (tmp_path / "subjects" / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    (package / "__init__.py").write_text("")
+    (package / "mod.py").write_text("x = 1\n")
+    (tmp_path / "other").mkdir()
+    assert distribution_folders(tmp_path) == (tmp_path / "subjects",)
+    assert module_name(tmp_path, package / "mod.py") == "pkg.mod"
+    assert module_name(tmp_path, package / "__init__.py") == "pkg"

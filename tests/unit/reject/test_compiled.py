@@ -12,8 +12,9 @@ import pytest
 
 from harness.errors import Place
 from harness.reject.cassettes import load_catalog
-from harness.reject.compiled import _LIST, anchor, compiled, prefilter
+from harness.reject.compiled import compiled, reach
 from harness.reject.match import checker, fire, fire_all
+from harness.reject.prefilters import LIST, anchor, prefilter
 from harness.reject.rules import Rule
 from harness.reject.walk import subschemas
 from harness.sources import tools_from_listing
@@ -90,7 +91,7 @@ def test_a_node_a_rule_rejects_always_passes_its_prefilter_and_lands_in_its_anch
                 assert key in node, (rule.id, node)
                 if values is not None:
                     kind = node["type"]
-                    assert (kind if isinstance(kind, str) else _LIST) in values, (rule.id, node)
+                    assert (kind if isinstance(kind, str) else LIST) in values, (rule.id, node)
     assert looked > 50
 
 
@@ -124,3 +125,25 @@ def test_the_linked_tree_walk_gives_each_node_the_path_the_recursive_walk_gives(
         deep = {"type": "array", "items": deep}
     tree = subschema_tree(deep)
     assert len(tree) == 2001 and tree_parts(tree, 2000) == ["items"] * 2000
+
+
+@pytest.mark.parametrize("selector", ["tools[*].function", "tools[0]", "tools[-1].name", "$", "*.x", "a[*][*]",
+                                      "tools[9]", "missing.key"])
+def test_the_list_selection_reaches_what_the_selector_walk_reaches_in_order(selector: str) -> None:
+    from harness.selectors import compile_selector, walk
+
+    body = {"tools": [{"function": {"n": 1}, "name": "a"}, {"function": 2, "name": "b"}],
+            "a": [[1, 2], [], [3]], "b": {"x": 1}, "c": {"y": 2}, "d": [{"x": 3}]}
+    steps = compile_selector(selector)
+    assert reach(body, steps) == list(walk(body, steps))
+
+
+def test_hits_keep_their_places_when_several_rules_hit_one_node_and_siblings_share_a_parent() -> None:
+    rules, _ = _catalog_bodies()
+    schema = {"type": "object", "properties": {
+        "a": {"type": "object", "properties": {"x": {"type": "STRING"}, "y": {"type": "STRING"}}},
+        "b": {"anyOf": [{"type": "string"}, {"type": "integer"}], "format": "weird"}}}
+    body = {"tools": [{"function_declarations": [{"name": "f", "parameters": schema}]},
+                      {"type": "function", "function": {"name": "g", "parameters": schema}}]}
+    assert fire_all(rules, body) == _one_by_one(rules, body)
+    assert len({hit.location for hit in fire_all(rules, body)}) > 1

@@ -9,8 +9,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from harness.patterns import bounded
 from harness.reject.cassettes import load_catalog
-from harness.reject.fastschema import compile_schema, json_equal
+from harness.reject.fastschema import compile_schema, json_equal, rust_pattern
 from harness.reject.walk import subschemas
 
 REPO = Path(__file__).resolve().parents[3]
@@ -65,3 +66,52 @@ def test_json_equality_tells_booleans_from_numbers(a: Any, b: Any, same: bool) -
 @pytest.mark.parametrize("schema", [{"$ref": "#/x"}, {"if": {}}, {"patternProperties": {}}, {"type": "objekt"}])
 def test_schemas_out_of_reach_are_left_to_jsonschema(schema: Any) -> None:
     assert compile_schema(schema) is None
+
+
+# Shapes the generator writes special code for (string sets, identity for null and booleans,
+# a subset test for allowed property names, Rust for plain patterns): jsonschema's answers on
+# values chosen to tell them apart.
+SPECIAL = [
+    {"enum": ["a", None, 1, [1]]},
+    {"enum": ["a", "b"]},
+    {"enum": [True, 0]},
+    {"const": None}, {"const": True}, {"const": False}, {"const": 1}, {"const": {"a": [1.0]}},
+    {"propertyNames": {"enum": ["a", "b"]}},
+    {"not": {"propertyNames": {"enum": ["type", "title"]}}},
+    {"propertyNames": {"enum": ["a", 1]}},
+    {"type": "string", "not": {"pattern": "^[a-zA-Z0-9_-]{1,8}$"}},
+    {"pattern": "^[A-Za-z_][A-Za-z0-9_.:-]{0,3}$"},
+    {"pattern": "[0-9]+"},
+]
+SPECIAL_VALUES: list[Any] = [
+    *EDGES, "a", "b", "ab", "a\n", "abc_def\n", "x" * 9, "é", "😀", "a\ud800", "9", "a:b",
+    {"a": 1, "b": 2}, {"a": 1, "c": 2}, {"type": 1, "title": 2}, {"type": 1, "extra": 2},
+    [1.0], {"a": [1]}, {"a": [True]}, 0.0, False,
+]
+
+
+@pytest.mark.parametrize("schema", SPECIAL, ids=[json.dumps(s) for s in SPECIAL])
+def test_specialised_keywords_agree_with_jsonschema_on_values_that_tell_them_apart(schema: Any) -> None:
+    fast = compile_schema(schema)
+    assert fast is not None
+    slow = jsonschema.Draft202012Validator(schema)
+    for value in SPECIAL_VALUES:
+        assert fast(value) == slow.is_valid(value), value
+
+
+@pytest.mark.parametrize(("pattern", "rust"), [
+    ("^[a-zA-Z0-9_-]{1,128}$", True), ("^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$", True), ("^[a-z]+$", True),
+    ("(a|aa)+$", False), ("^a.b$", False), (r"^\d+$", False), ("abc(?![0-9])", False), ("^[a-z]+?$", False),
+])
+def test_only_plain_patterns_are_matched_in_rust(pattern: str, rust: bool) -> None:
+    assert (rust_pattern(pattern, bounded(pattern)) is not None) is rust
+
+
+def test_a_rust_matched_pattern_keeps_pythons_answer_for_a_final_newline_and_a_lone_surrogate() -> None:
+    check = rust_pattern("^[a-z\\ud800]+$", bounded("^[a-z]+$"))
+    assert check is None  # a surrogate in the pattern is not plain
+    check = rust_pattern("^[a-z]+$", bounded("^[a-z]+$"))
+    assert check is not None
+    assert check("abc") and not check("ab1")
+    assert check("abc\n")  # Python's $ matches before a final newline (ECMA's would not)
+    assert not check("ab\ud800")  # no Rust string holds a lone surrogate: Python decides

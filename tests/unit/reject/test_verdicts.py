@@ -13,9 +13,9 @@ from harness.canonical import canonical_bytes
 from harness.exitcodes import ExitCode
 from harness.load.suite import load_suite
 from harness.model import Case, Lane, Observation, Suite
+from harness.plugins import load_callable
 from harness.reject.report import render_markdown
 from harness.reject.verdicts import evaluate, exit_code
-from harness.subjects import load_callable
 from tests.unit.reject.scenario import GOOD_BODY, write_scenario
 
 REPO = Path(__file__).resolve().parents[3]

@@ -64,3 +64,13 @@ def test_an_interpreter_the_tree_does_not_hold_stays_where_it_is(rev: Revision) 
     assert moved.path == (str(rev.folder / "suite"), str(rev.folder), str(rev.folder / "src"))
     on_path = PipelineSpec(kind="python", call="pipe:body", python="python3", root=str(rev.repo / "suite"))
     assert side_at(on_path, rev).python == "python3"
+
+
+def test_a_distribution_folder_in_the_tree_is_on_the_path_so_its_subjects_are_the_revisions(rev: Revision) -> None:
+    # the repository's subjects/ (wire-harness-subjects): at HEAD~1 its code is HEAD~1's
+    (rev.folder / "subjects").mkdir()
+    (rev.folder / "subjects" / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (rev.folder / "notes").mkdir()
+    moved = side_at(PipelineSpec(kind="python", call="pipe:body", root=str(rev.repo / "suite")), rev)
+    assert moved.path == (str(rev.folder / "suite"), str(rev.folder), str(rev.folder / "src"),
+                          str(rev.folder / "subjects"))

@@ -8,8 +8,7 @@ each, for the PR head (``native_endpoint``) and for the review's fix (``native_e
 from __future__ import annotations
 
 import pytest
-
-from harness.subjects.anthropic_messages.gate import (
+from wire_harness_subjects.anthropic_messages.gate import (
     ascii_lower,
     host_text,
     is_first_party,

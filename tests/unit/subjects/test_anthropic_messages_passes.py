@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from wire_harness_subjects.anthropic_messages.flatten import flatten
+from wire_harness_subjects.anthropic_messages.narrow import narrow
+from wire_harness_subjects.anthropic_messages.notes import generic_note
+
 from harness.canonical import canonical_bytes
-from harness.subjects.anthropic_messages.flatten import flatten
-from harness.subjects.anthropic_messages.narrow import narrow
-from harness.subjects.anthropic_messages.notes import generic_note
 
 ONE_OF_NOTE = "Exactly one of these parameter groups must be provided: `a` | `b`."
 

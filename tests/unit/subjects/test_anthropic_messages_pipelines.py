@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from wire_harness_subjects.anthropic_messages import FIXED_SUBJECT, SUBJECT, new, old
+from wire_harness_subjects.anthropic_messages.body import refeed
 
 from harness.canonical import canonical_bytes
 from harness.load import load_suite
-from harness.subjects import resolve_subject
-from harness.subjects.anthropic_messages import FIXED_SUBJECT, SUBJECT, new, old
-from harness.subjects.anthropic_messages.body import refeed
+from harness.plugins import resolve_subject
 
 REPO = Path(__file__).resolve().parents[3]
 TOOLS = REPO / "cases" / "anthropic_messages" / "tools" / "recorded.json"

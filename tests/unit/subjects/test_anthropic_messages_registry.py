@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from wire_harness_subjects.anthropic_messages.registry import normalize
+
 from harness.canonical import canonical_bytes
-from harness.subjects.anthropic_messages.registry import normalize
 
 
 def normalized(schema: Any) -> bytes:

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from wire_harness_subjects.openai_strict_resume import SUBJECT
+from wire_harness_subjects.openai_strict_resume.pipelines import new, old
 
 from harness.canonical import canonical_bytes
 from harness.load import load_suite
-from harness.subjects import resolve_subject
-from harness.subjects.openai_strict_resume import SUBJECT
-from harness.subjects.openai_strict_resume.pipelines import new, old
+from harness.plugins import resolve_subject
 
 TOOL: dict[str, Any] = {
     "name": "lookup",
@@ -139,4 +139,5 @@ def test_the_bundled_cases_and_lanes_load_on_their_own(tmp_path: Path) -> None:
     assert "strict-body-bookflight" in ids
     assert {case.subject for case in suite.cases} == {"openai_strict_resume"}
     assert set(suite.lanes) == {"openai-chat", "openai-responses", "openrouter", "mistral",
-                                "anthropic-resume", "openai-chat-no-model"}
+                                "anthropic-resume", "openai-chat-no-model", "openrouter-deepseek",
+                                "openrouter-claude"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from harness.subjects.openai_strict_resume.nulls import remove_strict_nulls
+from wire_harness_subjects.openai_strict_resume.nulls import remove_strict_nulls
 
 
 def test_the_null_of_a_widened_field_is_removed_and_a_nullable_null_stays() -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from harness.subjects.openai_strict_resume.pipelines import new, old
+from wire_harness_subjects.openai_strict_resume.pipelines import new, old
 
 BOOK_FLIGHT: dict[str, Any] = {
     "name": "bookFlight",

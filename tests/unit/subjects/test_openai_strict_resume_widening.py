@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from harness.subjects.openai_strict_resume.strict import allows_null, make_strict, with_null
+from wire_harness_subjects.openai_strict_resume.strict import allows_null, make_strict, with_null
 
 BOOK_FLIGHT: dict[str, Any] = {
     "type": "object",

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from harness.subjects.openapi_omit import SUBJECT
-from harness.subjects.openapi_omit.entries import Entry, OmitRefused, parse_omit
+from wire_harness_subjects.openapi_omit import SUBJECT
+from wire_harness_subjects.openapi_omit.entries import Entry, OmitRefused, parse_omit
 
 
 def test_paths_and_object_entries_are_parsed() -> None:

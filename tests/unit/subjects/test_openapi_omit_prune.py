@@ -6,10 +6,9 @@ import copy
 from typing import Any
 
 import pytest
-
-from harness.subjects.openapi_omit.entries import Entry
-from harness.subjects.openapi_omit.pipelines import new, old, refeed
-from harness.subjects.openapi_omit.prune import holds_nothing, prune
+from wire_harness_subjects.openapi_omit.entries import Entry
+from wire_harness_subjects.openapi_omit.pipelines import new, old, refeed
+from wire_harness_subjects.openapi_omit.prune import holds_nothing, prune
 
 LANE: dict[str, Any] = {"id": "tool-result", "wire": "tool-result", "provider": "none", "options": {}}
 TICKET_TOOL = {"name": "ShowTicket", "description": "", "input_schema": {"type": "object"},

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from harness.subjects.openapi_omit.entries import Entry, OmitRefused, parse_omit
-from harness.subjects.openapi_omit.old import FirstWalker
-from harness.subjects.openapi_omit.pipelines import validate
-from harness.subjects.openapi_omit.walk import Walker
+from wire_harness_subjects.openapi_omit.entries import Entry, OmitRefused, parse_omit
+from wire_harness_subjects.openapi_omit.old import FirstWalker
+from wire_harness_subjects.openapi_omit.pipelines import validate
+from wire_harness_subjects.openapi_omit.walk import Walker
 
 STR = {"type": "string"}
 ROOT = {"components": {"schemas": {
