@@ -368,7 +368,7 @@ def _load(root: Path) -> Suite:
     from harness.sources import read_roots  # harness.sources imports harness.load
 
     roots = read_roots(root, settings)
-    lanes = _suite_lanes(root, settings, roots, errors)
+    lanes = _suite_lanes(root, settings, settings_doc, roots, errors)
     cases = _suite_cases(root, settings, settings_doc, roots, lanes, declared, errors)
     _unique_case_ids(cases, errors)
     _raise_if_any(errors)
@@ -380,12 +380,13 @@ def _load(root: Path) -> Suite:
     )
 
 
-def _suite_lanes(root: Path, settings: Settings, roots: tuple[Path, ...], errors: _Errors) -> dict[str, Lane]:
+def _suite_lanes(root: Path, settings: Settings, settings_doc: Document | None, roots: tuple[Path, ...],
+                 errors: _Errors) -> dict[str, Lane]:
     """Every lane of every lanes file, ids unique across files."""
     lanes: dict[str, Lane] = {}
     patterns = settings["lanes"]
     lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
-    if not lane_files:
+    if not lane_files and _needs_lanes(root, settings, settings_doc, roots):
         errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
     for path in lane_files:
         try:
@@ -393,6 +394,13 @@ def _suite_lanes(root: Path, settings: Settings, roots: tuple[Path, ...], errors
         except HarnessError as exc:
             errors.add(exc)
     return lanes
+
+
+def _needs_lanes(root: Path, settings: Settings, settings_doc: Document | None, roots: tuple[Path, ...]) -> bool:
+    """Lanes are what cases run on: a suite of Python pins only needs none, unless it names some."""
+    if settings_doc is not None and "lanes" in settings_doc.value:
+        return True
+    return bool(_globbed(root, settings["cases"], roots))
 
 
 def _add_lanes(lanes: dict[str, Lane], found: dict[str, Lane]) -> None:

@@ -15,6 +15,7 @@ pipeline again; only fresh calls (determinism, idempotence) still run a pipeline
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,8 @@ from harness.load import load_suite
 from harness.model import Observation, PipelineSpec, Side, Suite
 from harness.pipeline import call_isolated
 
-__all__ = ["against", "clear", "fresh", "observe", "refeed", "set_against", "set_isolate", "set_revisions",
-           "set_versions", "suite_for", "use_store"]
+__all__ = ["adopt", "against", "clear", "fresh", "observe", "own_pipelines", "refeed", "set_against", "set_isolate",
+           "set_revisions", "set_versions", "suite_for", "use_saved", "use_store"]
 
 _observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
 _stored: dict[str, dict[tuple[str, str, str], Observation]] = {}
@@ -59,6 +60,13 @@ def use_store(folder: Path) -> None:
     """Read observations from the store in ``folder`` before calling any pipeline."""
     _stored.clear()
     _stored[str(folder)] = load_observations(folder)
+
+
+def use_saved(observations: Mapping[tuple[str, str, str], Observation]) -> None:
+    """Read these observations (by case, lane, side: what the build stage just made, held by
+    the harness) before calling any pipeline; as ``use_store`` without reading a store back."""
+    _stored.clear()
+    _stored["<saved>"] = dict(observations)
 
 
 _revisions: dict[str, str | None] = {}
@@ -98,11 +106,22 @@ def suite_for(path: Path) -> Suite:
     """The suite a file belongs to: the nearest folder upward holding suite.yaml."""
     for folder in [path if path.is_dir() else path.parent, *path.parents]:
         if (folder / "suite.yaml").is_file():
-            key = str(folder.resolve()) + ("@" + ",".join(_versions) if _versions else "")
+            key = _key(folder)
             if key not in _suites:
                 _suites[key] = _at_versions(_at_revisions(load_suite(folder)))
             return _suites[key]
     raise LookupError(f"{path} is not inside a suite folder (no suite.yaml above it)")
+
+
+def adopt(suite: Suite) -> None:
+    """Hold ``suite`` as the one loaded from its folder (a forked child of the harness has it
+    loaded already, at the run's revisions and versions): ``suite_for`` will not load it again."""
+    _versions[:] = list(suite.settings.get("matrix") or [])
+    _suites[_key(Path(suite.root))] = suite
+
+
+def _key(folder: Path) -> str:
+    return str(folder.resolve()) + ("@" + ",".join(_versions) if _versions else "")
 
 
 def _actual(side: Side) -> Side:
@@ -146,6 +165,14 @@ def observe(suite: Suite, case_id: str, lane_id: str, side: Side = "new") -> Obs
     if key not in _observations:
         _observations[key] = _saved(case_id, lane_id, side) or fresh(suite, case_id, lane_id, side)
     return _observations[key]
+
+
+def own_pipelines() -> Pipelines:
+    """A fresh table of open pipelines for this (forked) process, returned for the caller to
+    close: the pipelines a parent opened stay its own (closing them here would shut them for it)."""
+    global _pipes
+    _pipes = Pipelines()
+    return _pipes
 
 
 def refeed(suite: Suite, case_id: str, output: Any) -> Any:

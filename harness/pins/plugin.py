@@ -23,6 +23,9 @@ Options:
                                 exit 3); ``harness run`` checks those itself and passes ``off``
     --harness-observations DIR  read saved observations from a run's store before calling pipelines
     --harness-revisions old:SHA,new:SHA  play those sides from git revisions (``harness run --old-ref``)
+    --harness-case-files on|off  off: leave case files alone, collect Python pins only (``harness
+                                run`` evaluates case-file items in its own process, ``harness.pins.inproc``)
+    --harness-known-ids FILE    node ids evaluated elsewhere that a ``--harness-pins`` set may name
 
 Fixtures for Python pins inside a suite folder:
     observe(case_id, lane_id, side="new") -> Observation
@@ -44,10 +47,10 @@ from typing import IO, Any
 
 import pytest
 
-from harness.compare import compare
 from harness.errors import HarnessError, InputError
 from harness.model import Case, Observation, PinSpec, Side, Subject, Suite
 from harness.pins import cache
+from harness.pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
 from harness.pins.declarative import PinFailure, evaluate
 from harness.pins.ids import select_set, suite_prefix
 from harness.report.redact import redactor
@@ -74,6 +77,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="play a version matrix as harness run --versions did: every pair's pins")
     group.addoption("--harness-observations", default="",
                     help="a run's observations folder: pins read these instead of calling the pipelines again")
+    group.addoption("--harness-case-files", choices=("on", "off"), default="on",
+                    help="off: collect only Python pins (harness run evaluates case files itself)")
+    group.addoption("--harness-known-ids", default="", metavar="FILE",
+                    help="node ids (one a line) collected elsewhere that a --harness-pins set may name")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -115,14 +122,16 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         message = str(report.longrepr[2])
     message = redactor().text(message[:2000])  # a pin's message can quote pipeline output
     # a catches_old pin against old: the file keeps what the pin itself did (harness run reads it)
-    outcome = dict(report.user_properties).get("harness_outcome", report.outcome)
+    props = dict(report.user_properties)
+    outcome = props.get("harness_outcome", report.outcome)
+    message = redactor().text(str(props["harness_message"])[:2000]) if "harness_message" in props else message
     handle.write(json.dumps({"nodeid": report.nodeid, "when": report.when, "outcome": outcome,
                              "message": message, "duration_s": round(report.duration, 6)}) + "\n")
     handle.flush()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.name.endswith(".cases.yaml"):
+    if file_path.name.endswith(".cases.yaml") and parent.config.getoption("--harness-case-files") == "on":
         return CaseFile.from_parent(parent, path=file_path)
     return None
 
@@ -182,8 +191,16 @@ def _asked_for(item: pytest.Item) -> bool:
     return pins is None or item.name in pins
 
 
+def _known_ids(config: pytest.Config) -> list[str]:
+    """The case-file node ids ``harness run`` evaluated itself (``--harness-known-ids``): a pin
+    set's reference naming one of those is not a reference naming nothing."""
+    path = str(config.getoption("--harness-known-ids"))
+    return Path(path).read_text(encoding="utf-8").splitlines() if path else []
+
+
 def _in_pin_set(config: pytest.Config, items: list[pytest.Item], name: str) -> list[pytest.Item]:
     """The items of the named pin set, suite by suite; items of no suite are not in any set."""
+    known = _known_ids(config)
     by_suite: dict[str, tuple[Suite, list[pytest.Item]]] = {}
     for item in items:
         try:
@@ -195,10 +212,10 @@ def _in_pin_set(config: pytest.Config, items: list[pytest.Item], name: str) -> l
     for suite, members in by_suite.values():
         prefix = suite_prefix(suite, config.rootpath)
         try:
-            kept.update(select_set(suite, name, [i.nodeid for i in members], prefix))
+            kept.update(select_set(suite, name, [i.nodeid for i in members] + known, prefix))
         except InputError as exc:
             raise pytest.UsageError(f"--harness-pins {name}: {exc}") from None
-    if not by_suite:
+    if not by_suite and not known:
         raise pytest.UsageError(f"--harness-pins {name}: no collected item belongs to a suite folder")
     return [item for item in items if item.nodeid in kept]
 
@@ -245,8 +262,20 @@ class CaseLane(pytest.Collector):
 class _HarnessItem(pytest.Item):
     parent: CaseLane
 
+    def _guarded(self, check: Callable[..., None], *args: Any) -> None:
+        """Run ``check``; what it raises besides a PinFailure also leaves its one-line message
+        (``check.message_of``) for the results file, the words ``harness run`` reports in-process."""
+        try:
+            check(*args)
+        except PinFailure:
+            raise
+        except Exception as exc:
+            self.user_properties.append(("harness_message", message_of(exc)))
+            raise
+
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, self.nodeid
+        # the case's line (0-based, as pytest counts): a skip marker a conftest adds needs one
+        return self.path, max((self.parent.case.line or 1) - 1, 0), self.nodeid
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, PinFailure | HarnessError):
@@ -261,47 +290,26 @@ class PinItem(_HarnessItem):
         self.add_marker(pytest.mark.harness_pin)
 
     def runtest(self) -> None:
-        if not (self.pin.catches_old and cache.against() == "old"):
-            evaluate(self.parent.suite, self.parent.case, self.parent.lane_id, self.pin)
+        p = self.parent
+        if not catches_old_applies(self.pin):
+            self._guarded(evaluate, p.suite, p.case, p.lane_id, self.pin)
             return
         try:
-            evaluate(self.parent.suite, self.parent.case, self.parent.lane_id, self.pin)
+            self._guarded(evaluate, p.suite, p.case, p.lane_id, self.pin)
         except PinFailure as exc:
             self.user_properties.append(("harness_outcome", "failed"))
             pytest.xfail(f"catches the old pipeline, as marked: {exc}")
         self.user_properties.append(("harness_outcome", "passed"))
-        raise PinFailure("marked catches_old, but it passes against the old pipeline: it does not catch "
-                         "the old behaviour it claims to")
+        raise PinFailure(CATCHES_OLD_PASSED)
 
 
 class ExpectItem(_HarnessItem):
     def runtest(self) -> None:
         if cache.against() == "old":
-            pytest.skip("old-vs-new expectations have no meaning when pins run against the old pipeline")
+            pytest.skip(EXPECT_AGAINST_OLD)
         p = self.parent
-        old = cache.observe(p.suite, p.case.id, p.lane_id, "old")
-        new = cache.observe(p.suite, p.case.id, p.lane_id, "new")
-        got = compare(old, new, p.case.expectation(p.lane_id))
-        if got.failed:
-            where = f" at {', '.join(got.unexpected_paths[:5])}" if got.unexpected_paths else ""
-            raise PinFailure(f"verdict {got.kind}: {got.detail}{where}")
-        if self.config.getoption("--harness-rejections") == "check":
-            _undeclared_rejections(p.suite, p.case, p.lane_id, new)
-
-
-def _undeclared_rejections(suite: Suite, case: Case, lane_id: str, new: Observation) -> None:
-    """A known rejection the case does not declare fails the item, as it fails ``harness run``
-    (exit 3); ``harness run`` itself checks rejections in its own stage and turns this off."""
-    from dataclasses import replace
-
-    from harness.reject.verdicts import evaluate as rejections
-
-    section = rejections(replace(suite, cases=(case,)), {(case.id, lane_id, "new"): new})
-    found = [r for f in section["findings"] if f["side"] == "new" for r in f["rejections"] if not r["expected"]]
-    if found:
-        said = "; ".join(f"{r['rule']} at {r['location']}" + (f": {r['title']}" if r["title"] else "")
-                         for r in found[:5])
-        raise PinFailure(f"the new body meets a known provider rejection the case does not declare: {said}")
+        self._guarded(check_expect, p.suite, p.case, p.lane_id,
+                      self.config.getoption("--harness-rejections") == "check")
 
 
 @pytest.fixture

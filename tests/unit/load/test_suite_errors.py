@@ -203,3 +203,18 @@ def test_a_divergence_blessed_with_why_todo_is_refused_until_a_reason_is_written
     assert err.startswith("blessed.cases.yaml:9 at cases[0].expect.one.diverges.why: expected the reason")
     (tmp_path / "blessed.cases.yaml").write_text(todo.replace("why: TODO", "why: the new line adds x"))
     assert load_suite(tmp_path).cases[0].expect["one"].why == "the new line adds x"
+
+
+def test_a_suite_of_python_pins_only_needs_no_lanes_file(tmp_path: Path) -> None:
+    (tmp_path / "suite.yaml").write_text("version: 1\nname: pins-only\n")
+    (tmp_path / "test_module_pins.py").write_text("def test_it():\n    assert True\n")
+    assert load_suite(tmp_path).lanes == {}
+    (tmp_path / "suite.yaml").write_text("version: 1\nname: pins-only\nlanes: [my-lanes.yaml]\n")
+    [message] = errors_of(tmp_path)  # a lanes file the suite names is still required
+    assert "a lanes file matching ['my-lanes.yaml']" in message
+
+
+def test_case_files_without_a_lanes_file_are_an_error(tmp_path: Path) -> None:
+    root = make_suite(tmp_path, good=GOOD_CASE)
+    (root / "lanes.yaml").unlink()
+    assert any("a lanes file matching" in m for m in errors_of(root))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.load import load_suite
-from harness.pins.run import _command
+from harness.pins.child import StageOptions, _arguments
 from harness.provision import expand, expand_for_pins, pins_option
 
 pytest_plugins = ["pytester"]
@@ -39,10 +39,10 @@ def versions(pytester: pytest.Pytester, scenarios: Path, monkeypatch: pytest.Mon
 def test_a_matrix_run_hands_its_versions_to_the_pins_pytest(versions: Path) -> None:
     suite = load_suite(versions)
     assert pins_option(suite) == []
-    assert "--harness-versions" not in " ".join(_command(suite, "new", Path("r"), None, None))
+    assert "--harness-versions" not in " ".join(_arguments(suite, Path("r"), StageOptions(), case_files=True))
     played = expand(suite, ["1.0.0", "2.0.0", "3.0.0"])
     assert pins_option(played) == ["--harness-versions=1.0.0,2.0.0,3.0.0"]
-    assert "--harness-versions=1.0.0,2.0.0,3.0.0" in _command(played, "new", Path("r"), None, None)
+    assert "--harness-versions=1.0.0,2.0.0,3.0.0" in _arguments(played, Path("r"), StageOptions(), case_files=True)
 
 
 def test_the_pins_suite_plays_every_pair_of_the_matrix(versions: Path) -> None:

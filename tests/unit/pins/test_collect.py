@@ -1,0 +1,78 @@
+"""What the pin stage finds without pytest: the case-file items, whether a suite has Python pins
+(one pytest child for them, none otherwise), and which conftest files send every item through
+pytest."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness.load import load_suite
+from harness.model import Suite
+from harness.pins.collect import case_items, item_hooks, python_pin_files
+
+
+@pytest.fixture
+def suite_dir(tmp_path: Path, scenarios: Path) -> Path:
+    root = tmp_path / "project" / "suites" / "failing_pins"
+    shutil.copytree(scenarios / "suites" / "failing_pins", root)
+    (tmp_path / "project" / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    return root
+
+
+def load(root: Path) -> Suite:
+    return load_suite(root)
+
+
+def test_items_are_named_from_the_project_root_and_skip_folders_pytest_does_not_enter(suite_dir: Path) -> None:
+    suite = load(suite_dir)
+    ids = [i.nodeid for i in case_items(suite, suite_dir.parent.parent)]
+    assert "suites/failing_pins/failing.cases.yaml::steady[plain]::expect" in ids
+    assert "suites/failing_pins/failing.cases.yaml::steady[plain]::equals_ok" in ids
+    assert "suites/failing_pins/failing.cases.yaml::steady[loud]::same_as_old_fails" in ids
+    assert not any("equals_ok" in i and "[loud]" in i for i in ids)  # a pin keeps to its lanes
+    assert any(c.id == "under-build" for c in suite.cases)  # loaded by the suite...
+    assert not any("under-build" in i for i in ids)  # ...but pytest never enters build/
+
+
+def test_case_and_lane_globs_limit_the_items(suite_dir: Path) -> None:
+    items = case_items(load(suite_dir), suite_dir, cases=["ste*"], lanes=["loud"])
+    assert {i.case.id for i in items} == {"steady"} and {i.lane_id for i in items} == {"loud"}
+
+
+def test_only_files_defining_tests_are_python_pins(suite_dir: Path) -> None:
+    suite = load(suite_dir)
+    assert [p.name for p in python_pin_files(suite)] == ["test_python_pins.py"]  # not the pipelines
+    for hidden in ("build", ".cache", "venv"):
+        (suite_dir / hidden).mkdir(exist_ok=True)
+        (suite_dir / hidden / "test_hidden.py").write_text("def test_x():\n    pass\n")
+    (suite_dir / "env").mkdir()
+    (suite_dir / "env" / "pyvenv.cfg").write_text("home = /usr\n")
+    (suite_dir / "env" / "test_in_a_venv.py").write_text("def test_x():\n    pass\n")
+    assert [p.name for p in python_pin_files(suite)] == ["test_python_pins.py"]
+
+
+def test_a_suite_without_python_pins_needs_no_pytest(suite_dir: Path) -> None:
+    (suite_dir / "test_python_pins.py").unlink()
+    assert python_pin_files(load(suite_dir)) == []
+
+
+def test_a_conftest_of_fixtures_only_leaves_case_items_to_the_harness(suite_dir: Path) -> None:
+    (suite_dir / "conftest.py").write_text("import pytest\n\n\n@pytest.fixture\ndef router():\n    return 1\n")
+    (suite_dir.parent.parent / "conftest.py").write_text('pytest_plugins = ["harness.pins.plugin"]\n')
+    assert item_hooks(load(suite_dir), suite_dir.parent.parent) == []
+
+
+@pytest.mark.parametrize("text", ["def pytest_collection_modifyitems(items):\n    pass\n",
+                                  'pytest_plugins = ["harness.pins.plugin", "myproject.rerun"]\n'])
+def test_a_conftest_with_hooks_or_plugins_sends_every_item_through_pytest(suite_dir: Path, text: str) -> None:
+    project = suite_dir.parent.parent
+    (project / "conftest.py").write_text(text)  # above the suite, below the project root: pytest loads it
+    assert item_hooks(load(suite_dir), project) == [project / "conftest.py"]
+    (project / "conftest.py").unlink()
+    (suite_dir / "build").mkdir(exist_ok=True)
+    (suite_dir / "nested").mkdir()
+    (suite_dir / "nested" / "conftest.py").write_text(text)
+    assert item_hooks(load(suite_dir), project) == [suite_dir / "nested" / "conftest.py"]
