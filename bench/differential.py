@@ -23,13 +23,13 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "corpora"
 sys.path.insert(0, str(REPO))
 
-from harness.build import build  # noqa: E402
-from harness.canonical import canonical_bytes  # noqa: E402
-from harness.errors import Place  # noqa: E402
-from harness.load import load_suite  # noqa: E402
-from harness.model import Case, Expectation, Suite  # noqa: E402
-from harness.plugins import load_callable  # noqa: E402
-from harness.sources import tools_from_listing  # noqa: E402
+from harness._common.canonical import canonical_bytes  # noqa: E402
+from harness._differential import build  # noqa: E402
+from harness._errors import Place  # noqa: E402
+from harness._load import load_suite  # noqa: E402
+from harness._model import Case, Expectation, Suite  # noqa: E402
+from harness._plugins import load_callable  # noqa: E402
+from harness._sources import tools_from_listing  # noqa: E402
 
 
 def corpus_tools() -> list[dict]:

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from memory_scale import suite
 
-from harness.report.validate import item_validator, report_validator, schemas
+from harness._report.validate import item_validator, report_validator, schemas
 
 __all__ = ["engines", "main"]
 

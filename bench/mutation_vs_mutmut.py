@@ -96,7 +96,7 @@ def _test(i: int, schemas: list[Any], narrow: Any) -> str:
 # pins plugin cached there would hide the mutant (mutmut then reports most mutants survived), so
 # each item starts from an empty cache (the harness's engine clears it in every child itself)
 _CONFTEST = """def pytest_runtest_setup(item):
-    from harness.pins import cache
+    from harness._pins import cache
 
     cache.clear()
 """

@@ -22,8 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT = REPO.parent / "shared" / "corpora" / "openapi" / "github-api.github.com.json"
 sys.path.insert(0, str(REPO))
 
-import harness.load  # noqa: E402, F401  first: harness.sources imported alone meets an import cycle (reported)
-from harness.sources.openapi import import_document  # noqa: E402
+import harness._load  # noqa: E402, F401  first: harness._sources imported alone meets an import cycle (reported)
+from harness._sources.openapi import import_document  # noqa: E402
 
 __all__ = ["main"]
 

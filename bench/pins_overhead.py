@@ -29,9 +29,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness import runner  # noqa: E402
-from harness.load import load_suite  # noqa: E402
-from harness.runner import RunOptions, run  # noqa: E402
+from harness import _runner as runner  # noqa: E402
+from harness._load import load_suite  # noqa: E402
+from harness._runner import RunOptions, run  # noqa: E402
 
 PIPES = '''import hashlib
 

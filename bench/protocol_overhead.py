@@ -27,9 +27,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.model import PipelineSpec  # noqa: E402
-from harness.pipeline.command import CommandPipeline  # noqa: E402
-from harness.pipeline.inprocess import InProcessPipeline  # noqa: E402
+from harness._model import PipelineSpec  # noqa: E402
+from harness._pipeline.command import CommandPipeline  # noqa: E402
+from harness._pipeline.inprocess import InProcessPipeline  # noqa: E402
 
 PIPES = "def trivial(inp, lane):\n    return {'model': lane['id'], 'tools': inp['tools']}\n"
 LANES = "version: 1\nlanes:\n" + "".join(f"  - {{id: l{i}, wire: w, provider: p{i}}}\n" for i in range(4))

@@ -10,7 +10,7 @@ on it. The figure printed is (rules) / (json.loads): how many json.loads the rul
 in wall and in CPU time (best of ``--repeat``; CPU time is steadier on a loaded machine).
 
 ``--engines`` also times the bad-shape checks alone, engine beside engine, on exactly the
-(schema, node) pairs a corpus run tests: the harness's generated checks (``harness.reject.fastschema``),
+(schema, node) pairs a corpus run tests: the harness's generated checks (``harness._reject.fastschema``),
 ``jsonschema-rs``, ``fastjsonschema`` (when installed) and ``jsonschema``, each with the number of
 answers that differ from jsonschema's.
 """
@@ -33,12 +33,12 @@ sys.path.insert(0, str(REPO))
 import jsonschema  # noqa: E402
 import jsonschema_rs  # noqa: E402
 
-from harness.canonical import canonical_bytes  # noqa: E402
-from harness.errors import Place  # noqa: E402
-from harness.reject.compiled import CompiledRules  # noqa: E402
-from harness.reject.match import checker, fire_all  # noqa: E402
-from harness.reject.rules import Rule, rules_of_suite  # noqa: E402
-from harness.sources import tools_from_listing  # noqa: E402
+from harness._common.canonical import canonical_bytes  # noqa: E402
+from harness._errors import Place  # noqa: E402
+from harness._reject.compiled import CompiledRules  # noqa: E402
+from harness._reject.match import checker, fire_all  # noqa: E402
+from harness._reject.rules import Rule, rules_of_suite  # noqa: E402
+from harness._sources import tools_from_listing  # noqa: E402
 
 __all__ = ["corpus_bodies", "main"]
 

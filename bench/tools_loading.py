@@ -25,7 +25,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.load import load_suite  # noqa: E402
+from harness._load import load_suite  # noqa: E402
 
 
 def _tool(i: int) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from harness.errors import (
+from harness._errors import (
     ConfigError,
     HarnessError,
     InputError,
@@ -23,8 +23,8 @@ from harness.errors import (
     SecretError,
     SubjectError,
 )
-from harness.exitcodes import ExitCode
-from harness.model import (
+from harness._exitcodes import ExitCode
+from harness._model import (
     Allowance,
     Case,
     ErrorInfo,
@@ -37,16 +37,16 @@ from harness.model import (
     Suite,
     Verdict,
 )
-from harness.settings import Settings
+from harness._settings import Settings
 
 if TYPE_CHECKING:
-    from harness.canonical import canonical_bytes
-    from harness.load import load_suite
-    from harness.pins.cache import suite_for
-    from harness.plugins import load_callable, registered_subjects, registered_wires, resolve_subject
-    from harness.reject.wires import Wire
-    from harness.report.redact import redact_text
-    from harness.selectors import location
+    from harness._common.canonical import canonical_bytes
+    from harness._common.redact import redact_text
+    from harness._common.selectors import location
+    from harness._load import load_suite
+    from harness._pins.cache import suite_for
+    from harness._plugins import load_callable, registered_subjects, registered_wires, resolve_subject
+    from harness._wires import Wire
 
 __all__ = [
     "Allowance",
@@ -86,16 +86,16 @@ __version__ = "0.1.0"
 # Imported on first use: load_suite pulls in jsonschema and the schemas, suite_for the pipeline
 # machinery; a forked mutation engine that only needs the model should not pay ~130 ms for them.
 _LAZY = {
-    "canonical_bytes": "harness.canonical",
-    "load_callable": "harness.plugins",
-    "load_suite": "harness.load",
-    "location": "harness.selectors",
-    "redact_text": "harness.report.redact",
-    "registered_subjects": "harness.plugins",
-    "registered_wires": "harness.plugins",
-    "resolve_subject": "harness.plugins",
-    "suite_for": "harness.pins.cache",
-    "Wire": "harness.reject.wires",
+    "canonical_bytes": "harness._common.canonical",
+    "load_callable": "harness._plugins",
+    "load_suite": "harness._load",
+    "location": "harness._common.selectors",
+    "redact_text": "harness._common.redact",
+    "registered_subjects": "harness._plugins",
+    "registered_wires": "harness._plugins",
+    "resolve_subject": "harness._plugins",
+    "suite_for": "harness._pins.cache",
+    "Wire": "harness._wires",
 }
 
 

@@ -1,5 +1,5 @@
 """``python -m harness``: the same as the ``harness`` console script."""
 
-from harness.cli.main import main
+from harness._cli.main import main
 
 main()

@@ -1,4 +1,4 @@
-"""Refresh the vendored Stryker files in harness/mutate/vendor/ from their npm packages.
+"""Refresh the vendored Stryker files in harness/_mutate/vendor/ from their npm packages.
 
     python scripts/vendor_stryker.py              # the versions VENDORED.json names
     python scripts/vendor_stryker.py --latest     # the registry's latest of each
@@ -23,7 +23,7 @@ from pathlib import Path
 
 __all__ = ["PACKAGES", "main"]
 
-VENDOR = Path(__file__).resolve().parent.parent / "harness" / "mutate" / "vendor"
+VENDOR = Path(__file__).resolve().parent.parent / "harness" / "_mutate" / "vendor"
 # package -> (file inside the tarball, name it is kept under)
 PACKAGES = {
     "mutation-testing-elements": ("package/dist/mutation-test-elements.js", "mutation-test-elements.js"),

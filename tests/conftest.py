@@ -15,7 +15,7 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempd
 
 import pytest
 
-from harness.pins import cache
+from harness._pins import cache
 
 collect_ignore = ["scenarios"]
 

@@ -4,7 +4,7 @@ Installed as a ``pytest11`` entry point: with the wheel installed, plain ``pytes
 project collects case files and offers the fixtures below (no conftest.py needed).
 
 Node ids are ``<case file>::<case id>[<lane id>]::<pin name>``, relative to pytest's rootdir
-(the project root, see ``harness.pins.ids``); each case x lane also gets an ``expect`` item
+(the project root, see ``harness._pins.ids``); each case x lane also gets an ``expect`` item
 checking the old-vs-new verdict the case declares (skipped when pins run against the old
 pipeline, where it has no meaning). Every printed id reruns that one item: ``pytest
 '<file>::<case>[<lane>]::<pin>'`` (pytest alone cannot address a name after a bracket).
@@ -24,7 +24,7 @@ Options:
     --harness-observations DIR  read saved observations from a run's store before calling pipelines
     --harness-revisions old:SHA,new:SHA  play those sides from git revisions (``harness run --old-ref``)
     --harness-case-files on|off  off: leave case files alone, collect Python pins only (``harness
-                                run`` evaluates case-file items in its own process, ``harness.pins.inproc``)
+                                run`` evaluates case-file items in its own process, ``harness._pins.inproc``)
     --harness-known-ids FILE    node ids evaluated elsewhere that a ``--harness-pins`` set may name
 
 Fixtures for Python pins inside a suite folder:
@@ -47,13 +47,13 @@ from typing import IO, Any
 
 import pytest
 
-from harness.errors import HarnessError, InputError
-from harness.model import Case, Observation, PinSpec, Side, Subject, Suite
-from harness.pins import cache
-from harness.pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
-from harness.pins.declarative import PinFailure, evaluate
-from harness.pins.ids import select_set, suite_prefix
-from harness.report.redact import redactor
+from harness._common.redact import redactor
+from harness._errors import HarnessError, InputError
+from harness._model import Case, Observation, PinSpec, Side, Subject, Suite
+from harness._pins import cache
+from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
+from harness._pins.declarative import PinFailure, evaluate
+from harness._pins.ids import select_set, suite_prefix
 
 __all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem", "observe", "pipeline_module"]
 
@@ -343,8 +343,8 @@ def pipeline_module(request: pytest.FixtureRequest) -> Callable[..., types.Modul
 
 def _subject(suite: Suite, name: str | None) -> Subject:
     """A subject suite.yaml declares or a case uses, or a built-in one named explicitly."""
-    from harness.load.suite import declared_subjects
-    from harness.plugins import resolve_subject
+    from harness._load.suite import declared_subjects
+    from harness._plugins import resolve_subject
 
     declared = declared_subjects(suite.settings, Path(suite.root))
     known = {**declared, **suite.subjects}

@@ -25,10 +25,10 @@ from typing import Any
 
 import pytest
 
-from harness.model import Lane
-from harness.reject.cassettes import suite_settings
-from harness.reject.replay import Replayed, replay
-from harness.reject.verdicts import cached_catalog
+from harness._model import Lane
+from harness._reject.cassettes import suite_settings
+from harness._reject.replay import Replayed, replay
+from harness._reject.verdicts import cached_catalog
 
 __all__ = ["pytest_addoption", "pytest_configure", "rejection_replay"]
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from harness.model import Observation, PipelineSpec
-from harness.pipeline.command import CommandPipeline
+from harness._model import Observation, PipelineSpec
+from harness._pipeline.command import CommandPipeline
 from tests.e2e.examples_tree import REPO, cargo_missing, node_missing
 
 pytestmark = pytest.mark.slow

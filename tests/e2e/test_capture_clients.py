@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from harness.capture import REMOVED, ClientPipeline, client_side
-from harness.report.validate import validate_report
+from harness._pipeline.capture import REMOVED, ClientPipeline, client_side
+from harness._report.validate import validate_report
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
@@ -116,7 +116,7 @@ def test_observe_request_makes_the_whole_request_the_observation_without_host_or
 
 
 def test_the_wire_and_the_in_process_transport_record_the_same_request_for_the_same_sdk_call(suite: Path) -> None:
-    from harness.capture.transport import TransportPipeline
+    from harness._pipeline.capture.transport import TransportPipeline
 
     wire = ClientPipeline(client_side({"client": [sys.executable, "clients/anthropic_client.py"],
                                        "base_url_env": "ANTHROPIC_BASE_URL", "observe": "request"}, "old", suite))

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from harness.report.validate import validate_report
+from harness._report.validate import validate_report
 
 pytestmark = pytest.mark.slow
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from harness.model import Observation, PipelineSpec
-from harness.pipeline.command import CommandPipeline
+from harness._model import Observation, PipelineSpec
+from harness._pipeline.command import CommandPipeline
 
 pytestmark = pytest.mark.slow
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.report.validate import validate_report
+from harness._report.validate import validate_report
 from tests.e2e.examples_tree import cargo_missing, mirror, node_missing
 
 pytestmark = pytest.mark.slow

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError
-from harness.load.yamlsafe import load_text
+from harness._common.yamlsafe import load_text
+from harness._errors import InputError
 from tests.unit.load.test_suite_errors import errors_of, make_suite
 from tests.unit.load.test_yaml_loading import ALIAS_BOMB
 

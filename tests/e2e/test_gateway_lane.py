@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from harness.capture.gateway import GatewayPipeline, gateway_side
-from harness.provision.envs import env_folder
-from harness.report.validate import validate_report
+from harness._pipeline.capture.gateway import GatewayPipeline, gateway_side
+from harness._provision.envs import env_folder
+from harness._report.validate import validate_report
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "litellm[proxy]==1.74.0"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.build import build
-from harness.load import load_suite
+from harness._differential import build
+from harness._load import load_suite
 
 pytestmark = pytest.mark.slow
 
@@ -51,7 +51,7 @@ def test_a_recursive_ref_and_an_enormous_schema_each_get_a_verdict(tmp_path: Pat
 
 
 def test_a_schema_nested_past_the_load_limit_is_one_clear_error(tmp_path: Path, repo: Path) -> None:
-    from harness.errors import InputErrors
+    from harness._errors import InputErrors
 
     root = suite_with(tmp_path, repo, [])
     (root / "tools.json").write_text('{"tools": [{"name": "deep", "inputSchema": ' + '{"a": ' * 5000 + "1"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.build import build
-from harness.load import load_suite
+from harness._differential import build
+from harness._load import load_suite
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus]
 

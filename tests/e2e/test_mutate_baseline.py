@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.exitcodes import ExitCode
+from harness._exitcodes import ExitCode
 
 pytestmark = pytest.mark.slow
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.exitcodes import ExitCode
+from harness._exitcodes import ExitCode
 
 pytestmark = pytest.mark.slow
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "mutate" / "cased"
-HARNESS = [sys.executable, "-c", "from harness.cli.main import main; main()"]
+HARNESS = [sys.executable, "-c", "from harness._cli.main import main; main()"]
 
 
 def _mutate(suite: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:

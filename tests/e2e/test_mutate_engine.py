@@ -17,16 +17,16 @@ from typing import Any
 import jsonschema
 import pytest
 
-from harness.exitcodes import ExitCode
-from harness.load import load_suite
-from harness.mutate import Options, merge, run
-from harness.mutate.results import expand
-from harness.mutate.stryker import official_schema
+from harness._exitcodes import ExitCode
+from harness._load import load_suite
+from harness._mutate import Options, merge, run
+from harness._mutate.results import expand
+from harness._mutate.stryker import official_schema
 
 pytestmark = pytest.mark.slow
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "mutate" / "calc"
-HARNESS = [sys.executable, "-c", "from harness.cli.main import main; main()"]
+HARNESS = [sys.executable, "-c", "from harness._cli.main import main; main()"]
 
 
 def _copy(dest: Path) -> Path:
@@ -105,7 +105,7 @@ def test_claims_are_checked_exactly_and_a_green_claimed_pin_fails_the_run(
 
 def test_survivors_are_listed_with_their_diffs(full: tuple[Path, dict[str, Any], int]) -> None:
     out, section, _ = full
-    schema = json.loads((SCENARIO.parents[3] / "harness/report/schemas/mutation.schema.json").read_text())
+    schema = json.loads((SCENARIO.parents[3] / "harness/_report/schemas/mutation.schema.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(json.loads((out / "mutation.json").read_text()))
     assert section["escaped"] == ["calc.x_clamp__mutmut_1", "calc.x_clamp__mutmut_2"]
     markdown = (out / "mutation.md").read_text()

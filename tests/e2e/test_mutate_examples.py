@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.mutate.foreign import INSTRUMENTER
+from harness._mutate.foreign import INSTRUMENTER
 
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
-HARNESS = [sys.executable, "-c", "from harness.cli.main import main; main()"]
+HARNESS = [sys.executable, "-c", "from harness._cli.main import main; main()"]
 UNWATCHED = {".git", ".hypothesis", "reports", "target", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache",
              ".ruff_cache", "mutants", ".tox"}
 

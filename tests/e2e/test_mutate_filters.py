@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from harness.exitcodes import ExitCode
+from harness._exitcodes import ExitCode
 
 pytestmark = pytest.mark.slow
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "mutate" / "cased"
-HARNESS = [sys.executable, "-c", "from harness.cli.main import main; main()"]
+HARNESS = [sys.executable, "-c", "from harness._cli.main import main; main()"]
 
 OTHER_CASE = """  - id: other
     title: the tools pass through

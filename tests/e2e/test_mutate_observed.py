@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from harness.load import load_suite
-from harness.mutate import Options, run
-from harness.mutate.results import expand
+from harness._load import load_suite
+from harness._mutate import Options, run
+from harness._mutate.results import expand
 
 pytestmark = pytest.mark.slow
 

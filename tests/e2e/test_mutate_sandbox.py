@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from harness.mutate.foreign import INSTRUMENTER
-from harness.mutate.results import expand
-from harness.mutate.sandbox import overlay_works
+from harness._mutate.foreign import INSTRUMENTER
+from harness._mutate.results import expand
+from harness._mutate.sandbox import overlay_works
 
 pytestmark = pytest.mark.slow
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios" / "mutate"
-HARNESS = [sys.executable, "-c", "from harness.cli.main import main; main()"]
+HARNESS = [sys.executable, "-c", "from harness._cli.main import main; main()"]
 MODES = [pytest.param("overlay", marks=pytest.mark.skipif(not overlay_works(), reason="no mount namespaces here")),
          "copy"]
 

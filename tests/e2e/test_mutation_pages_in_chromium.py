@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from harness.mutate.html_view import render_html
-from harness.mutate.results import expand
-from harness.mutate.stryker import stryker_report
-from harness.mutate.viewer import render_viewer
+from harness._mutate.html_view import render_html
+from harness._mutate.results import expand
+from harness._mutate.stryker import stryker_report
+from harness._mutate.viewer import render_viewer
 from tests.unit.mutate.test_html_view import _section as matrix_section
 from tests.unit.mutate.test_stryker import SOURCE, _plan_and_section
 
@@ -92,7 +92,7 @@ def test_the_matrix_page_filters_by_status_file_and_pin_and_sorts(tmp_path: Path
 
 
 def test_picking_a_pin_group_shows_it_red_where_any_of_its_items_is(tmp_path: Path) -> None:
-    from harness.mutate.results import build_section
+    from harness._mutate.results import build_section
 
     items = ["c.cases.yaml::case[a]::pin", "c.cases.yaml::case[b]::pin"]
     metas = [{"key": f"k{i}", "id": f"m{i}", "kind": "operator", "file": "f.py", "module": "m", "function": "f",

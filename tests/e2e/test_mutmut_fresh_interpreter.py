@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow
 
 def test_using_the_adapter_never_imports_mutmut_main_nor_sets_the_start_method() -> None:
     code = ("import multiprocessing, sys\n"
-            "from harness.mutate import mutmut_adapter as a\n"
+            "from harness._mutate import mutmut_adapter as a\n"
             f"a.generate('c.py', {SOURCE!r})\n"
             "a.activate(None)\n"
             "print(multiprocessing.get_start_method(allow_none=True), 'mutmut.__main__' in sys.modules)\n")

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.canonical import canonical_bytes
-from harness.plugins import resolve_subject
-from harness.sources.openapi import ImportResult, import_document
-from harness.sources.openapi.lanes import load_lanes, rules_beside, ship
+from harness._common.canonical import canonical_bytes
+from harness._plugins import resolve_subject
+from harness._sources.openapi import ImportResult, import_document
+from harness._sources.openapi.lanes import load_lanes, rules_beside, ship
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpora" / "openapi"

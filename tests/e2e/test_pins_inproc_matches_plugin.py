@@ -20,13 +20,13 @@ from typing import Any
 
 import pytest
 
-from harness.build import build
-from harness.errors import InputError
-from harness.evidence import ObservationStore
-from harness.load import load_suite
-from harness.model import Side, Suite
-from harness.pins.ids import node_root
-from harness.pins.run import _claims, run_pins
+from harness._differential import build
+from harness._errors import InputError
+from harness._evidence import ObservationStore
+from harness._load import load_suite
+from harness._model import Side, Suite
+from harness._pins.ids import node_root
+from harness._pins.run import _claims, run_pins
 
 pytestmark = pytest.mark.slow
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.exitcodes import ExitCode
-from harness.report.validate import validate_report
+from harness._exitcodes import ExitCode
+from harness._report.validate import validate_report
 
 pytestmark = pytest.mark.slow
 

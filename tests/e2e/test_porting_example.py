@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from harness.mutate.results import expand
+from harness._mutate.results import expand
 
 pytestmark = pytest.mark.slow
 

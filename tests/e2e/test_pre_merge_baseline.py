@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.exitcodes import ExitCode
+from harness._exitcodes import ExitCode
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("git") is None, reason="needs git for --in-diff")]

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from harness.model import PipelineSpec
-from harness.pipeline.command import ADAPTER, CommandPipeline
-from harness.pipeline.protocol import schema_errors
+from harness._model import PipelineSpec
+from harness._pipeline.command import ADAPTER, CommandPipeline
+from harness._pipeline.protocol import schema_errors
 from tests.e2e.examples_tree import REPO, cargo_missing, mirror, node_missing
 
 pytestmark = pytest.mark.slow

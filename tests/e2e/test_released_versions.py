@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from harness.model import PipelineSpec
-from harness.provision import provision
-from harness.provision.envs import env_folder
-from harness.report.validate import validate_report
+from harness._model import PipelineSpec
+from harness._provision import provision
+from harness._provision.envs import env_folder
+from harness._report.validate import validate_report
 from tests.wheelhouse import make_wheels
 
 pytestmark = pytest.mark.slow

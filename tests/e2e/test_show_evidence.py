@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from harness.evidence.view import unit_lines
+from harness._evidence.view import unit_lines
 
 pytestmark = pytest.mark.slow
 

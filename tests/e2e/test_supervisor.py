@@ -1,4 +1,4 @@
-"""Stopping the harness mid-run leaves nothing behind (``harness.supervise``).
+"""Stopping the harness mid-run leaves nothing behind (``harness._common.supervise``).
 
 The suite (tests/scenarios/suites/stoppable) is slow on purpose: forked build workers, warm
 pipeline commands, and an in-process pipeline that starts a ``sleep`` in a session of its own,
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.exitcodes import ExitCode
-from harness.report.validate import validate_report
+from harness._exitcodes import ExitCode
+from harness._report.validate import validate_report
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +76,7 @@ def _mid_build(out: Path, mark: str) -> bool:
 
 
 def _mid_mutation(mark: str) -> bool:
-    return sum("harness.mutate.engine" in p for p in _ours(mark)) >= 2  # the engine and a fork of it
+    return sum("harness._mutate.engine" in p for p in _ours(mark)) >= 2  # the engine and a fork of it
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])

@@ -63,21 +63,21 @@ def test_the_wheel_carries_the_licence_the_type_marker_and_the_vendored_viewer(w
     assert "harness/py.typed" in names
     for vendored in ("mutation-test-elements.js", "mutation-testing-elements.LICENSE",
                      "mutation-testing-report-schema.json", "VENDORED.json"):
-        assert f"harness/mutate/vendor/{vendored}" in names
+        assert f"harness/_mutate/vendor/{vendored}" in names
 
 
 def test_the_wheel_carries_every_bundled_rule_cassette_and_lane(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for folder, inside in (("cases/rules", "rules"), ("cassettes", "cassettes"), ("cases/lanes", "lanes")):
         for path in (REPO / folder).rglob("*.yaml"):
-            assert f"harness/catalog/{inside}/{path.relative_to(REPO / folder).as_posix()}" in names
+            assert f"harness/_catalog/{inside}/{path.relative_to(REPO / folder).as_posix()}" in names
 
 
 def test_catalog_path_points_into_the_installed_package_and_its_cassettes_check(installed: Path) -> None:
     where = _harness(installed, "catalog", "path")
     assert where.returncode == 0, where.stderr
     catalog = Path(where.stdout.strip())
-    assert catalog == (installed / "harness" / "catalog").resolve() and not catalog.is_symlink()
+    assert catalog == (installed / "harness" / "_catalog").resolve() and not catalog.is_symlink()
     assert _harness(installed, "catalog", "path", "cassettes").stdout.strip() == str(catalog / "cassettes")
     check = _harness(installed, "cassettes", "check", "--suite", str(catalog))
     assert check.returncode == 0, check.stdout + check.stderr
@@ -87,7 +87,7 @@ def test_catalog_path_points_into_the_installed_package_and_its_cassettes_check(
 
 def test_the_installed_package_renders_the_viewer_from_its_own_files(installed: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(installed)}
-    code = ("import harness.mutate.viewer as v, harness.mutate.stryker as s; "
+    code = ("import harness._mutate.viewer as v, harness._mutate.stryker as s; "
             "print(v.__file__); print(v.elements_version()); print(s.official_schema()['$id'])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           cwd=installed.parent, timeout=120)

@@ -15,7 +15,7 @@ import click
 import pytest
 import yaml
 
-from harness.cli.main import cli
+from harness._cli.main import cli
 
 REPO = Path(__file__).resolve().parents[2]
 RECIPES = REPO / "docs" / "ci"

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import harness
-from harness.exitcodes import ExitCode, combine
+from harness._exitcodes import ExitCode, combine
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -97,15 +97,15 @@ def test_the_docs_examples_bundled_suite_and_subjects_import_only_public_names()
 
 def test_the_scan_finds_a_private_import_in_every_form_it_reads(tmp_path: Path) -> None:
     # the scanner itself: each form a private import takes in a doc or a module is caught
-    (tmp_path / "x.py").write_text("from harness import Subject\nfrom harness.model import (\n    Lane,\n)\n"
-                                   "import harness.load\n")
-    (tmp_path / "x.md").write_text("```python\nfrom harness.selectors import location\n\nX = 1\n"
+    (tmp_path / "x.py").write_text("from harness import Subject\nfrom harness._model import (\n    Lane,\n)\n"
+                                   "import harness._load\n")
+    (tmp_path / "x.md").write_text("```python\nfrom harness._common.selectors import location\n\nX = 1\n"
                                    "from harness import (\n    Lane,\n    Case,\n)\n```\n"
-                                   "`pytest -p harness.mutate.engine`\n")
+                                   "`pytest -p harness._mutate.engine`\n")
     found = [hit for p in (tmp_path / "x.py", tmp_path / "x.md") for hit in harness_imports(p)]
-    assert found == [("harness", ("Subject",)), ("harness.model", ("Lane",)), ("harness.load", ()),
-                     ("harness.selectors", ("location",)), ("harness", ("Lane", "Case"))]
-    assert _PLUGIN.findall((tmp_path / "x.md").read_text()) == ["harness.mutate.engine"]
+    assert found == [("harness", ("Subject",)), ("harness._model", ("Lane",)), ("harness._load", ()),
+                     ("harness._common.selectors", ("location",)), ("harness", ("Lane", "Case"))]
+    assert _PLUGIN.findall((tmp_path / "x.md").read_text()) == ["harness._mutate.engine"]
 
 
 def test_docs_stability_lists_every_public_name_and_their_number() -> None:

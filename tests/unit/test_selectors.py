@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.errors import ConfigError
-from harness.selectors import select
+from harness._common.selectors import select
+from harness._errors import ConfigError
 
 BODY = {"tools": [{"name": "a", "input_schema": {"oneOf": []}}, {"name": "b", "input_schema": {}}],
         "x-y": {"a b": 1}}

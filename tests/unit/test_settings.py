@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from harness import Case, Settings, Suite, load_suite
-from harness.reject.cassettes import suite_settings
-from harness.settings import DEFAULT_SETTINGS
+from harness._reject.cassettes import suite_settings
+from harness._settings import DEFAULT_SETTINGS
 
 SUITE = """version: 1
 name: typed

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from harness.baseline import compare, escape_names, findings, judge, mutation_exit
-from harness.errors import ConfigError
-from harness.evidence.runs import run_folder
-from harness.exitcodes import ExitCode
+from harness._baseline import compare, escape_names, findings, judge, mutation_exit
+from harness._errors import ConfigError
+from harness._evidence.runs import run_folder
+from harness._exitcodes import ExitCode
 
 
 def _mutant(number: int, line: int, change: str, status: str, function: str = "f") -> dict[str, Any]:

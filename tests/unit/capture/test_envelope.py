@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.capture.envelope import check_envelope, key_paths
-from harness.capture.gateway import gateway_body, litellm_config
-from harness.capture.server import Exchange, Request
-from harness.errors import InputErrors
-from harness.load import load_suite
-from harness.reject.cassettes import Catalog
-from harness.reject.verdicts import cached_catalog
+from harness._errors import InputErrors
+from harness._load import load_suite
+from harness._pipeline.capture.envelope import check_envelope, key_paths
+from harness._pipeline.capture.gateway import gateway_body, litellm_config
+from harness._pipeline.capture.server import Exchange, Request
+from harness._reject.cassettes import Catalog
+from harness._reject.verdicts import cached_catalog
 
 REPO = Path(__file__).resolve().parents[3]
 ANTHROPIC_400 = ('{"type":"error","error":{"type":"invalid_request_error","message":"tools.0.custom.input_schema: '
@@ -109,7 +109,7 @@ def test_a_malformed_gateway_side_is_bad_input_naming_suite_yaml(suite: Path, si
 
 
 def test_report_md_says_how_each_upstream_rejection_reached_the_client_through_the_gateway(catalog: Catalog) -> None:
-    from harness.reject.report import render_markdown
+    from harness._reject.report import render_markdown
 
     body = _litellm(f"litellm.BadRequestError: AnthropicException - {ANTHROPIC_400}")
     answer = dict(check_envelope(catalog, "litellm-proxy", UPSTREAM, 400, body))

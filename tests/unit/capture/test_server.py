@@ -7,7 +7,7 @@ import json
 import urllib.error
 import urllib.request
 
-from harness.capture import REMOVED, CaptureServer, Request
+from harness._pipeline.capture import REMOVED, CaptureServer, Request
 
 
 def _echo(status: int = 200) -> object:

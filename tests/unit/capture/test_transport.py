@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from harness.capture import REMOVED, open_client
-from harness.capture.transport import TransportPipeline
-from harness.errors import InputErrors
-from harness.load import load_suite
-from harness.model import Observation, PipelineSpec
+from harness._errors import InputErrors
+from harness._load import load_suite
+from harness._model import Observation, PipelineSpec
+from harness._pipeline.capture import REMOVED, open_client
+from harness._pipeline.capture.transport import TransportPipeline
 
 pytest.importorskip("anthropic")
 pytest.importorskip("openai")

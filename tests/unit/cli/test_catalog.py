@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from harness.catalog import PARTS, catalog_path
-from harness.cli.main import cli
+from harness._catalog import PARTS, catalog_path
+from harness._cli.main import cli
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -25,10 +25,10 @@ def test_catalog_path_prints_the_folder_and_each_part() -> None:
 
 def test_every_bundled_rules_file_is_in_the_catalog() -> None:
     bundled = sorted(p.name for p in (REPO / "cases" / "rules").glob("*.rules.yaml"))
-    linked = sorted(p.name for p in (REPO / "harness" / "catalog" / "rules").glob("*.rules.yaml"))
-    assert linked == bundled, "link the new rules file: ln -s ../../../cases/rules/NAME harness/catalog/rules/"
+    linked = sorted(p.name for p in (REPO / "harness" / "_catalog" / "rules").glob("*.rules.yaml"))
+    assert linked == bundled, "link the new rules file: ln -s ../../../cases/rules/NAME harness/_catalog/rules/"
     for name in linked:
-        linked_bytes = (REPO / "harness" / "catalog" / "rules" / name).read_bytes()
+        linked_bytes = (REPO / "harness" / "_catalog" / "rules" / name).read_bytes()
         assert linked_bytes == (REPO / "cases" / "rules" / name).read_bytes()
 
 

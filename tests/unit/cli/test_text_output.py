@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.console import Console
 
-from harness.cli.output import render_text
+from harness._cli.output import render_text
 
 
 def report(lanes: list[str]) -> dict[str, Any]:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.compare import compare
-from harness.compare.verdict import Judgement
-from harness.errors import InputErrors
-from harness.load import load_suite
-from harness.model import Allowance, Expectation
+from harness._compare import compare
+from harness._compare.verdict import Judgement
+from harness._errors import InputErrors
+from harness._load import load_suite
+from harness._model import Allowance, Expectation
 from tests.unit.compare.test_verdicts import ok
 
 MAX_TOKENS = Allowance(("max_tokens",), "the release raised max_tokens", "suite.yaml")

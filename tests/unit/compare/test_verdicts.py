@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.canonical import canonical_bytes
-from harness.compare import compare, diff_paths, path_allowed
-from harness.model import ErrorInfo, Expectation, Observation
+from harness._common.canonical import canonical_bytes
+from harness._compare import compare, diff_paths, path_allowed
+from harness._model import ErrorInfo, Expectation, Observation
 
 
 def ok(value: Any, side: str = "new") -> Observation:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.errors import ConfigError
-from harness.evidence.accept import bless_divergences, blessable
+from harness._errors import ConfigError
+from harness._evidence.accept import bless_divergences, blessable
 
 CASES = """version: 1
 subject: echo

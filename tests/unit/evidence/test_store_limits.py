@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness.evidence import Limits, ObservationStore, load_observations
-from harness.model import Observation
+from harness._evidence import Limits, ObservationStore, load_observations
+from harness._model import Observation
 
 
 def _obs(case: str, side: str, body: bytes) -> Observation:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness.evidence.view import diff_lines, unit_lines
+from harness._evidence.view import diff_lines, unit_lines
 
 
 def _side(outcome: str, error: dict[str, str] | None = None) -> dict[str, Any]:

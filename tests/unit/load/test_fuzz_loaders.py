@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.errors import InputError
-from harness.load.yamlsafe import load_document, load_text
+from harness._common.yamlsafe import load_document, load_text
+from harness._errors import InputError
 from tests.fuzzing import fuzz
 
 JSON_BITS = st.sampled_from(['{', '}', '[', ']', ',', ':', '"', '\\', '\\u', 'd83d', 'de80', 'NaN', '-', '1e',
@@ -27,7 +27,7 @@ def _loads(text: str, name: str) -> None:
     except InputError:
         return
     # JSON's values, plus YAML's own scalars (dates, !!binary) that readers of YAML sources
-    # turn into text or refuse at their place (harness.sources.openapi.shapes)
+    # turn into text or refuse at their place (harness._sources.openapi.shapes)
     json.dumps(doc.value, default=lambda v: _yaml_scalar(v, name))
     assert doc.place("").file == name
 

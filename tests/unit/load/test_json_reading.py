@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError
-from harness.load.yamlsafe import load_document, load_text
+from harness._common.yamlsafe import load_document, load_text
+from harness._errors import InputError
 
 BIG_PADDING = 1024 * 1024 + 10  # past the size at which today's main switched readers
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError, InputErrors
-from harness.load.suite import load_suite
-from harness.mutate.targets import load_settings
+from harness._errors import InputError, InputErrors
+from harness._load.suite import load_suite
+from harness._mutate.targets import load_settings
 
 
 @pytest.mark.parametrize(("setting", "line"), [

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-import harness.load.documents as documents
-from harness.errors import InputErrors
-from harness.load import load_suite
+import harness._common.documents as documents
+from harness._errors import InputErrors
+from harness._load import load_suite
 
 
 def suite_picking_from_one_file(tmp: Path, scenarios: Path, cases: int, tools: str | None = None) -> Path:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.errors import InputError
-from harness.load.yamlsafe import load_text
+from harness._common.yamlsafe import load_text
+from harness._errors import InputError
 
 ALIAS_BOMB = "\n".join(
     [f"l0: &l0 [{', '.join(['x'] * 9)}]"]

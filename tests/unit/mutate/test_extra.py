@@ -7,12 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.exitcodes import ExitCode
+from harness._exitcodes import ExitCode
 
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "mutate" / "cased"
 # mutmut (and its libcst) made unimportable the way Python itself spells "not installed here": sys.modules[name] = None
 WITHOUT_MUTMUT = ("import sys; sys.modules['mutmut'] = sys.modules['libcst'] = None; "
-                  "from harness.cli.main import main; main()")
+                  "from harness._cli.main import main; main()")
 
 
 def _harness(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

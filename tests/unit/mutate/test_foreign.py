@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError, Place
-from harness.mutate.foreign import INSTRUMENTER, from_cargo_mutants_json, stryker_mutants
-from harness.mutate.targets import resolve_targets
+from harness._errors import InputError, Place
+from harness._mutate.foreign import INSTRUMENTER, from_cargo_mutants_json, stryker_mutants
+from harness._mutate.targets import resolve_targets
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "mutate"
 CRATE = SCENARIOS / "cargo_mutants"

@@ -8,8 +8,8 @@ import re
 from html.parser import HTMLParser
 from typing import Any
 
-from harness.mutate.html_view import render_html
-from harness.mutate.results import build_section, expand
+from harness._mutate.html_view import render_html
+from harness._mutate.results import build_section, expand
 
 PINS = [f"s/c.cases.yaml::case{i}[lane]::pin" for i in range(40)]
 

@@ -11,11 +11,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from harness.errors import ConfigError
-from harness.exitcodes import ExitCode
-from harness.mutate import exit_code, merge, render_markdown, render_summary
-from harness.mutate.html_view import render_html
-from harness.mutate.results import build_section
+from harness._errors import ConfigError
+from harness._exitcodes import ExitCode
+from harness._mutate import exit_code, merge, render_markdown, render_summary
+from harness._mutate.html_view import render_html
+from harness._mutate.results import build_section
 
 REPO = Path(__file__).resolve().parents[3]
 PIN = "t.py::test_a"
@@ -43,7 +43,7 @@ def _section(ids: list[str], ran: list[str], missing: list[str] | None = None,
 
 
 def _valid(section: dict[str, Any]) -> None:
-    schema = json.loads((REPO / "harness/report/schemas/mutation.schema.json").read_text())
+    schema = json.loads((REPO / "harness/_report/schemas/mutation.schema.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(section)
 
 

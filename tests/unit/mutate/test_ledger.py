@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import HarnessError, InputErrors
-from harness.model import Suite
-from harness.mutate import check_ledgers
-from harness.mutate.ledger import apply_diff, load_ledgers
+from harness._errors import HarnessError, InputErrors
+from harness._model import Suite
+from harness._mutate import check_ledgers
+from harness._mutate.ledger import apply_diff, load_ledgers
 
 SITE = '''\
 def gate(lane):

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from harness.mutate import mutmut_adapter as adapter
-from harness.mutate.loader import exec_in_place
+from harness._mutate import mutmut_adapter as adapter
+from harness._mutate.loader import exec_in_place
 
 SITE = '''\
 LIMITS = ("a", "b")

@@ -10,7 +10,7 @@ import types
 
 import pytest
 
-from harness.mutate import mutmut_adapter as adapter
+from harness._mutate import mutmut_adapter as adapter
 
 SOURCE = '''\
 LIMIT = 3

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from harness.mutate.coverage import covers, statement_spans
-from harness.mutate.slot import Slot
+from harness._mutate.coverage import covers, statement_spans
+from harness._mutate.slot import Slot
 
 SOURCE = '''def f(x):
     total = (1 +

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import ConfigError
-from harness.load.suite import load_suite
-from harness.mutate.outputs import folder_lock
-from harness.mutate.runner import run
+from harness._errors import ConfigError
+from harness._load.suite import load_suite
+from harness._mutate.outputs import folder_lock
+from harness._mutate.runner import run
 
 HOLD = """
 import sys, time
 from pathlib import Path
-from harness.mutate.outputs import folder_lock
+from harness._mutate.outputs import folder_lock
 with folder_lock(Path(sys.argv[1])):
     print("held", flush=True)
     time.sleep(60)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from harness.mutate.outputs import differing, fingerprints
+from harness._mutate.outputs import differing, fingerprints
 
 
 def _suite(tmp_path: Path) -> Path:

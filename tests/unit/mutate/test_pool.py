@@ -7,7 +7,7 @@ import os
 import time
 from typing import Any
 
-from harness.mutate.pool import Job, Row, run_jobs
+from harness._mutate.pool import Job, Row, run_jobs
 
 
 def _pin(i: int, nxt: int | None) -> tuple[str, dict[str, Any]]:
@@ -42,7 +42,7 @@ def test_a_mutant_whose_preparation_fails_is_unviable_and_runs_no_pin() -> None:
 
 
 def test_a_row_that_builds_before_its_pins_gets_its_own_start_deadline(monkeypatch: Any) -> None:
-    from harness.mutate import pool
+    from harness._mutate import pool
 
     monkeypatch.setattr(pool, "START_DEADLINE_S", 0.3)
 

@@ -1,4 +1,4 @@
-"""A canary per private pytest API the mutation engine uses (harness/mutate/pinrun.py, engine.py):
+"""A canary per private pytest API the mutation engine uses (harness/_mutate/pinrun.py, engine.py):
 
 - ``_pytest.runner.get_reraise_exceptions`` (exists from pytest 9.0: the reason for the floor);
 - ``_pytest.runner.CallInfo.from_call(func, when=, reraise=)``;
@@ -88,8 +88,8 @@ def test_xfails():
 _PROBE = """
 import json, sys
 import pytest
-from harness.mutate.engine import _cheap_failures
-from harness.mutate.pinrun import run_item
+from harness._mutate.engine import _cheap_failures
+from harness._mutate.pinrun import run_item
 
 class Probe:
     def pytest_runtestloop(self, session):

@@ -9,10 +9,10 @@ from typing import Any
 
 import jsonschema
 
-from harness.exitcodes import ExitCode
-from harness.mutate import exit_code, render_markdown
-from harness.mutate.results import build_section, expand
-from harness.mutate.stryker import stryker_report
+from harness._exitcodes import ExitCode
+from harness._mutate import exit_code, render_markdown
+from harness._mutate.results import build_section, expand
+from harness._mutate.stryker import stryker_report
 
 REPO = Path(__file__).resolve().parents[3]
 PINS = ["t.py::test_a", "t.py::test_b", "t.py::test_c", "t.py::test_broken"]
@@ -104,7 +104,7 @@ def test_the_exit_code_follows_claims_and_the_escape_threshold() -> None:
 
 
 def test_the_section_matches_its_report_schema() -> None:
-    schema = json.loads((REPO / "harness/report/schemas/mutation.schema.json").read_text())
+    schema = json.loads((REPO / "harness/_report/schemas/mutation.schema.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(_compact_section())
 
 
@@ -199,7 +199,7 @@ def test_a_pin_group_is_one_row_of_the_kill_table_with_its_items() -> None:
     assert list(rows) == [LANES[0], LANES[3]]
     assert rows[LANES[0]]["group"] == "c.cases.yaml::case::pin" and rows[LANES[0]]["items"] == LANES[:3]
     assert rows[LANES[0]]["kills"] == 1 and rows[LANES[0]]["unique"] == ["m1"]
-    schema = json.loads((REPO / "harness/report/schemas/mutation.schema.json").read_text())
+    schema = json.loads((REPO / "harness/_report/schemas/mutation.schema.json").read_text())
     plan = {"selected": ["k-m1"], "mutants": [_meta("m1", "declared", claims=["case::pin"])], "suite_prefix": "",
             "threshold": {}}
     compact = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}},
@@ -212,7 +212,7 @@ def test_the_html_matrix_shows_a_pin_group_as_one_pin_whose_items_it_reads() -> 
     items (red when any item is: tests/e2e/test_mutation_pages_in_chromium.py runs it)."""
     import re
 
-    from harness.mutate.html_view import render_html
+    from harness._mutate.html_view import render_html
 
     plan = {"selected": ["k-m1"], "mutants": [_meta("m1", "declared", claims=["case::pin"])], "suite_prefix": "",
             "threshold": {}, "suite_name": "s"}
@@ -240,7 +240,7 @@ def test_the_stryker_report_lists_every_item_of_a_pin_group_as_a_test() -> None:
 
 
 def test_the_mutation_reports_name_the_pin_set_a_run_was_limited_to() -> None:
-    from harness.mutate import render_summary
+    from harness._mutate import render_summary
 
     plan = {"selected": [], "mutants": [], "suite_prefix": "", "threshold": {}, "suite_name": "s", "pin_set": "r2"}
     section = build_section(plan, {"pins": LANES, "outcomes": {p: "passed" for p in LANES}}, {})
@@ -250,7 +250,7 @@ def test_the_mutation_reports_name_the_pin_set_a_run_was_limited_to() -> None:
 
 
 def test_pin_runs_saved_are_reported_per_mutant_totalled_and_printed_in_the_summary() -> None:
-    from harness.mutate import render_summary
+    from harness._mutate import render_summary
 
     metas = [_meta("op1"), _meta("op2")]
     rows = {
@@ -261,7 +261,7 @@ def test_pin_runs_saved_are_reported_per_mutant_totalled_and_printed_in_the_summ
     plan = {"selected": [m["key"] for m in metas], "mutants": metas, "suite_prefix": "", "suite_name": "s",
             "threshold": {"max_escaped": None, "min_score": None}, "shard": None, "first_kill": True}
     section = build_section(plan, {"pins": PINS[:3], "outcomes": {p: "passed" for p in PINS[:3]}}, rows)
-    schema = json.loads((REPO / "harness/report/schemas/mutation.schema.json").read_text())
+    schema = json.loads((REPO / "harness/_report/schemas/mutation.schema.json").read_text())
     jsonschema.validate(section, schema)
     assert [m["saved"] for m in section["mutants"]] == [{"observations": 1, "lines": 2},
                                                         {"observations": 1, "lines": 0}]

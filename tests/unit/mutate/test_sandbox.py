@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import ConfigError
-from harness.mutate.sandbox import Rows, Sandbox, changes, choose_mode, listing
+from harness._errors import ConfigError
+from harness._mutate.sandbox import Rows, Sandbox, changes, choose_mode, listing
 
 
 def _tree(root: Path) -> Path:
@@ -103,7 +103,7 @@ def test_the_sandbox_of_a_killed_run_is_removed_by_the_next_one(tmp_path: Path) 
 
     original = _tree(tmp_path / "project")
     # a run killed by SIGKILL: its sandbox stays behind, naming a pid that no longer exists
-    code = ("import sys; from pathlib import Path; from harness.mutate.sandbox import Sandbox; "
+    code = ("import sys; from pathlib import Path; from harness._mutate.sandbox import Sandbox; "
             "print(Sandbox.create(Path(sys.argv[1]), mode='copy').base)")
     left = Path(subprocess.run([sys.executable, "-c", code, str(original)], capture_output=True, text=True,
                                check=True).stdout.strip())

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness.errors import ConfigError
-from harness.model import Case, PinSpec
-from harness.mutate.mutants import Mutant
-from harness.mutate.select import in_scope, pick, pin_filter_args
+from harness._errors import ConfigError
+from harness._model import Case, PinSpec
+from harness._mutate.mutants import Mutant
+from harness._mutate.select import in_scope, pick, pin_filter_args
 
 
 def _mutant(mid: str, claims: tuple[str, ...] = ()) -> Mutant:

@@ -12,11 +12,11 @@ from typing import Any
 
 import jsonschema
 
-from harness.mutate.results import build_section
-from harness.mutate.stryker import diff_replacement, official_schema, stryker_report
-from harness.mutate.viewer import elements_version, render_viewer, short_test_ids
+from harness._mutate.results import build_section
+from harness._mutate.stryker import diff_replacement, official_schema, stryker_report
+from harness._mutate.viewer import elements_version, render_viewer, short_test_ids
 
-VENDOR = Path(__file__).resolve().parents[3] / "harness" / "mutate" / "vendor"
+VENDOR = Path(__file__).resolve().parents[3] / "harness" / "_mutate" / "vendor"
 PINS = ["t.py::test_a", "t.py::test_b"]
 SOURCE = "def f(a):\n    return a + 1\n\n\ndef g(b):\n    if b:\n        return 1\n    return 2\n"
 

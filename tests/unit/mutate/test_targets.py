@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import ConfigError, InputError, InputErrors, Place
-from harness.mutate.mutants import shard_keys
-from harness.mutate.targets import Target, changed_lines, load_settings, resolve_targets
+from harness._errors import ConfigError, InputError, InputErrors, Place
+from harness._mutate.mutants import shard_keys
+from harness._mutate.targets import Target, changed_lines, load_settings, resolve_targets
 
 CODE = ("def a(x):\n    return x + 1\n\n\ndef b(x):\n    return x * 2\n\n\n"
         "class K:\n    def m(self):\n        return 3\n")
@@ -93,7 +93,7 @@ def _git_project(tmp_path: Path) -> Path:
 
 
 def test_in_diff_plans_mutants_only_for_the_functions_the_diff_touches(tmp_path: Path) -> None:
-    from harness.mutate.plan import Options, build_plan
+    from harness._mutate.plan import Options, build_plan
 
     root = _git_project(tmp_path)
     (root / "pkg" / "mod.py").write_text(CODE.replace("x * 2", "x * 3"))
@@ -104,8 +104,8 @@ def test_in_diff_plans_mutants_only_for_the_functions_the_diff_touches(tmp_path:
 
 
 def test_a_declared_change_that_does_not_apply_fails_the_ledger_check_naming_the_mutant(tmp_path: Path) -> None:
-    from harness.model import Suite
-    from harness.mutate import check_ledgers
+    from harness._model import Suite
+    from harness._mutate import check_ledgers
 
     root = _git_project(tmp_path)
     (root / "suite" / "x.ledger.yaml").write_text(
@@ -120,7 +120,7 @@ def test_a_declared_change_that_does_not_apply_fails_the_ledger_check_naming_the
 
 
 def test_a_module_in_the_suite_folder_is_named_as_its_subjects_import_it(tmp_path: Path) -> None:
-    from harness.mutate.targets import module_name
+    from harness._mutate.targets import module_name
 
     root = _project(tmp_path)
     (root / "suite" / "pipes.py").write_text(CODE)
@@ -143,8 +143,8 @@ def test_a_target_file_that_is_not_utf8_is_an_input_error_at_its_place(tmp_path:
 
 def test_a_folder_under_the_root_with_its_own_pyproject_is_an_import_root_like_src(tmp_path: Path) -> None:
     # the repository's subjects/ distribution: subjects/pkg/mod.py imports as pkg.mod
-    from harness.mutate.targets import module_name
-    from harness.plugins import distribution_folders
+    from harness._mutate.targets import module_name
+    from harness._plugins import distribution_folders
 
     package = tmp_path / "subjects" / "pkg"
     package.mkdir(parents=True)

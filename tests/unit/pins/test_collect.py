@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.load import load_suite
-from harness.model import Suite
-from harness.pins.collect import case_items, item_hooks, python_pin_files
+from harness._load import load_suite
+from harness._model import Suite
+from harness._pins.collect import case_items, item_hooks, python_pin_files
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.load import load_suite
-from harness.model import Suite
-from harness.pins import cache
-from harness.pins.declarative import PinFailure, evaluate
+from harness._load import load_suite
+from harness._model import Suite
+from harness._pins import cache
+from harness._pins.declarative import PinFailure, evaluate
 
 CASES = """version: 1
 subject: toy

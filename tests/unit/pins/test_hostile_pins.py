@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError, InputErrors
-from harness.load import load_suite
-from harness.pins import cache
-from harness.pins.declarative import evaluate
+from harness._errors import InputError, InputErrors
+from harness._load import load_suite
+from harness._pins import cache
+from harness._pins.declarative import evaluate
 
 SUITE = "version: 1\nname: hostile-pins\nsubjects:\n  s:\n    old: p:body\n    new: p:body\n    wires: [w]\n"
 LANES = "version: 1\nlanes:\n  - {id: l, wire: w, provider: x}\n"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputErrors
-from harness.load import load_suite
+from harness._errors import InputErrors
+from harness._load import load_suite
 
 pytest_plugins = ["pytester"]
 

@@ -6,7 +6,7 @@ import signal
 import time
 from typing import Any
 
-from harness.pipeline.calls import call_given, disarm
+from harness._pipeline.calls import call_given, disarm
 
 
 def sleeps_until(moment: float) -> Any:

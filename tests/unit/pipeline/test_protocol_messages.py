@@ -1,5 +1,5 @@
 """The protocol's message checks: the hand-written ones every call runs (``hello_of``,
-``answer_of``, ``is_message``) agree with the JSON Schemas shipped in harness/pipeline/schemas,
+``answer_of``, ``is_message``) agree with the JSON Schemas shipped in harness/_pipeline/schemas,
 the messages the harness sends conform, the Python adapter's answers conform, and the line
 reader sorts stray lines from messages."""
 
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from harness.pipeline.command import Lines
-from harness.pipeline.protocol import (
+from harness._pipeline.command import Lines
+from harness._pipeline.protocol import (
     MESSAGE_KINDS,
     ProtocolViolation,
     answer_of,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.load import load_suite
-from harness.pins import cache
+from harness._load import load_suite
+from harness._pins import cache
 
 SUITE = """version: 1
 name: {name}
@@ -44,8 +44,8 @@ def test_two_suites_with_a_module_of_the_same_name_each_run_their_own(tmp_path: 
 def test_a_subject_compared_with_itself_reads_each_sides_saved_observation(tmp_path: Path) -> None:
     """Old and new share one declaration (as under --old-ref); the run saved different bodies for
     the two sides, and each side must read its own (the expect item asks for old first)."""
-    from harness.evidence import ObservationStore
-    from harness.model import Observation
+    from harness._evidence import ObservationStore
+    from harness._model import Observation
 
     suite = load_suite(_suite(tmp_path / "same", "working-tree"))
     store = ObservationStore(tmp_path / "store")

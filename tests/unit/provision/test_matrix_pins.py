@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.load import load_suite
-from harness.pins.child import StageOptions, _arguments
-from harness.provision import expand, expand_for_pins, pins_option
+from harness._load import load_suite
+from harness._pins.child import StageOptions, _arguments
+from harness._provision import expand, expand_for_pins, pins_option
 
 pytest_plugins = ["pytester"]
 

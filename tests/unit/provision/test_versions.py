@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import ConfigError, InputErrors
-from harness.load import load_suite
-from harness.provision import distribution, env_python, expand, pairs, parse_versions, with_version
-from harness.provision.envs import env_key
+from harness._errors import ConfigError, InputErrors
+from harness._load import load_suite
+from harness._provision import distribution, env_python, expand, pairs, parse_versions, with_version
+from harness._provision.envs import env_key
 
 
 @pytest.fixture
@@ -88,8 +88,8 @@ def test_matrix_in_suite_yaml_needs_two_versions(suite: Path) -> None:
 
 def test_a_cache_folder_that_cannot_be_written_is_a_configuration_error(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.model import PipelineSpec
-    from harness.provision import provision
+    from harness._model import PipelineSpec
+    from harness._provision import provision
 
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("HARNESS_CACHE", str(tmp_path / "a-file"))

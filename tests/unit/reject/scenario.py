@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from harness.reject.cassettes import cassette_text
+from harness._reject.cassettes import cassette_text
 
 __all__ = ["GOOD_BODY", "LANES", "MESSAGE", "RULE", "write_scenario", "write_suite"]
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.reject.build import build_catalog, merge_patch, response_body
-from harness.reject.rules import load_rules
+from harness._reject.build import build_catalog, merge_patch, response_body
+from harness._reject.rules import load_rules
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -60,8 +60,8 @@ def test_no_bundled_cassette_has_a_metadata_block() -> None:
 
 @pytest.mark.parametrize("missing", ["receipts.jsonl"])
 def test_a_missing_receipts_file_is_a_clear_error(tmp_path: Path, missing: str) -> None:
-    from harness.errors import ConfigError
-    from harness.reject.rules import RuleSet
+    from harness._errors import ConfigError
+    from harness._reject.rules import RuleSet
 
     with pytest.raises(ConfigError, match="--receipts"):
         build_catalog(tmp_path / missing, RuleSet(()), tmp_path / "out")
@@ -92,7 +92,7 @@ def _tiny_build_inputs(tmp_path: Path, error_text: str) -> tuple[Path, Path]:
 def test_a_receipt_carrying_a_key_is_refused_by_name_and_nothing_is_written(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from harness.cli.main import cli
+    from harness._cli.main import cli
 
     rules, receipts = _tiny_build_inputs(tmp_path, f"tools.1.custom.input_schema: bad key={_FAKE_KEY}")
     out = tmp_path / "out"
@@ -105,7 +105,7 @@ def test_a_receipt_carrying_a_key_is_refused_by_name_and_nothing_is_written(tmp_
 
 
 def test_a_refused_rebuild_leaves_the_previous_catalog_untouched(tmp_path: Path) -> None:
-    from harness.errors import SecretError
+    from harness._errors import SecretError
 
     rules_dir, clean = _tiny_build_inputs(tmp_path, "tools.1.custom.input_schema: input_schema is bad")
     rules = load_rules(sorted(rules_dir.glob("*.rules.yaml")), rules_dir)
@@ -120,8 +120,8 @@ def test_a_refused_rebuild_leaves_the_previous_catalog_untouched(tmp_path: Path)
 
 
 def test_a_receipt_without_an_id_is_an_input_error_naming_its_line(tmp_path: Path) -> None:
-    from harness.errors import InputError
-    from harness.reject.build import load_receipts
+    from harness._errors import InputError
+    from harness._reject.build import load_receipts
 
     path = tmp_path / "receipts.jsonl"
     path.write_text('{"id": "A"}\n\n{"status": 400}\n')
@@ -142,7 +142,7 @@ def _catalog_copy(tmp_path: Path) -> tuple[Path, dict[Path, bytes]]:
 def test_a_rules_argument_that_holds_no_rules_is_bad_input_and_deletes_nothing(tmp_path: Path, where: str) -> None:
     from click.testing import CliRunner
 
-    from harness.cli.main import cli
+    from harness._cli.main import cli
 
     _, receipts = _tiny_build_inputs(tmp_path, "tools.1.custom.input_schema: input_schema is bad")
     rules = tmp_path / "given"
@@ -162,8 +162,8 @@ def test_a_rules_argument_that_holds_no_rules_is_bad_input_and_deletes_nothing(t
 
 
 def test_building_from_an_empty_rule_set_is_refused_before_anything_is_deleted(tmp_path: Path) -> None:
-    from harness.errors import ConfigError
-    from harness.reject.rules import RuleSet
+    from harness._errors import ConfigError
+    from harness._reject.rules import RuleSet
 
     _, receipts = _tiny_build_inputs(tmp_path, "tools.1.custom.input_schema: input_schema is bad")
     out, before = _catalog_copy(tmp_path)

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from harness.reject.cassettes import Catalog
-from harness.reject.match import fire
-from harness.reject.verdicts import cached_catalog
+from harness._reject.cassettes import Catalog
+from harness._reject.match import fire
+from harness._reject.verdicts import cached_catalog
 
 REPO = Path(__file__).resolve().parents[3]
 FAMILIES = ("gemini", "vertex", "openai-strict", "openrouter", "one-api", "litellm")

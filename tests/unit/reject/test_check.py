@@ -10,9 +10,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from harness.cli.main import cli
-from harness.reject.cassettes import load_catalog
-from harness.reject.check import check_catalog
+from harness._cli.main import cli
+from harness._reject.cassettes import load_catalog
+from harness._reject.check import check_catalog
 from tests.unit.reject.scenario import GOOD_BODY, RULE, write_scenario
 
 

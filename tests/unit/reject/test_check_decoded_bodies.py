@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.reject.cassettes import cassette_text, load_catalog
-from harness.reject.check import check_catalog
+from harness._reject.cassettes import cassette_text, load_catalog
+from harness._reject.check import check_catalog
 from tests.unit.reject.scenario import GOOD_BODY, MESSAGE, write_scenario
 
 KEY = "sk-ant-api03-" + "BINARYxHIDDENx" * 3

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from harness.cli.main import cli
-from harness.exitcodes import ExitCode
+from harness._cli.main import cli
+from harness._exitcodes import ExitCode
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from harness.errors import Place
-from harness.reject.cassettes import load_catalog
-from harness.reject.compiled import compiled, reach
-from harness.reject.match import checker, fire, fire_all
-from harness.reject.prefilters import LIST, anchor, prefilter
-from harness.reject.rules import Rule
-from harness.reject.walk import subschemas
-from harness.sources import tools_from_listing
+from harness._errors import Place
+from harness._reject.cassettes import load_catalog
+from harness._reject.compiled import compiled, reach
+from harness._reject.match import checker, fire, fire_all
+from harness._reject.prefilters import LIST, anchor, prefilter
+from harness._reject.rules import Rule
+from harness._reject.walk import subschemas
+from harness._sources import tools_from_listing
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -114,7 +114,7 @@ def test_a_catalog_is_compiled_once_per_list_of_rules() -> None:
 
 
 def test_the_linked_tree_walk_gives_each_node_the_path_the_recursive_walk_gives() -> None:
-    from harness.reject.walk import subschema_tree, tree_parts
+    from harness._reject.walk import subschema_tree, tree_parts
 
     _, bodies = _catalog_bodies()
     for body in bodies:
@@ -130,7 +130,7 @@ def test_the_linked_tree_walk_gives_each_node_the_path_the_recursive_walk_gives(
 @pytest.mark.parametrize("selector", ["tools[*].function", "tools[0]", "tools[-1].name", "$", "*.x", "a[*][*]",
                                       "tools[9]", "missing.key"])
 def test_the_list_selection_reaches_what_the_selector_walk_reaches_in_order(selector: str) -> None:
-    from harness.selectors import compile_selector, walk
+    from harness._common.selectors import compile_selector, walk
 
     body = {"tools": [{"function": {"n": 1}, "name": "a"}, {"function": 2, "name": "b"}],
             "a": [[1, 2], [], [3]], "b": {"x": 1}, "c": {"y": 2}, "d": [{"x": 3}]}

@@ -8,11 +8,11 @@ from typing import Any
 
 import jsonschema
 
-from harness.exitcodes import ExitCode
-from harness.model import Case, Lane, Observation, Suite
-from harness.reject.delta import delta, failing
-from harness.reject.report import render_markdown, text_lines
-from harness.reject.verdicts import evaluate, exit_code, exit_reason
+from harness._exitcodes import ExitCode
+from harness._model import Case, Lane, Observation, Suite
+from harness._reject.delta import delta, failing
+from harness._reject.report import render_markdown, text_lines
+from harness._reject.verdicts import evaluate, exit_code, exit_reason
 from tests.unit.reject.scenario import GOOD_BODY, write_scenario
 from tests.unit.reject.test_verdicts import SCHEMA
 

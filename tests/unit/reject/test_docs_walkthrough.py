@@ -6,10 +6,10 @@ import re
 import textwrap
 from pathlib import Path
 
-from harness.model import Lane
-from harness.reject.cassettes import load_catalog
-from harness.reject.check import check_catalog
-from harness.reject.replay import replay
+from harness._model import Lane
+from harness._reject.cassettes import load_catalog
+from harness._reject.check import check_catalog
+from harness._reject.replay import replay
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "rejections.md"
 

@@ -9,10 +9,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-from harness.patterns import bounded
-from harness.reject.cassettes import load_catalog
-from harness.reject.fastschema import compile_schema, json_equal, rust_pattern
-from harness.reject.walk import subschemas
+from harness._common.patterns import bounded
+from harness._reject.cassettes import load_catalog
+from harness._reject.fastschema import compile_schema, json_equal, rust_pattern
+from harness._reject.walk import subschemas
 
 REPO = Path(__file__).resolve().parents[3]
 EDGES: list[Any] = [None, True, False, 0, 1, 1.0, 1.5, -3, "", "x", "object", [], [1], [None], [True, 1],

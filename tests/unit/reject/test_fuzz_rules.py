@@ -12,9 +12,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.errors import InputError, InputErrors
-from harness.reject.match import fire_all
-from harness.reject.rules import RuleSet, load_rules, rules_of_suite
+from harness._errors import InputError, InputErrors
+from harness._reject.match import fire_all
+from harness._reject.rules import RuleSet, load_rules, rules_of_suite
 from tests.fuzzing import fuzz
 
 REPO = Path(__file__).resolve().parents[3]

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from harness.errors import InputErrors
-from harness.load.suite import load_suite
-from harness.model import Lane
-from harness.plugins import load_callable
-from harness.reject.cassettes import Catalog
-from harness.reject.preload import declaration_errors
-from harness.reject.verdicts import cached_catalog, findings_for_body
+from harness._errors import InputErrors
+from harness._load.suite import load_suite
+from harness._model import Lane
+from harness._plugins import load_callable
+from harness._reject.cassettes import Catalog
+from harness._reject.preload import declaration_errors
+from harness._reject.verdicts import cached_catalog, findings_for_body
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from harness.errors import InputError
-from harness.patterns import TIMEOUT_S, bounded
-from harness.reject.fastschema import compile_schema
-from harness.reject.rules import Rule
+from harness._common.patterns import TIMEOUT_S, bounded
+from harness._errors import InputError
+from harness._reject.fastschema import compile_schema
+from harness._reject.rules import Rule
 
 EVIL = r"(a|aa)+$"
 TEXT = "a" * 41 + "!"

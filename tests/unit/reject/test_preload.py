@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError, InputErrors
-from harness.load.suite import load_suite
-from harness.reject.preload import preload
+from harness._errors import InputError, InputErrors
+from harness._load.suite import load_suite
+from harness._reject.preload import preload
 from tests.unit.reject.scenario import RULE, write_suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -81,7 +81,7 @@ def test_the_bundled_suite_preloads_cleanly() -> None:
 def test_check_lane_stops_on_a_bad_declaration_before_building(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from harness.cli.main import cli
+    from harness._cli.main import cli
 
     root = write_suite(tmp_path, {"rule": "acme.typo", "lanes": ["gw"], "why": "x"})
     result = CliRunner().invoke(cli, ["check-lane", "gw", "--suite", str(root)])

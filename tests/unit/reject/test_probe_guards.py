@@ -7,9 +7,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from harness.errors import ConfigError
-from harness.model import Lane
-from harness.reject.probe import _host_guard, _scrub_response, _url, auth_headers
+from harness._errors import ConfigError
+from harness._model import Lane
+from harness._reject.probe import _host_guard, _scrub_response, _url, auth_headers
 
 LANE = Lane(id="l", wire="w", provider="anthropic", base_url="https://api.anthropic.com/v1", fronts=("anthropic",))
 
@@ -78,7 +78,7 @@ def test_a_timeout_or_limit_out_of_range_is_a_usage_error_before_anything_runs(
         tmp_path: Path, option: str, value: str) -> None:
     from click.testing import CliRunner
 
-    from harness.cli.main import cli
+    from harness._cli.main import cli
 
     result = CliRunner().invoke(cli, ["probe", "--lane", "x", "--suite", str(tmp_path / "nowhere"),
                                       "--out", str(tmp_path / "out"), option, value])
@@ -88,7 +88,7 @@ def test_a_timeout_or_limit_out_of_range_is_a_usage_error_before_anything_runs(
 
 
 def test_a_server_error_to_an_uncovered_body_could_not_check_it_rather_than_being_a_new_rejection() -> None:
-    from harness.reject.probe import _judge
+    from harness._reject.probe import _judge
 
     answer = httpx.Response(502, text="bad gateway", request=httpx.Request("POST", "http://127.0.0.1/v1"))
     assert _judge(None, answer, "") == ("error", "server error 502")

@@ -20,7 +20,7 @@ import socket
 
 import pytest
 
-import harness.reject.replay as replay_module
+import harness._reject.replay as replay_module
 
 GOOD_BODY = {good}
 CLEAN_BODY = {clean}

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from harness.errors import ConfigError
-from harness.model import Lane
-from harness.reject.cassettes import load_catalog, suite_settings
-from harness.reject.replay import MAX_BODY_DEPTH, body_depth, replay
+from harness._errors import ConfigError
+from harness._model import Lane
+from harness._reject.cassettes import load_catalog, suite_settings
+from harness._reject.replay import MAX_BODY_DEPTH, body_depth, replay
 
 REPO = Path(__file__).resolve().parents[3]
 LANE = Lane(id="l", wire="anthropic-messages", provider="anthropic", base_url="https://api.anthropic.com/v1",

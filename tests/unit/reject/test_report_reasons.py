@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.reject.report import MAX_ROWS, render_markdown
+from harness._reject.report import MAX_ROWS, render_markdown
 
 PR_COMMENT_LIMIT = 65_536
 
@@ -86,8 +86,8 @@ def test_a_lone_receipt_of_several_says_how_many_back_the_rule_and_a_rule_withou
 
 
 def test_every_bundled_rules_evidence_fits_on_one_short_line() -> None:
-    from harness.reject.cassettes import load_catalog, suite_settings
-    from harness.reject.verdicts import _receipt
+    from harness._reject.cassettes import load_catalog, suite_settings
+    from harness._reject.verdicts import _receipt
 
     repo = Path(__file__).resolve().parents[3]
     catalog = load_catalog(repo / "cases", suite_settings(repo / "cases"))

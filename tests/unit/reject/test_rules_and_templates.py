@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputErrors
-from harness.reject.match import fire
-from harness.reject.rules import Rule, load_rules
-from harness.reject.template import extract, render
-from harness.reject.walk import PATH_STYLES, render_path, subschemas
+from harness._errors import InputErrors
+from harness._reject.match import fire
+from harness._reject.rules import Rule, load_rules
+from harness._reject.template import extract, render
+from harness._reject.walk import PATH_STYLES, render_path, subschemas
 
 GOOD = """version: 1
 validator: anthropic
@@ -123,7 +123,7 @@ def test_the_duplicates_predicate_names_the_second_tool() -> None:
 
 
 def test_the_rules_schema_offers_exactly_the_path_styles_the_walker_renders() -> None:
-    schema = json.loads((Path(__file__).resolve().parents[3] / "harness/load/schemas/rules.schema.json").read_text())
+    schema = json.loads((Path(__file__).resolve().parents[3] / "harness/_load/schemas/rules.schema.json").read_text())
     enums = [node["enum"] for _, node in subschemas(schema) if isinstance(node, dict)
              and "enum" in node and "selector" in node["enum"]]
     assert enums == [list(PATH_STYLES)]

@@ -9,9 +9,9 @@ import pytest
 from vcr.request import Request
 from vcr.serializers import yamlserializer
 
-from harness.errors import SecretError
-from harness.reject.persist import safe_persister
-from harness.reject.secrets import env_secrets, scan
+from harness._common.secrets import env_secrets, scan
+from harness._errors import SecretError
+from harness._reject.persist import safe_persister
 
 KEY = "zq-not-a-known-shape-0123456789abcdef"
 

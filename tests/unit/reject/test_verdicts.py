@@ -9,17 +9,17 @@ from typing import Any
 import jsonschema
 import pytest
 
-from harness.canonical import canonical_bytes
-from harness.exitcodes import ExitCode
-from harness.load.suite import load_suite
-from harness.model import Case, Lane, Observation, Suite
-from harness.plugins import load_callable
-from harness.reject.report import render_markdown
-from harness.reject.verdicts import evaluate, exit_code
+from harness._common.canonical import canonical_bytes
+from harness._exitcodes import ExitCode
+from harness._load.suite import load_suite
+from harness._model import Case, Lane, Observation, Suite
+from harness._plugins import load_callable
+from harness._reject.report import render_markdown
+from harness._reject.verdicts import evaluate, exit_code
 from tests.unit.reject.scenario import GOOD_BODY, write_scenario
 
 REPO = Path(__file__).resolve().parents[3]
-SCHEMA = json.loads((REPO / "harness/report/schemas/rejections.schema.json").read_text())
+SCHEMA = json.loads((REPO / "harness/_report/schemas/rejections.schema.json").read_text())
 SEED_CASES = ("apply-patch-root-oneof", "finance-root-anyof")
 
 
@@ -129,7 +129,7 @@ def test_the_markdown_group_row_names_lane_rule_side_case_location_message_and_s
 
 
 def test_the_exit_reason_names_the_undeclared_rule_lane_and_case(tmp_path: Path) -> None:
-    from harness.reject.verdicts import exit_reason
+    from harness._reject.verdicts import exit_reason
 
     suite, obs = _tiny(tmp_path)
     assert exit_reason(evaluate(suite, obs)) == (
@@ -137,7 +137,7 @@ def test_the_exit_reason_names_the_undeclared_rule_lane_and_case(tmp_path: Path)
 
 
 def test_the_exit_reason_of_a_clean_section_says_so(tmp_path: Path) -> None:
-    from harness.reject.verdicts import exit_reason
+    from harness._reject.verdicts import exit_reason
 
     decl = {"rule": "demo.root-composition", "lanes": ["gw"], "why": "documented trade-off"}
     suite, obs = _tiny(tmp_path, (decl,))
@@ -145,7 +145,7 @@ def test_the_exit_reason_of_a_clean_section_says_so(tmp_path: Path) -> None:
 
 
 def test_the_exit_reason_stays_short_when_many_rules_fire() -> None:
-    from harness.reject.verdicts import exit_reason
+    from harness._reject.verdicts import exit_reason
 
     findings = [{"case": f"case-{i}", "lane": f"lane-{i % 4}", "side": "new", "rejections": [
         {"rule": f"rule-{i % 7}", "expected": False}]} for i in range(200)]

@@ -6,10 +6,10 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from harness.build import build
-from harness.load.suite import load_suite
-from harness.reject.verdicts import evaluate
-from harness.report.findings import RejectionStream
+from harness._differential import build
+from harness._load.suite import load_suite
+from harness._reject.verdicts import evaluate
+from harness._report.findings import RejectionStream
 
 ROOT = Path(__file__).parents[3]
 CASES = ["apply-patch-root-oneof", "array-root", "typeless-root-without-composition", "fixed-apply-patch-root-oneof"]

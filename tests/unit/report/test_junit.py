@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from harness.mutate.results import build_section
-from harness.report import junit
+from harness._mutate.results import build_section
+from harness._report import junit
 
 
 def _rejection(rule: str, expected: bool) -> dict[str, Any]:

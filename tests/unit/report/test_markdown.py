@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.mutate.render import render_markdown as mutation_md
-from harness.reject.report import render_markdown as rejections_md
-from harness.report.markdown import LIMIT, Block, fit, render
+from harness._mutate.render import render_markdown as mutation_md
+from harness._reject.report import render_markdown as rejections_md
+from harness._report.markdown import LIMIT, Block, fit, render
 
 
 def _row(case: str, lane: str, verdict: str = "intended", failed: bool = False) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.compare.paths import diff_paths
-from harness.report.assemble import _path_view
+from harness._compare.paths import diff_paths
+from harness._report.assemble import _path_view
 
 
 def test_the_path_view_names_what_changed_was_added_and_was_removed() -> None:

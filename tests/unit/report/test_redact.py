@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.report.redact import Redactor
+from harness._common.redact import Redactor
 
 KEY = "sk-ant-api03-" + "x" * 30
 

@@ -7,8 +7,8 @@ from urllib.parse import quote
 
 import pytest
 
-from harness.reject.secrets import env_secrets, scan
-from harness.report.redact import Redactor
+from harness._common.redact import Redactor
+from harness._common.secrets import env_secrets, scan
 
 SECRET = "correct-horse-battery-staple-42"
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness import runner
-from harness.build import UnitResult
-from harness.load.suite import load_suite
-from harness.report.redact import Redactor
-from harness.report.stream import OrderedLines
+from harness import _runner as runner
+from harness._common.redact import Redactor
+from harness._differential import UnitResult
+from harness._load.suite import load_suite
+from harness._report.stream import OrderedLines
 
 
 def test_report_rows_are_read_back_from_the_streamed_file_in_suite_order(tmp_path: Path, scenarios: Path) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from xml.etree import ElementTree as ET
 
-from harness.report import junit
-from harness.report.redact import Redactor
-from harness.report.sanitize import clean_text, walk_strings
+from harness._common.redact import Redactor
+from harness._common.sanitize import clean_text, walk_strings
+from harness._report import junit
 
 
 def test_terminal_escapes_and_c0_controls_become_visible_escapes_and_newlines_stay() -> None:
@@ -64,7 +64,7 @@ def test_the_text_rendering_of_any_report_prints_no_control_character() -> None:
 
     from rich.console import Console
 
-    from harness.cli.output import render_text
+    from harness._cli.output import render_text
 
     row = {"subject": "toy", "case": "c", "lane": "l", "verdict": "error", "failed": True,
            "detail": "new error: \x1b[2J\x1b]0;pwned\x07 \ud83d"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness.report.stream import OrderedLines, Slots, write_json
+from harness._report.stream import OrderedLines, Slots, write_json
 
 
 def test_lines_written_in_finishing_order_read_back_in_slot_order(tmp_path: Path) -> None:

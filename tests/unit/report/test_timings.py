@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from harness import runner
-from harness.load.suite import load_suite
+from harness import _runner as runner
+from harness._load.suite import load_suite
 
 
 def test_total_seconds_include_the_validation_after_the_stages(

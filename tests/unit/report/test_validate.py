@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from harness.report.stream import OrderedLines
-from harness.report.validate import ReportInvalid, validate_report
+from harness._report.stream import OrderedLines
+from harness._report.validate import ReportInvalid, validate_report
 
 SCENARIO = Path(__file__).parents[2] / "scenarios" / "reports" / "small.report.json"
 

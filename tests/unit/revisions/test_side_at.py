@@ -1,5 +1,5 @@
 """Where a side runs from at a revision: the same declaration, its paths moved into the
-revision's tree (``harness.revisions.side_at``), on real folders."""
+revision's tree (``harness._revisions.side_at``), on real folders."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.model import PipelineSpec
-from harness.revisions import Revision, side_at
+from harness._model import PipelineSpec
+from harness._revisions import Revision, side_at
 
 
 @pytest.fixture

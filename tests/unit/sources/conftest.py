@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from harness.sources.openapi import ImportResult, import_document
+from harness._sources.openapi import ImportResult, import_document
 
 Doc = dict[str, Any]
 Imported = Callable[..., ImportResult]

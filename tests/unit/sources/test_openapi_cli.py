@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from harness.cli.main import cli
-from harness.errors import Place
-from harness.sources.openapi import tools_from_document
+from harness._cli.main import cli
+from harness._errors import Place
+from harness._sources.openapi import tools_from_document
 
 from .conftest import api, body, ok
 

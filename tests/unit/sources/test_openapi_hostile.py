@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError, Place
-from harness.sources import resolve_tools
-from harness.sources.openapi import import_document
+from harness._errors import InputError, Place
+from harness._sources import resolve_tools
+from harness._sources.openapi import import_document
 
 from .conftest import Imported, api, body, ok, tool
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from harness.errors import InputError, InputErrors
-from harness.model import Lane, Subject
-from harness.sources.openapi.lanes import load_lanes, rules_beside, ship
+from harness._errors import InputError, InputErrors
+from harness._model import Lane, Subject
+from harness._sources.openapi.lanes import load_lanes, rules_beside, ship
 
 COMPOSED = {"name": "pick", "description": "", "input_schema": {"type": "object", "anyOf": [{"required": ["a"]}]}}
 PLAIN = {"name": "plain", "description": "", "input_schema": {"type": "object"}}

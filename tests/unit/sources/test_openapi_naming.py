@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError, Place
-from harness.sources.openapi import tools_from_document
-from harness.sources.openapi.names import NameTaker, sanitize
+from harness._errors import InputError, Place
+from harness._sources.openapi import tools_from_document
+from harness._sources.openapi.names import NameTaker, sanitize
 
 from .conftest import Imported, api, ok
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError
-from harness.load.yamlsafe import load_document
-from harness.sources.openapi import import_document, load_openapi
-from harness.sources.openapi.bounds import TooDeep, measure
-from harness.sources.openapi.quickjson import Counted, LazyLines, extent, quick_json
+from harness._common.yamlsafe import load_document
+from harness._errors import InputError
+from harness._sources.openapi import import_document, load_openapi
+from harness._sources.openapi.bounds import TooDeep, measure
+from harness._sources.openapi.quickjson import Counted, LazyLines, extent, quick_json
 
 from .conftest import api, ok
 

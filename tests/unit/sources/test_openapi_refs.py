@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.errors import InputError
+from harness._errors import InputError
 
 from .conftest import Imported, api, body, ok, tool
 

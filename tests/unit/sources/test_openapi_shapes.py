@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from harness.errors import InputError
-from harness.sources.openapi import import_document
+from harness._errors import InputError
+from harness._sources.openapi import import_document
 
 from .conftest import Doc, Imported, api, body, ok, tool
 

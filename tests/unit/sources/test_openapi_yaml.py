@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError, Place
-from harness.sources.openapi import import_document, tools_from_document
+from harness._errors import InputError, Place
+from harness._sources.openapi import import_document, tools_from_document
 
 from .conftest import Imported, api, ok, tool
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import InputError, InputErrors
-from harness.load.suite import load_suite
+from harness._errors import InputError, InputErrors
+from harness._load.suite import load_suite
 
 TOOLS = [{"name": "outside", "description": "d", "input_schema": {"type": "object"}}]
 
@@ -67,8 +67,8 @@ def test_a_cases_glob_reaching_outside_the_suite_is_refused(tmp_path: Path, scen
 @pytest.mark.parametrize("key", ["rules", "ledgers"])
 def test_an_absolute_rules_or_ledgers_glob_is_bad_input_not_an_internal_error(
         tmp_path: Path, scenarios: Path, key: str) -> None:
-    from harness.mutate.ledger import check_ledgers
-    from harness.reject.rules import rules_of_suite
+    from harness._mutate.ledger import check_ledgers
+    from harness._reject.rules import rules_of_suite
 
     suite = _suite(tmp_path, scenarios, "tools.json", settings=f"{key}: ['{tmp_path}/*.yaml']\n")
     (suite / "tools.json").write_text(json.dumps(TOOLS))

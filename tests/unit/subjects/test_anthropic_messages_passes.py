@@ -8,7 +8,7 @@ from wire_harness_subjects.anthropic_messages.flatten import flatten
 from wire_harness_subjects.anthropic_messages.narrow import narrow
 from wire_harness_subjects.anthropic_messages.notes import generic_note
 
-from harness.canonical import canonical_bytes
+from harness._common.canonical import canonical_bytes
 
 ONE_OF_NOTE = "Exactly one of these parameter groups must be provided: `a` | `b`."
 

@@ -11,9 +11,9 @@ import pytest
 from wire_harness_subjects.anthropic_messages import FIXED_SUBJECT, SUBJECT, new, old
 from wire_harness_subjects.anthropic_messages.body import refeed
 
-from harness.canonical import canonical_bytes
-from harness.load import load_suite
-from harness.plugins import resolve_subject
+from harness._common.canonical import canonical_bytes
+from harness._load import load_suite
+from harness._plugins import resolve_subject
 
 REPO = Path(__file__).resolve().parents[3]
 TOOLS = REPO / "cases" / "anthropic_messages" / "tools" / "recorded.json"

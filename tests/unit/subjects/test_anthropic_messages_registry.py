@@ -6,7 +6,7 @@ from typing import Any
 
 from wire_harness_subjects.anthropic_messages.registry import normalize
 
-from harness.canonical import canonical_bytes
+from harness._common.canonical import canonical_bytes
 
 
 def normalized(schema: Any) -> bytes:

@@ -10,9 +10,9 @@ import pytest
 from wire_harness_subjects.openai_strict_resume import SUBJECT
 from wire_harness_subjects.openai_strict_resume.pipelines import new, old
 
-from harness.canonical import canonical_bytes
-from harness.load import load_suite
-from harness.plugins import resolve_subject
+from harness._common.canonical import canonical_bytes
+from harness._load import load_suite
+from harness._plugins import resolve_subject
 
 TOOL: dict[str, Any] = {
     "name": "lookup",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import supervise
+from harness._common import supervise
 
 
 def _alive(pid: int) -> bool:
@@ -62,7 +62,7 @@ def test_a_supervised_child_dies_with_its_parent_even_by_sigkill(tmp_path: Path)
     pidfile = tmp_path / "child"
     parent = subprocess.Popen([sys.executable, "-c", (
         "import subprocess, sys, time\n"
-        "from harness import supervise\n"
+        "from harness._common import supervise\n"
         "p = supervise.popen(['sleep', '60'])\n"
         f"open({str(pidfile)!r}, 'w').write(str(p.pid))\n"
         "time.sleep(60)\n")])
@@ -88,7 +88,7 @@ def test_sigterm_inside_terminating_raises_terminated_in_the_main_thread() -> No
 
 
 def test_limit_memory_on_top_turns_a_big_allocation_into_memoryerror() -> None:
-    code = ("from harness import supervise\n"
+    code = ("from harness._common import supervise\n"
             "supervise.limit_memory(100, on_top=True)\n"
             "try:\n    bytearray(400 << 20)\nexcept MemoryError:\n    print('memory')\n"
             "bytearray(20 << 20)\nprint('fine')\n")

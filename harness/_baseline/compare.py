@@ -1,0 +1,179 @@
+"""Findings of a run by kind, compared with a baseline run's, and the exit code they give.
+
+A finding is named so that the same problem in two runs has the same name: a verdict by
+``case[lane]``, a pin by node id, a rejection by ``case[lane]: rule`` (new pipeline, undeclared),
+a failed claim by the declared mutant's id. An escaped mutant is named by what it changes, not by
+mutmut's number or its content key (both move when anything else in its file is edited): file,
+function, operator and the changed lines, with an ordinal for identical changes in one function.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness._errors import ConfigError
+from harness._evidence.runs import load_report, run_folder
+from harness._exitcodes import ExitCode, combine
+from harness._reject.delta import failing
+
+__all__ = ["KINDS", "Findings", "compare", "escape_names", "findings", "judge", "load_baseline",
+           "load_mutation_baseline", "mutation_exit", "mutation_findings"]
+
+KINDS = ("verdicts", "pins", "rejections", "escapes", "claims")
+Findings = dict[str, dict[str, str]]  # kind -> {identity: the name a reader sees}
+_CODE = {"verdicts": ExitCode.DIVERGENCE, "pins": ExitCode.DIVERGENCE, "rejections": ExitCode.KNOWN_REJECTION,
+         "escapes": ExitCode.MUTANTS_ESCAPED, "claims": ExitCode.MUTANTS_ESCAPED}
+_WORDS = {"verdicts": "failing verdict(s)", "pins": "failing pin(s)", "rejections": "undeclared rejection(s)",
+          "escapes": "escaped mutant(s)", "claims": "failed claim(s)"}
+
+
+def _changed(diff: str) -> list[str]:
+    return [line[0] + line[1:].strip() for line in diff.splitlines()
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+
+def _identity(m: Mapping[str, Any]) -> str:
+    if m["kind"] == "declared":
+        return f"declared\x00{m['id']}"
+    return "\x00".join([m["file"], m.get("function") or "", m["operator"], *_changed(m["diff"])])
+
+
+def _scope(identity: str) -> str:
+    """What a mutant belongs to (file and function, or the declared id): a run mutating only the
+    diff says nothing about the escapes of functions it did not mutate."""
+    return "\x00".join(identity.split("\x00")[:2])
+
+
+def escape_names(section: Mapping[str, Any] | None) -> dict[str, str]:
+    """Escaped mutants of a mutation section: stable identity -> mutant id."""
+    if not section:
+        return {}
+    seen: Counter[str] = Counter()
+    out: dict[str, str] = {}
+    for m in section.get("mutants", []):
+        ident = _identity(m)
+        seen[ident] += 1
+        if m["status"] in ("survived", "no_coverage"):
+            out[f"{ident}\x00{seen[ident]}"] = m["id"]
+    return out
+
+
+def mutation_findings(section: Mapping[str, Any] | None) -> Findings:
+    claims = {m: m for m in (section or {}).get("claims_failed", [])}
+    scope = {_scope(_identity(m)): "" for m in (section or {}).get("mutants", [])}
+    return {"escapes": escape_names(section), "claims": claims, "scope": scope}
+
+
+def _pins(pins: Mapping[str, Any] | None) -> dict[str, str]:
+    if not pins:
+        return {}
+    if pins["against"] == "old":
+        return {p: p for p in (pins.get("catches_old") or {}).get("passed", [])}
+    return {p["id"]: p["id"] for p in pins["results"] if p["outcome"] in ("failed", "error")}
+
+
+def _rejections(section: Mapping[str, Any] | None) -> dict[str, str]:
+    """The undeclared rejections of the new pipeline that fail the run under the section's own
+    ``fail_on`` (introduced ones by default; every one with ``--fail-on-rejections any``)."""
+    if not section:
+        return {}
+    hits = failing(section.get("findings", []), str(section.get("fail_on", "any")))
+    return {f"{case}[{lane}]: {rule}": f"{case}[{lane}]: {rule}" for case, lane, rule in hits}
+
+
+def findings(report: Mapping[str, Any]) -> Findings:
+    """Every failing finding of a report, by kind."""
+    verdicts = {f"{r['case']}[{r['lane']}]": f"{r['case']}[{r['lane']}]" for r in report["differential"] if r["failed"]}
+    return {"verdicts": verdicts, "pins": _pins(report.get("pins")),
+            "rejections": _rejections(report.get("rejections")), **mutation_findings(report.get("mutation"))}
+
+
+def compare(current: Findings, base: Findings, run: str, fail_on: str) -> dict[str, Any]:
+    """The report's ``baseline`` block: names new, still failing and fixed, by kind."""
+    def pick(keys: set[str], names: Mapping[str, str]) -> list[str]:
+        return sorted(names[k] for k in keys)
+
+    new, still, fixed = {}, {}, {}
+    mutated = current.get("scope", {})
+    for kind in KINDS:
+        cur, old = current.get(kind, {}), base.get(kind, {})
+        if kind == "escapes":  # only what this run mutated can be still escaping or fixed
+            old = {k: v for k, v in old.items() if _scope(k) in mutated}
+        new[kind] = pick(set(cur) - set(old), cur)
+        still[kind] = pick(set(cur) & set(old), cur)
+        fixed[kind] = pick(set(old) - set(cur), old)
+    counts = {kind: {"new": len(new[kind]), "still": len(still[kind]), "fixed": len(fixed[kind])} for kind in KINDS}
+    return {"run": run, "fail_on": fail_on, "new": new, "still": still, "fixed": fixed, "counts": counts}
+
+
+def load_baseline(path: Path) -> tuple[str, dict[str, Any]]:
+    """(folder, report.json) of a baseline run given as a run folder or a reports folder."""
+    folder = run_folder(path, "--baseline")
+    return str(folder), load_report(folder, "--baseline")
+
+
+def load_mutation_baseline(path: Path) -> tuple[str, dict[str, Any] | None]:
+    """(folder, mutation section) of an earlier ``harness mutate`` out folder, or of a run."""
+    if (path / "mutation.json").is_file():
+        try:
+            section: dict[str, Any] = json.loads((path / "mutation.json").read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise ConfigError("--baseline", str(path / "mutation.json"), f"a readable mutation.json ({exc})") from None
+        return str(path), section
+    folder, report = load_baseline(path)
+    return folder, report.get("mutation")
+
+
+def _incomplete(section: Mapping[str, Any] | None) -> bool:
+    return bool(section) and not section.get("verdict", {}).get("complete", True)  # type: ignore[union-attr]
+
+
+def mutation_exit(section: Mapping[str, Any], delta: Mapping[str, Any] | None, fail_on: str) -> ExitCode:
+    """``harness mutate``'s code. With a baseline and ``new``: new escapes or failed claims only.
+    With ``--in-diff``: any escape in the diff (the suite-wide threshold is for whole runs).
+    Otherwise the threshold and the claims, as the mutation stage judges them. Pending mutants
+    always fail: an incomplete run is no pass."""
+    from harness._mutate import exit_code  # the stage's own judgement, for the plain case
+
+    if _incomplete(section):
+        return ExitCode.MUTANTS_ESCAPED
+    if fail_on == "new" and delta is not None:
+        return ExitCode.MUTANTS_ESCAPED if delta["new"]["escapes"] or delta["new"]["claims"] else ExitCode.OK
+    if section.get("in_diff"):
+        return ExitCode.MUTANTS_ESCAPED if section["escaped"] or section["claims_failed"] else ExitCode.OK
+    return ExitCode(exit_code(dict(section)))
+
+
+def _mutation_reason(failing: Mapping[str, list[str]], fail_on: str, incomplete: bool) -> str:
+    names = failing["escapes"] + failing["claims"]
+    new = "new " if fail_on == "new" else ""
+    return (f"{len(failing['escapes'])} {new}escaped mutant(s), {len(failing['claims'])} {new}failed claim(s)"
+            + (f": {', '.join(names[:4])}" if names else "") + (" (incomplete)" if incomplete else ""))
+
+
+def judge(report: Mapping[str, Any], fail_on: str) -> tuple[ExitCode, str]:
+    """A run's code when it has a baseline (``new``: only new findings fail) or mutated the diff
+    only; codes combine as the exit-code contract says (the lowest non-zero wins)."""
+    delta = report.get("baseline")
+    current = findings(report)
+    every = {k: sorted(v.values()) for k, v in current.items()}
+    failing = delta["new"] if fail_on == "new" and delta is not None else every
+    codes: list[tuple[ExitCode, str]] = []
+    for kind in ("verdicts", "pins", "rejections"):
+        if failing[kind]:
+            new = " new" if fail_on == "new" else ""
+            codes.append((_CODE[kind], f"{len(failing[kind])}{new} {_WORDS[kind]}: {', '.join(failing[kind][:3])}"
+                          + (" …" if len(failing[kind]) > 3 else "")))
+    section = report.get("mutation")
+    if section:
+        code = mutation_exit(section, delta, fail_on)
+        if code:
+            codes.append((code, _mutation_reason(failing, fail_on, _incomplete(section))))
+    if not codes:
+        return ExitCode.OK, "clean" if delta is None else f"no new finding since {Path(delta['run']).name}"
+    best = combine(*(c for c, _ in codes))
+    return best, "; ".join(reason for c, reason in codes if c == best)

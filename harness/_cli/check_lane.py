@@ -1,0 +1,111 @@
+"""``harness check-lane LANE``: one lane over a suite, printing only the rejection findings.
+
+For operators: which bodies this lane's pipelines build would a validator it fronts refuse, by
+the recorded evidence? Bodies are built by the isolated build stage (harness._differential).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness._differential import build
+from harness._errors import ConfigError
+from harness._exitcodes import ExitCode
+from harness._load.suite import load_suite
+from harness._model import Observation, Suite
+from harness._reject.verdicts import catalog_of, evaluate, preload
+
+__all__ = ["command", "lane_section", "nothing_to_check"]
+
+
+def nothing_to_check(suite: Suite, lane_id: str) -> str:
+    """Why no body of this lane can meet a known rejection, or "" when some can.
+
+    "0 of 0 bodies" alone reads like a pass; a lane fronting no validator with rules (or one no
+    case runs on) was not checked at all, and the operator should be told which it is.
+    """
+    lane = suite.lanes[lane_id]
+    if not catalog_of(suite).rules.for_lane(lane):
+        detail = (f"it fronts {', '.join(lane.fronts)}, which no rule names" if lane.fronts
+                  else "its fronts list is empty")
+        return f"{lane_id} fronts no validator with rules ({detail}), so there is nothing to check"
+    if not any(lane_id in case.lanes for case in suite.cases):
+        return f"no case of the suite runs on {lane_id}, so there is no body to check"
+    return ""
+
+
+def lane_section(suite_dir: Path, lane_id: str) -> dict[str, Any]:
+    """Build every case on one lane (old and new) and evaluate the bodies."""
+    suite = load_suite(suite_dir)
+    if lane_id not in suite.lanes:
+        raise ConfigError("LANE", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
+    preload(suite)  # a broken rules file or declaration is bad input before anything is built
+    observations: dict[tuple[str, str, str], Observation] = {}
+    note = nothing_to_check(suite, lane_id)
+    if not note:
+        for result in build(suite, lanes=[lane_id]):
+            for obs in (result.old, result.new):
+                if obs is not None:
+                    observations[(obs.case_id, obs.lane_id, obs.side)] = obs
+    section = evaluate(suite, observations)
+    if note:
+        section = {**section, "nothing_to_check": note}
+    return section
+
+
+def _line(finding: dict[str, Any], rej: dict[str, Any]) -> str:
+    receipt = rej.get("receipt") or {}
+    mark = "declared" if rej["expected"] else "REJECTED"
+    message = " ".join(str(receipt.get("message", "")).split())
+    return (f"{mark}  {finding['case']}  {finding['side']}  {rej['rule']}  at {rej['location']}\n"
+            f"    recorded: {message}\n"
+            f"    source:   {receipt.get('source_url', '')} ({receipt.get('provenance', '')})" + _answer(finding))
+
+
+def _answer(finding: dict[str, Any]) -> str:
+    """A gateway lane: what reached the client, and whether it is the recorded envelope
+    (harness._pipeline.capture.envelope)."""
+    got = finding.get("answer")
+    if not got:
+        return ""
+    carried = {True: "carries the upstream's recorded message", False: "does NOT carry the upstream's message",
+               None: "no upstream rejection to carry"}[got["carried"]]
+    shape = (f"the envelope recorded in {', '.join(got['envelope_receipts'])}" if got["envelope_receipts"]
+             else "no recorded envelope of this gateway has its shape")
+    opening = got["opening"] or "no known opening"
+    replayed = f"upstream answered {got['upstream_status']} ({got['upstream_rule'] or 'no rule'})"
+    return f"\n    client:   {got['status']} from {got['gateway']} ({opening}), {replayed}: {carried}; {shape}"
+
+
+@click.command("check-lane")
+@click.argument("lane")
+@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
+@click.option("--side", type=click.Choice(["new", "old", "both"]), default="new", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+def command(lane: str, suite_dir: Path, side: str, as_json: bool) -> int:
+    """Run LANE over a suite and print only its known-rejection findings."""
+    section = lane_section(suite_dir, lane)
+    sides = ("old", "new") if side == "both" else (side,)
+    findings = [f for f in section["findings"] if f["side"] in sides and f["rejections"]]
+    note = str(section.get("nothing_to_check", ""))
+    if as_json:
+        shown: dict[str, Any] = {"lane": lane, "findings": findings}
+        if note:
+            shown["nothing_to_check"] = note
+        click.echo(json.dumps(shown, indent=2, ensure_ascii=False))
+    elif note:
+        click.echo(f"{lane}: 0 bodies checked: {note} (exit 0: nothing failed, nothing was checked)", err=True)
+    else:
+        for finding in findings:
+            for rej in finding["rejections"]:
+                click.echo(_line(finding, rej))
+        bodies = sum(1 for f in section["findings"] if f["side"] in sides
+                     and f["status"] in ("known-rejected", "no-known-rejection"))
+        click.echo(f"{lane}: {len(findings)} of {bodies} bodies ({'/'.join(sides)}) meet a known rejection",
+                   err=True)
+    undeclared = any(not r["expected"] for f in findings for r in f["rejections"])
+    return ExitCode.KNOWN_REJECTION if undeclared else ExitCode.OK

@@ -1,0 +1,115 @@
+"""``harness probe``: re-send recorded bodies to the live endpoint; exit 5 on drift or when it could not check.
+
+Exit codes: 0 every request checked and held; 5 drift, or a request that got no answer to
+compare (refused, timed out, too big, not sent before the run's deadline); 2 bad input (a
+``--bodies`` line that is not strict JSON, an --out folder holding an earlier recording)."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness._common.jsonread import parse_json
+from harness._common.yamlsafe import MAX_DEPTH, MAX_NODES
+from harness._differential import build
+from harness._errors import ConfigError, InputError
+from harness._exitcodes import ExitCode
+from harness._load.suite import load_suite
+from harness._model import Suite
+from harness._reject.probe import DRIFT, KEY_ENV, ProbeItem, probe, summarize, unchecked
+from harness._reject.verdicts import catalog_of
+
+__all__ = ["command"]
+
+
+def _bodies(path: Path | None) -> list[Any]:
+    if path is None:
+        return []
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                item, _ = parse_json(line, f"{path}:{n}", max_nodes=MAX_NODES, max_depth=MAX_DEPTH)
+            except InputError as exc:
+                raise ConfigError("--bodies", f"{path}:{n}", f"one JSON body a line ({exc.expected}, "
+                                  f"found {exc.found})") from None
+            out.append(item.get("body", item) if isinstance(item, dict) and "body" in item else item)
+    return out
+
+
+def _run_bodies(suite: Suite, lane_id: str) -> list[Any]:
+    """The new pipeline's request bodies on this lane (probe decides which no rule covers)."""
+    if not any(lane_id in case.lanes for case in suite.cases):
+        return []
+    out: list[Any] = []
+    for result in build(suite, lanes=[lane_id]):
+        subject = suite.subjects.get(result.unit.case.subject)
+        if result.new is not None and result.new.ok and (subject is None or subject.output == "request-body"):
+            out.append(result.new.value)
+    return out
+
+
+def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """FloatRange lets ``nan`` through (every comparison with it is false): refuse it too."""
+    if math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds", ctx, param)
+    return value
+
+
+@click.command("probe")
+@click.option("--lane", "lane_id", required=True, help="the lane whose endpoint is probed")
+@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="scratch folder for the recording")
+@click.option("--key-env", default=None, help="environment variable holding the key (default by provider)")
+@click.option("--bodies", type=click.Path(path_type=Path), default=None,
+              help="JSON lines of bodies seen in a run; those no rule covers are probed too")
+@click.option("--from-run", is_flag=True,
+              help="also build the lane's new bodies over the suite and probe those no rule covers")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="send at most this many requests")
+@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=30.0, show_default=True,
+              callback=_a_number, help="seconds for each request, whole: connect to the answer's last byte")
+@click.option("--deadline", "run_deadline", type=click.FloatRange(0.01, 86400), default=900.0, show_default=True,
+              callback=_a_number, help="seconds for the whole run; requests not sent by then could not be checked")
+def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodies: Path | None,
+            from_run: bool, limit: int | None, timeout: float, run_deadline: float) -> int:
+    """Re-probe a lane live: needs its key in the environment; records to --out; exit 5 on drift."""
+    suite = load_suite(suite_dir)
+    if lane_id not in suite.lanes:
+        raise ConfigError("--lane", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
+    lane = suite.lanes[lane_id]
+    name = key_env or KEY_ENV.get(lane.provider, "HARNESS_PROBE_KEY")
+    key = os.environ.get(name, "")
+    if not key:
+        raise ConfigError("--key-env", name, "an environment variable holding the provider's key")
+    seen = _bodies(bodies) + (_run_bodies(suite, lane_id) if from_run else [])
+    items = probe(catalog_of(suite), lane, out, key, bodies=seen, limit=limit, timeout=timeout,
+                  run_deadline=run_deadline)
+    return _report(lane_id, out, items)
+
+
+def _report(lane_id: str, out: Path, items: list[ProbeItem]) -> int:
+    """List drift and what could not be checked apart; exit 5 on either (never green unchecked)."""
+    missed = unchecked(items)
+    for item in items:
+        if item.outcome in DRIFT:
+            click.echo(f"{item.outcome}: {item.id} ({item.rule or 'no rule'}) status {item.status}: {item.detail}")
+        elif item in missed:
+            click.echo(f"could not check: {item.id} ({item.rule or 'no rule'}): {item.detail}")
+        if item.refused:
+            click.echo(f"{item.refused}: {item.id} ({item.rule or 'no rule'}); its outcome ({item.outcome}) stands")
+    counts = ", ".join(f"{v} {k}" for k, v in sorted(summarize(items).items()))
+    click.echo(f"probe {lane_id}: {len(items)} request(s): {counts or 'none'}; recorded in {out}")
+    drift = sum(1 for i in items if i.outcome in DRIFT)
+    if drift:
+        click.echo(f"drift: {drift} of {len(items)} request(s) answered differently from the record")
+    if not items:
+        click.echo(f"could not check: nothing to probe on {lane_id} (no recorded rejection of its "
+                   "validators and no uncovered body); exit 5, not a pass")
+    elif missed:
+        click.echo(f"could not check: {len(missed)} of {len(items)} request(s) got no answer to compare "
+                   "(not drift, but not a pass either); exit 5")
+    return ExitCode.DRIFT if drift or missed or not items else ExitCode.OK

@@ -1,0 +1,56 @@
+"""``harness protocol-check CMD...``: does a program speak the pipeline protocol (docs/protocol.md)?
+
+Starts CMD, walks it through the handshake, a call per declared pipeline, an error answer, a
+malformed request, a large input, shutdown and end of input (``harness._pipeline.conformance``),
+prints one checklist line per check and exits 0 when none failed, 1 when one did (2: bad
+arguments).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness._errors import ConfigError
+from harness._exitcodes import ExitCode
+from harness._pipeline.conformance import check_program
+
+__all__ = ["command"]
+
+_MARK = {"pass": "pass", "warn": "warn", "fail": "FAIL"}
+
+
+def _json_file(option: str, path: Path | None) -> Any:
+    if path is None:
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(option, str(path), f"a readable JSON file ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        raise ConfigError(option, str(path), f"a JSON file ({exc})") from None
+
+
+@click.command("protocol-check", context_settings={"ignore_unknown_options": True})
+@click.argument("cmd", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds allowed per answer.")
+@click.option("--start-timeout", type=float, default=60.0, show_default=True, help="Seconds allowed for the hello.")
+@click.option("--input", "input_file", type=click.Path(path_type=Path), help="JSON file: the input each call sends.")
+@click.option("--lane", "lane_file", type=click.Path(path_type=Path), help="JSON file: the lane each call sends.")
+def command(cmd: tuple[str, ...], timeout: float, start_timeout: float, input_file: Path | None,
+            lane_file: Path | None) -> int:
+    """Check that the program CMD speaks the JSON-lines pipeline protocol (put `--` before CMD)."""
+    lane = _json_file("--lane", lane_file)
+    if lane is not None and not isinstance(lane, dict):
+        raise ConfigError("--lane", str(lane_file), "a JSON object (a lane)")
+    checks = check_program(list(cmd), timeout=timeout, start_timeout=start_timeout,
+                           probe=_json_file("--input", input_file), lane=lane)
+    click.echo(f"protocol-check: {' '.join(cmd)}")
+    for check in checks:
+        click.echo(f"  {_MARK[check.status]}  {check.name}" + (f": {check.detail}" if check.detail else ""))
+    failed = sum(c.status == "fail" for c in checks)
+    click.echo(f"{len(checks) - failed} of {len(checks)} checks passed" + (f", {failed} failed" if failed else ""))
+    return ExitCode.DIVERGENCE if failed else ExitCode.OK

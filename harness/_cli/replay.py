@@ -1,0 +1,68 @@
+"""``harness replay BODY --lane LANE``: what would the lane's fronted validators answer, on record?
+
+Offline: the body (a JSON file, or ``-`` for stdin) is matched against the recorded rejections of
+every validator the lane fronts and, when a rule fires, the recorded response is replayed through
+vcrpy (record mode none). A body no rule covers is ``unknown`` and is never sent anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness._errors import ConfigError
+from harness._exitcodes import ExitCode
+from harness._load.suite import load_suite
+from harness._reject.replay import MAX_BODY_DEPTH, body_depth, replay
+from harness._reject.verdicts import catalog_of
+
+__all__ = ["command"]
+
+
+def _read_body(body_file: Path) -> dict[str, Any]:
+    """The request body: a JSON object read as UTF-8; anything else is a bad argument naming the file."""
+    try:
+        data = sys.stdin.buffer.read() if str(body_file) == "-" else body_file.read_bytes()
+    except OSError as exc:
+        raise ConfigError("BODY", str(body_file), f"a readable JSON file ({exc.strerror or exc})") from None
+    try:
+        body = json.loads(data.decode("utf-8"))
+    except RecursionError:  # the JSON decoder recurses per level: thousands of levels end here
+        raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
+                          "found one nested too deep to parse") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError("BODY", str(body_file), f"UTF-8 text (byte {exc.start} is not)") from None
+    except ValueError as exc:
+        raise ConfigError("BODY", str(body_file), f"a JSON request body ({exc})") from None
+    depth = body_depth(body)
+    if depth > MAX_BODY_DEPTH:
+        raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
+                          f"found {depth} or more")
+    if not isinstance(body, dict):
+        # a request body is an object; replaying a list or a scalar would only ever say "unknown"
+        raise ConfigError("BODY", str(body_file), f"a JSON object (a request body), found {type(body).__name__}")
+    return body
+
+
+@click.command("replay")
+@click.argument("body_file", type=click.Path(path_type=Path, allow_dash=True))
+@click.option("--lane", "lane_id", required=True)
+@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
+def command(body_file: Path, lane_id: str, suite_dir: Path) -> int:
+    """Replay the recorded answer to a request body sent on LANE (never the network)."""
+    suite = load_suite(suite_dir)
+    if lane_id not in suite.lanes:
+        raise ConfigError("--lane", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
+    body = _read_body(body_file)
+    result = replay(catalog_of(suite), suite.lanes[lane_id], body)
+    if result.status == "unknown":
+        click.echo(f"unknown: no recorded rejection covers this body on {lane_id} (nothing was sent)")
+        return ExitCode.OK
+    click.echo(f"rejected on record by {', '.join(result.rules)} at {', '.join(result.locations)}")
+    click.echo(f"replayed {result.response_status}: {result.response_body}")
+    click.echo(f"receipts: {', '.join(result.receipts)}")
+    return ExitCode.KNOWN_REJECTION

@@ -1,0 +1,133 @@
+"""``harness run [SUITE]``: the main job. Prints the differential table and writes the reports."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from harness._cli.output import interactive, progress, render_text
+from harness._differential import units
+from harness._errors import ConfigError
+from harness._exitcodes import ExitCode
+from harness._load import load_suite
+from harness._load.suite import python_pins
+from harness._pins.ids import pin_set as known_set
+from harness._provision import expand, parse_versions
+from harness._revisions import at_revisions
+from harness._runner import RunOptions, run
+
+__all__ = ["command", "default_suite"]
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """click's FloatRange lets nan through (every comparison with nan is false)."""
+    if value is not None and math.isnan(value):
+        raise click.BadParameter("expected a number of seconds from 0.01 to 3600, found nan")
+    return value
+
+
+def _width() -> int:
+    """Piped output: COLUMNS when set, else wide enough for a dozen lanes."""
+    try:
+        return max(40, int(os.environ.get("COLUMNS", "240")))
+    except ValueError:
+        return 240
+
+
+def default_suite() -> Path:
+    """The bundled suite: ``cases/`` in the current folder (a clone of this repository)."""
+    here = Path("cases")
+    if not (here / "suite.yaml").is_file():
+        raise ConfigError("SUITE", None, "a suite folder (no SUITE given and ./cases/suite.yaml not found)")
+    return here
+
+
+@click.command("run")
+@click.argument("suite", required=False, type=click.Path(path_type=Path))
+@click.option("--case", "cases", multiple=True, help="Only case ids matching this glob (repeatable).")
+@click.option("--lane", "lanes", multiple=True, help="Only lanes matching this glob (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
+              show_default=True, help="What to print on stdout.")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
+              help="Folder for reports/<run-id>/ and reports/latest.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Worker processes (default: one per core). Pipelines always run isolated from the harness.")
+@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=None, callback=_finite,
+              help="Seconds a pipeline call may take (default: the suite's timeout_s).")
+@click.option("--pins", "pin_set", metavar="SET", default=None,
+              help="Run only the pins of this named set (pin_sets in suite.yaml); default: every pin.")
+@click.option("--no-pins", "no_pins", is_flag=True, help="Do not run the pins (pytest items).")
+@click.option("--pins-against", type=click.Choice(["new", "old"]), default="new", show_default=True,
+              help="Run the pins against this pipeline; 'old' shows which pins catch the old behaviour.")
+@click.option("--rejections/--no-rejections", default=True, show_default=True,
+              help="Check bodies against the recorded rejection rules.")
+@click.option("--mutate/--no-mutate", default=False, show_default=True, help="Also run the mutation stage.")
+# -- revisions (harness._revisions): both sides from git, the case files from the working tree --
+@click.option("--old-ref", "old_ref", metavar="REV", default=None,
+              help="Play the old side with the subject's pipeline as it is at git revision REV (a worktree "
+                   "in the cache; setup run once per tree). The pre-merge job: --old-ref origin/main.")
+@click.option("--new-ref", "new_ref", metavar="REV", default=None,
+              help="Play the new side from git revision REV too (default: the working tree).")
+# -- end of revisions --
+# -- released versions (harness._provision) and the rejection delta (harness._reject.delta) --
+@click.option("--fail-on-rejections", "fail_on_rejections", type=click.Choice(["introduced", "any"]), default=None,
+              help="Which undeclared known rejections of the new pipeline fail the run (exit 3): those it "
+                   "introduced (default; the old pipeline did not have them) or any.")
+@click.option("--versions", metavar="V1,V2,...", default=None,
+              help="Play every subject whose sides name a package at these versions: consecutive pairs and "
+                   "each against the first, in one run (overrides suite.yaml's matrix:).")
+# -- end of released versions and delta --
+# -- baselines (harness/_baseline): compare with an earlier run, fail on what is new --
+@click.option("--baseline", type=click.Path(path_type=Path), default=None,
+              help="An earlier run folder (or reports folder: its latest) to compare with; implies --fail-on new.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["new", "any"]), default=None,
+              help="Fail on every finding (any: the default without --baseline) or only on new ones.")
+@click.option("--in-diff", "in_diff", metavar="REV", default=None,
+              help="With --mutate: mutate only what `git diff REV` touches; any new escape there fails.")
+# -- end baselines --
+@click.option("-q", "--quiet", is_flag=True, help="No progress output; rejections as counts, not a line per group.")
+def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
+            workers: int | None, timeout: float | None, pin_set: str | None, no_pins: bool, pins_against: str,
+            rejections: bool, mutate: bool, old_ref: str | None, new_ref: str | None,
+            fail_on_rejections: str | None, versions: str | None, baseline: Path | None, fail_on: str | None,
+            in_diff: str | None, quiet: bool) -> int:
+    """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
+    loaded = load_suite(suite or default_suite())
+    if not loaded.cases and not python_pins(Path(loaded.root)):
+        raise ConfigError("SUITE", str(suite or default_suite()), "a suite with at least one case or Python pin "
+                          "(this one only names mutation targets: run `harness mutate` on it)")
+    if pin_set:
+        known_set(loaded, pin_set)  # an unknown set is bad input before anything runs
+    matrix = parse_versions(versions) if versions else loaded.settings.get("matrix")
+    if matrix:
+        loaded = expand(loaded, matrix)
+    if fail_on_rejections:
+        loaded = dataclasses.replace(loaded, settings=loaded.settings.updated(fail_on_rejections=fail_on_rejections))
+    if in_diff and not mutate:
+        raise ConfigError("--in-diff", in_diff, "--mutate as well (it limits the mutation stage)")
+    loaded, revisions = at_revisions(loaded, old_ref, new_ref)
+    options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
+                         pins=not no_pins, pin_set=pin_set, rejections=rejections, mutate=mutate, workers=workers,
+                         timeout=timeout, out=out, revisions=revisions, baseline=baseline, fail_on=fail_on,
+                         mutation_options={"in_diff": in_diff} if in_diff else {})
+    total = len(units(loaded, cases or None, lanes or None, timeout))
+    with progress(total, quiet) as tick:
+        result = run(loaded, options, tick)
+    if result.warning:
+        click.echo(f"harness: warning: {result.warning}", err=True)
+    if "partial" in result.report:
+        click.echo(f"harness: {result.report['exit']['reason']}", err=True)
+    if fmt == "json":
+        click.echo((result.folder / "report.json").read_text(), nl=False)  # the rows are streamed, not in memory
+    elif fmt == "markdown":
+        click.echo((result.folder / "report.md").read_text(), nl=False)
+    else:
+        render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()),
+                    quiet)
+    click.echo(f"reports: {result.folder}", err=True)  # stderr: never in the way of --format json
+    return int(ExitCode(result.code))

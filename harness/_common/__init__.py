@@ -1,0 +1,3 @@
+"""Helpers every stage shares: safe readers, schema checks, redaction, the process supervisor."""
+
+__all__: list[str] = []

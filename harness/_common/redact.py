@@ -1,0 +1,99 @@
+"""Redact credentials from everything a run writes or prints.
+
+A pipeline can put a key in its output or in an exception message ("401 from upstream;
+headers={'x-api-key': 'sk-ant-...'}"), and report.md is meant to be pasted into a pull request.
+So every string of a report passes through here before it is written: provider key shapes,
+bearer and basic tokens, credential headers and query parameters, JWTs, private keys (the
+patterns of ``harness._common.secrets``), and the values of credential-like environment
+variables in each encoded form (raw, JSON, URL, hex, base64). A redaction names the kind, never
+any part of the secret. Every string is then sanitized (``harness._common.sanitize``): what is
+safe to write is also safe to show on a terminal or put in junit.xml.
+
+Reports repeat strings (case ids, lane ids, rule names), so each distinct string is redacted
+once per process; ``redact_text`` is the one call for any other text leaving a run (a
+pipeline's captured stdout and stderr, a log line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+from harness._common.sanitize import clean_text, walk_strings
+from harness._common.secrets import KEY_SHAPES, SECRET_HEADERS, encoded_forms, env_secrets
+
+__all__ = ["Redactor", "redact_text", "redactor"]
+
+_CACHE_LIMIT = 16_384  # distinct strings remembered; past it the memo starts over (a run's memory stays flat)
+_MEMO_MAX_CHARS = 4096  # at most ~800 MB of memo in the worst case, far less in practice
+
+# The key shapes the cassette scanner knows, plus a private key's whole body (the scanner only
+# needs its header to refuse a file; a report must lose the key itself).
+_TEXT_PATTERNS: tuple[tuple[str, str], ...] = (
+    *KEY_SHAPES,
+    ("private-key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"),
+)
+# Keep the label, drop the value: "Bearer abc..." -> "Bearer [REDACTED:bearer-token]".
+_LABELLED: tuple[tuple[str, str], ...] = (
+    ("bearer-token", r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{12,}"),
+    ("basic-auth", r"(?i)(\bbasic\s+)[A-Za-z0-9+/=]{12,}"),
+    ("credential-query", r"([?&](?:key|api_key|apikey|access_token|token)=)[^&\s'\"]{6,}"),
+    ("url-userinfo", r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@'\"]+:[^/\s@'\"]+(?=@)"),
+    ("credential-header", r"(?i)(['\"]?(?:" + "|".join(re.escape(h) for h in SECRET_HEADERS)
+     + r")['\"]?\s*[:=]\s*['\"]?)[^'\"\s,;}]{6,}"),
+)
+
+
+class Redactor:
+    """Replaces credentials in strings and sanitizes them; ``value`` walks a JSON value."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        literals = sorted({form for s in secrets if s for form in encoded_forms(s)}, key=len, reverse=True)
+        self._literals = re.compile("|".join(map(re.escape, literals))) if literals else None
+        self._plain = [(kind, re.compile(rx)) for kind, rx in _TEXT_PATTERNS]
+        self._labelled = [(kind, re.compile(rx)) for kind, rx in _LABELLED]
+        self._memo: dict[str, str] = {}
+
+    def redact(self, value: str) -> str:
+        """``value`` with every credential replaced and nothing else changed, not memoised: for
+        bytes kept as evidence (a wire body stays the JSON it was)."""
+        return self._redact(value)
+
+    def _redact(self, value: str) -> str:
+        if self._literals is not None:
+            value = self._literals.sub("[REDACTED:environment-credential]", value)
+        for kind, rx in self._plain:
+            value = rx.sub(f"[REDACTED:{kind}]", value)
+        for kind, rx in self._labelled:
+            value = rx.sub(rf"\1[REDACTED:{kind}]", value)
+        return value
+
+    def text(self, value: str) -> str:
+        """``value`` with every credential replaced, then sanitized for files and terminals."""
+        if len(value) > _MEMO_MAX_CHARS:  # long texts are rarely repeated: memoising them only costs memory
+            return clean_text(self._redact(value))
+        done = self._memo.get(value)
+        if done is None:
+            if len(self._memo) >= _CACHE_LIMIT:
+                self._memo.clear()
+            done = self._memo[value] = clean_text(self._redact(value))
+        return done
+
+    def value(self, value: Any) -> Any:
+        """A copy of a JSON value with every string (keys too) redacted and sanitized, walked
+        without recursion; containers nested past ``sanitize.MAX_DEPTH`` become a note."""
+        return walk_strings(value, self.text)
+
+
+@cache
+def redactor() -> Redactor:
+    """The redactor for this process: the patterns plus this environment's credential values."""
+    return Redactor(env_secrets())
+
+
+def redact_text(text: str) -> str:
+    """Any text about to leave a run (captured pipeline output, a log line): credentials
+    replaced by ``[REDACTED:kind]``, control characters escaped, lone surrogates replaced."""
+    return redactor().text(text)

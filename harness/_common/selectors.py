@@ -1,0 +1,99 @@
+"""Selectors: a small path language over JSON values, shared by pins and rejection rules.
+
+    tools[*].input_schema        every tool's input_schema
+    tools[0].name                one value
+    messages[*].content[*].type  any depth of [*]
+    input_schema.properties.*    every value of an object (``*`` as a key step)
+    $                            the whole value (also the empty selector)
+
+Each match comes with its location in the same syntax with concrete indices and keys
+(``tools[1].input_schema``), which is how reports name a place in a body. Keys that are not
+plain identifiers are written quoted: ``properties."x-y"``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from harness._errors import ConfigError
+
+__all__ = ["Selector", "compile_selector", "location", "select", "walk"]
+
+_STEP = re.compile(r'\.?(?:(?P<key>[A-Za-z_$][\w$-]*)|"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<star>\*))'
+                   r"|\[(?:(?P<index>-?\d+)|(?P<all>\*))\]")
+
+Step = tuple[str, Any]  # ("key", name) | ("index", n) | ("any-key", None) | ("any-index", None)
+Selector = tuple[Step, ...]
+
+
+@cache
+def compile_selector(text: str) -> Selector:
+    """Parse a selector; ConfigError naming the selector when it does not parse."""
+    body = text.strip()
+    if body in ("", "$"):
+        return ()
+    if body.startswith("$"):
+        body = body[1:]
+    steps: list[Step] = []
+    pos = 0
+    while pos < len(body):
+        m = _STEP.match(body, pos)
+        if not m or m.end() == pos:
+            raise ConfigError("selector", text, f"steps like key, [N], [*], * (stopped at {body[pos:]!r})")
+        if m["key"] is not None:
+            steps.append(("key", m["key"]))
+        elif m["quoted"] is not None:
+            steps.append(("key", json.loads(f'"{m["quoted"]}"')))
+        elif m["star"] is not None:
+            steps.append(("any-key", None))
+        elif m["index"] is not None:
+            steps.append(("index", int(m["index"])))
+        else:
+            steps.append(("any-index", None))
+        pos = m.end()
+    return tuple(steps)
+
+
+@cache
+def _key_step(key: str) -> str:
+    return f".{key}" if re.fullmatch(r"[A-Za-z_$][\w$-]*", key) else f".{json.dumps(key)}"
+
+
+def location(parts: list[str | int]) -> str:
+    """Render concrete steps as a location string: ``tools[1].input_schema``."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else _key_step(p)
+    return out.lstrip(".") or "$"
+
+
+def _walk(value: Any, steps: Selector, at: list[str | int]) -> Iterator[tuple[list[str | int], Any]]:
+    if not steps:
+        yield at, value
+        return
+    kind, arg = steps[0]
+    rest = steps[1:]
+    if kind == "key" and isinstance(value, dict) and arg in value:
+        yield from _walk(value[arg], rest, [*at, arg])
+    elif kind == "index" and isinstance(value, list) and -len(value) <= arg < len(value):
+        yield from _walk(value[arg], rest, [*at, arg % len(value)])
+    elif kind == "any-index" and isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _walk(item, rest, [*at, i])
+    elif kind == "any-key" and isinstance(value, dict):
+        for k, item in value.items():
+            yield from _walk(item, rest, [*at, k])
+
+
+def walk(value: Any, steps: Selector) -> Iterator[tuple[list[str | int], Any]]:
+    """Every (parts, value) a compiled selector reaches, parts as keys and indices."""
+    return _walk(value, steps, [])
+
+
+def select(value: Any, selector: str) -> list[tuple[str, Any]]:
+    """Every (location, value) the selector reaches in ``value``, in document order."""
+    return [(location(at), v) for at, v in _walk(value, compile_selector(selector), [])]

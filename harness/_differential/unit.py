@@ -1,0 +1,135 @@
+"""One unit of build work: a case on a lane, old and new, plus the case's declared checks.
+
+Used by the worker processes and by the in-process build (``harness._differential.pool``). In-process
+calls get their inputs from ``harness._differential.inputs`` and leave their deadline timer armed for
+the next call: whoever calls ``observe`` settles the inputs and disarms the timer after a
+batch of units (``harness._pipeline.calls.disarm``), as the pool does after each chunk.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from harness._compare import compare
+from harness._differential.inputs import Inputs
+from harness._model import Case, ErrorInfo, Lane, Observation, Side, Subject, Verdict
+from harness._pipeline import Pipeline, pack
+from harness._pipeline import Pipelines as _OpenPipelines
+from harness._pipeline.inprocess import InProcessPipeline
+from harness._plugins import load_callable
+
+__all__ = ["Pipelines", "Unit", "checks_for", "memory_named", "observe", "verdict_for"]
+
+
+@dataclass(frozen=True, slots=True)  # one per planned unit: small matters at 100,000 units
+class Unit:
+    case: Case
+    lane: Lane
+    subject: Subject
+    timeout: float
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.case.id, self.lane.id)
+
+
+class Pipelines(_OpenPipelines):
+    """The pipelines this process has opened (``harness._pipeline``), each subject's two sides,
+    the in-process calls' inputs (``harness._differential.inputs``), and plain callables (a subject's
+    ``refeed``), each resolved once per process."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cache: dict[str, Callable[..., Any]] = {}
+        self._sides: dict[tuple[int, str], Pipeline] = {}
+        self.inputs = Inputs()
+
+    def side(self, subject: Subject, side: Side) -> Pipeline:
+        """The open pipeline of ``subject``'s ``side`` (found once: hashing a spec per call cost
+        more than a small pipeline's call)."""
+        key = (id(subject), side)  # subjects live as long as the run's units
+        pipeline = self._sides.get(key)
+        if pipeline is None:
+            pipeline = self._sides[key] = self.get(subject.pipeline(side))
+        return pipeline
+
+    def function(self, spec: str) -> Callable[..., Any]:
+        if spec not in self._cache:
+            self._cache[spec] = load_callable(spec)
+        return self._cache[spec]
+
+
+def observe(unit: Unit, pipes: Pipelines, side: Side, pipeline_input: Any = None) -> Observation:
+    """One call of the ``side`` pipeline on the unit (on ``pipeline_input`` when given)."""
+    pipeline = pipes.side(unit.subject, side)
+    lane = unit.lane.as_dict()  # a fresh dict every call: a pipeline may change its lane too
+    if not isinstance(pipeline, InProcessPipeline):  # another process: the input is serialised anyway
+        return memory_named(pipeline.call(
+            unit.case.input if pipeline_input is None else pipeline_input, lane,
+            case_id=unit.case.id, lane_id=unit.lane.id, side=side, timeout=unit.timeout))
+    key = id(pipeline)
+    given = pipes.inputs.lend(key, unit.case) if pipeline_input is None else pickle.loads(pack(pipeline_input))
+    obs = pipeline.call_given(given, lane, case_id=unit.case.id, lane_id=unit.lane.id, side=side,
+                              timeout=unit.timeout, keep_timer=True)  # the pool disarms after each chunk
+    if pipeline_input is None:
+        pipes.inputs.returned(key, unit.case, given)
+    return memory_named(obs)
+
+
+def memory_named(obs: Observation) -> Observation:
+    """A call that ran out of memory (a MemoryError, in this process or one served over the
+    protocol, under the suite's ``memory_mb`` ceiling) has the outcome ``memory``, not ``error``."""
+    if obs.outcome == "error" and obs.error is not None and obs.error.type == "MemoryError":
+        error = ErrorInfo("MemoryError", obs.error.message or "no memory left (the suite's memory_mb ceiling)",
+                          obs.error.where)
+        return Observation(obs.case_id, obs.lane_id, obs.side, "memory", error=error, duration_s=obs.duration_s)
+    return obs
+
+
+def _deterministic(unit: Unit, pipes: Pipelines, first: Observation) -> str:
+    again = observe(unit, pipes, "new")
+    if not again.ok:
+        return f"the second run ended with {again.outcome}"
+    return "held" if again.wire == first.wire else "a second run gave different bytes"
+
+
+def _idempotent(unit: Unit, pipes: Pipelines, first: Observation) -> str:
+    if not unit.subject.refeed:
+        return "the subject has no refeed function, so idempotence cannot be checked"
+    try:
+        fed = pipes.function(unit.subject.refeed)(pipes.inputs.fresh(unit.case), first.value)
+    except Exception as exc:
+        return f"refeed raised {type(exc).__name__}: {exc}"
+    again = observe(unit, pipes, "new", fed)
+    if not again.ok:
+        return f"feeding the output back ended with {again.outcome}"
+    if again.wire == first.wire:
+        return "held"
+    return "feeding the output back changed it"
+
+
+def checks_for(unit: Unit, pipes: Pipelines, new: Observation) -> dict[str, str]:
+    out: dict[str, str] = {}
+    if not new.ok:
+        return {name: "the new pipeline gave no output" for name in sorted(unit.case.checks)}
+    if "deterministic" in unit.case.checks:
+        out["deterministic"] = _deterministic(unit, pipes, new)
+    if "idempotent" in unit.case.checks:
+        out["idempotent"] = _idempotent(unit, pipes, new)
+    return out
+
+
+def verdict_for(unit: Unit, old: Observation, new: Observation, checks: dict[str, str]) -> Verdict:
+    exp = unit.case.expectation(unit.lane.id)
+    got = compare(old, new, exp)
+    failed_checks = [f"{k}: {v}" for k, v in checks.items() if v != "held"]
+    detail = "; ".join(filter(None, [got.detail if got.failed else "", *failed_checks]))
+    return Verdict(
+        case_id=unit.case.id, lane_id=unit.lane.id, kind=got.kind,
+        failed=got.failed or bool(failed_checks), detail=detail or got.detail,
+        why=exp.why or (got.detail if got.kind == "intended" else ""),  # a divergence declared above the case
+        paths=got.paths, unexpected_paths=got.unexpected_paths, checks=checks,
+    )

@@ -1,0 +1,253 @@
+"""Accepting observed change on purpose (``harness bless``): a finished run's unexpected
+divergences become declared ones in their case files, and golden files take the new output.
+
+A blessed divergence is written with ``why: TODO``, which the loader refuses (exit 2, naming the
+file and line) until a person writes the reason: accepting a change is a decision, and the case
+file is where it is recorded. Only the case's ``expect`` block is rewritten (rendered by
+ruamel.yaml's round trip, which keeps its comments and its entries' flow or block style); every
+other line of the file stays byte for byte as it was.
+
+Golden files are the ``file`` of ``equals`` pins: they get the new pipeline's output (what the
+pin's ``select`` picks) from the run's saved evidence.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import io
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from harness._common.selectors import select
+from harness._errors import ConfigError
+
+__all__ = ["TODO", "Blessed", "bless_divergences", "blessable", "update_golden"]
+
+TODO = "TODO"
+
+
+@dataclass(frozen=True)
+class Blessed:
+    """One edit: where, what, and the sentence printed for it."""
+
+    file: Path
+    line: int | None
+    case: str
+    lane: str
+    what: str
+
+
+def blessable(report: Mapping[str, Any], case: str | None, lanes: Sequence[str]) -> list[Mapping[str, Any]]:
+    """Failing divergences (both sides built, differing outside what is declared) of the chosen
+    cases (an id or glob; None: every case) on the chosen lanes (globs; none: every lane)."""
+    rows = [r for r in report["differential"] if r["failed"] and r["verdict"] in ("unexpected", "reordered")
+            and (case is None or fnmatch.fnmatchcase(r["case"], case))
+            and (not lanes or any(fnmatch.fnmatchcase(r["lane"], g) for g in lanes))]
+    if case is not None and not any(fnmatch.fnmatchcase(r["case"], case) for r in report["differential"]):
+        raise ConfigError("CASE", case, "a case of the run (see report.json's differential)")
+    return rows
+
+
+def _yaml() -> YAML:
+    rt = YAML(typ="rt")
+    rt.preserve_quotes = True
+    rt.width = 4096  # never re-wrap a long line the author wrote on one
+    rt.indent(mapping=2, sequence=4, offset=2)
+    return rt
+
+
+def _index(doc: Any, case_id: str, path: Path) -> int:
+    for i, raw in enumerate(doc.get("cases", [])):
+        if raw.get("id") == case_id:
+            return i
+    raise ConfigError("CASE", case_id, f"a case with this id in {path} (a case without an id cannot be blessed; "
+                      "give it one)")
+
+
+def _declared_paths(entry: Any) -> list[str]:
+    if isinstance(entry, Mapping) and isinstance(entry.get("diverges"), Mapping):
+        return [str(p) for p in entry["diverges"].get("paths", [])]
+    return []
+
+
+def _entry(old: Any, star: Any, paths: list[str]) -> tuple[CommentedMap, str]:
+    """The lane's new ``diverges`` entry, keeping what was declared before (its paths; its old
+    reason in a comment), and a sentence for the user."""
+    base = old if old is not None else star
+    merged = list(dict.fromkeys([*_declared_paths(base), *paths]))
+    body = CommentedMap()
+    body["why"] = TODO
+    body["paths"] = CommentedSeq(merged)
+    body["paths"].fa.set_flow_style()
+    if isinstance(base, Mapping) and isinstance(base.get("diverges"), Mapping):
+        for key in ("old_raises", "new_raises"):
+            if key in base["diverges"]:
+                body[key] = base["diverges"][key]
+        was = base["diverges"].get("why")
+        if was:
+            body.yaml_add_eol_comment(f"was: {' '.join(str(was).split())}"[:200], "why")
+    entry = CommentedMap()
+    entry["diverges"] = body
+    return entry, f"diverges at {', '.join(merged)} (why: TODO, write the reason)"
+
+
+def _trimmed(lines: list[str], start: int, end: int) -> int:
+    """``end`` moved back over blank and comment-only lines: they belong to what follows."""
+    while end > start + 1 and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
+        end -= 1
+    return end
+
+
+def _case_end(doc: Any, index: int, lines: list[str]) -> int:
+    cases = doc["cases"]
+    return cases.lc.item(index + 1)[0] if index + 1 < len(cases) else len(lines)
+
+
+def _expect_span(doc: Any, index: int, lines: list[str]) -> tuple[int, int, int]:
+    """(first line, end line, column) of case ``index``'s expect block; an empty span at the end of
+    the case when it has none."""
+    raw = doc["cases"][index]
+    keys = list(raw)
+    if "expect" not in raw:
+        column = raw.lc.key(keys[0])[1]
+        end = _trimmed(lines, raw.lc.line, _case_end(doc, index, lines))
+        return end, end, column
+    line, column = raw.lc.key("expect")
+    later = keys[keys.index("expect") + 1:]
+    end = raw.lc.key(later[0])[0] if later else _case_end(doc, index, lines)
+    return line, _trimmed(lines, line, end), column
+
+
+def _render(key: str, value: Any, column: int) -> list[str]:
+    """``key: value`` as block YAML lines starting at ``column``."""
+    out = io.StringIO()
+    holder = CommentedMap()
+    holder[key] = value
+    _yaml().dump(holder, out)
+    return [" " * column + line + "\n" for line in out.getvalue().splitlines()]
+
+
+def _edit(lines: list[str], doc: Any, index: int, lane: str, entry: CommentedMap) -> list[str]:
+    """The file's lines with ``lane``'s entry in case ``index``'s expect written in: the lane's
+    old entry replaced, or the entry added after the others (a flow-style or missing expect is
+    written out whole, in block style)."""
+    raw = doc["cases"][index]
+    first, end, column = _expect_span(doc, index, lines)
+    expect = raw.get("expect")
+    if expect is None or expect.fa.flow_style() or not len(expect):
+        merged = CommentedMap(expect or {})
+        merged[lane] = entry
+        return lines[:first] + _render("expect", merged, column) + lines[end:]
+    keys = list(expect)
+    column = expect.lc.key(keys[0])[1]
+    if lane in expect:
+        at = expect.lc.key(lane)[0]
+        later = keys[keys.index(lane) + 1:]
+        stop = _trimmed(lines, at, expect.lc.key(later[0])[0] if later else end)
+        return lines[:at] + _render(lane, entry, column) + lines[stop:]
+    return lines[:end] + _render(lane, entry, column) + lines[end:]
+
+
+def bless_divergences(suite: Path, rows: Sequence[Mapping[str, Any]]) -> list[Blessed]:
+    """Write each row's differing paths into its case file as a declared divergence of its lane,
+    one edit at a time (each reads the file afresh, so line positions are always current)."""
+    done: list[Blessed] = []
+    for row in rows:
+        path = suite / row["file"]
+        text = path.read_text(encoding="utf-8")
+        doc = _yaml().load(text)
+        index = _index(doc, row["case"], path)
+        expect = doc["cases"][index].get("expect") or {}
+        entry, said = _entry(expect.get(row["lane"]), expect.get("*"), list(row["unexpected_paths"]) or ["$"])
+        lines = _edit(text.splitlines(keepends=True), doc, index, row["lane"], entry)
+        path.write_text("".join(lines), encoding="utf-8")
+        done.append(Blessed(path, None, row["case"], row["lane"], said))
+    return [_with_line(b) for b in done]
+
+
+def _with_line(item: Blessed) -> Blessed:
+    """The case's line in the file as it is after every edit."""
+    doc = _yaml().load(item.file.read_text(encoding="utf-8"))
+    line = doc["cases"].lc.item(_index(doc, item.case, item.file))[0] + 1
+    return Blessed(item.file, line, item.case, item.lane, item.what)
+
+
+def _golden_value(folder: Path, report: Mapping[str, Any], case: str, lane: str, selector: str | None) -> Any:
+    row = next((r for r in report["differential"] if r["case"] == case and r["lane"] == lane), None)
+    link = (row or {}).get("evidence", {}).get("new") if row else None
+    if not link:
+        raise ConfigError("--update-golden", f"{case} on {lane}", "a run with the new pipeline's body saved for it")
+    value = json.loads((folder / link).read_text(encoding="utf-8"))
+    picked = [v for _, v in select(value, selector)] if selector else [value]
+    return picked[0] if len(picked) == 1 else picked
+
+
+def _write_golden(path: Path, value: Any) -> None:
+    if path.suffix == ".json":
+        path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    else:
+        path.write_text(yaml.safe_dump(value, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def update_golden(suite: Path, folder: Path, report: Mapping[str, Any], case: str | None,
+                  lanes: Sequence[str]) -> list[Blessed]:
+    """Rewrite the file of every ``equals`` pin with a ``file`` of the chosen cases from the run's
+    new bodies. Lanes that would write different contents are refused: one file, one truth."""
+    done: list[Blessed | None] = []
+    for rel, cases in _ran(report).items():
+        doc = yaml.safe_load((suite / rel).read_text(encoding="utf-8")) or {}
+        for raw in doc.get("cases", []):
+            cid = raw.get("id")
+            if cid in cases and (case is None or fnmatch.fnmatchcase(cid, case)):
+                golden = _Golden(suite / rel, folder, report, cid, cases[cid], lanes)
+                done.extend(golden.bless(pin) for pin in _file_pins(raw))
+    return [d for d in done if d is not None]
+
+
+def _ran(report: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """The lanes each case ran on, by case file."""
+    ran: dict[str, dict[str, list[str]]] = {}
+    for r in report["differential"]:
+        ran.setdefault(r["file"], {}).setdefault(r["case"], []).append(r["lane"])
+    return ran
+
+
+def _file_pins(raw: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [p for p in raw.get("pins", []) if p.get("kind") == "equals" and "file" in p]
+
+
+@dataclass(frozen=True)
+class _Golden:
+    """One case's ``equals`` pins with a file, rewritten from the run's new bodies."""
+
+    case_file: Path
+    folder: Path
+    report: Mapping[str, Any]
+    case: str
+    ran: list[str]
+    lanes: Sequence[str]
+
+    def _chosen(self, pin: Mapping[str, Any]) -> list[str]:
+        return [ln for ln in pin.get("lanes") or self.ran
+                if ln in self.ran and (not self.lanes or any(fnmatch.fnmatchcase(ln, g) for g in self.lanes))]
+
+    def bless(self, pin: Mapping[str, Any]) -> Blessed | None:
+        values = {json.dumps(_golden_value(self.folder, self.report, self.case, ln, pin.get("select")),
+                             sort_keys=True): ln for ln in self._chosen(pin)}
+        if len(values) > 1:
+            raise ConfigError("--update-golden", f"{self.case}::{pin.get('name')}",
+                              f"lanes that agree on one output (these differ: {', '.join(values.values())}); "
+                              "choose one with --lane")
+        if not values:
+            return None
+        target = self.case_file.parent / pin["file"]
+        _write_golden(target, json.loads(next(iter(values))))
+        return Blessed(target, None, self.case, next(iter(values.values())),
+                       f"golden file of pin {pin.get('name')} rewritten")

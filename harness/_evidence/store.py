@@ -1,0 +1,171 @@
+"""Observations on disk: ``<run>/observations/`` holds every observation the build stage made.
+
+    observations.jsonl     one line per observation: case, lane, side, outcome, error, body digest
+    bodies/ab/abcdef....json   the wire bytes, named by their SHA-256 (identical bodies stored once)
+
+Written as the run goes (an interrupted run keeps what it made). The pin stage reads it back
+instead of calling every pipeline again, and a reviewer opens it (``harness show``).
+
+A store given a ``scrub`` function passes every body and error message through it before
+writing (the run folder's evidence store scrubs with the report redactor: no secret reaches
+disk); the pin stage's private store, in a temporary folder, keeps the exact bytes.
+
+A store given ``limits`` keeps a run folder bounded: a body over ``Limits.body_bytes`` is not
+saved, nor any new body once ``Limits.run_bytes`` are stored; the index line then says so under
+``omitted`` (with the body's size and digest, so a reader knows what is missing, not only that
+something is). The private store has no limits: a pin must see every body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, TypedDict
+
+from harness._model import ErrorInfo, Observation
+
+__all__ = ["INDEX", "EvidenceSummary", "Limits", "ObservationStore", "Saved", "body_relpath", "load_observations"]
+
+INDEX = "observations.jsonl"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Size caps of a run folder's evidence (bytes). Defaults fit a CI artifact."""
+
+    body_bytes: int = 4 << 20
+    run_bytes: int = 512 << 20
+
+
+class EvidenceSummary(TypedDict):
+    """report.json's ``evidence`` block (report.schema.json ``$defs/evidence``)."""
+
+    folder: str
+    index: str
+    bodies: int
+    bytes: int
+    omitted: int
+    limits: dict[str, int] | None
+
+
+@dataclass(frozen=True)
+class Saved:
+    """Where one observation's body went: its digest when saved, else why not (None: it had none)."""
+
+    digest: str | None
+    omitted: str | None = None
+
+
+def body_relpath(digest: str) -> str:
+    """Where a body lives, relative to the store folder (report.json links use it)."""
+    return f"bodies/{digest[:2]}/{digest}.json"
+
+
+class ObservationStore:
+    def __init__(self, folder: Path, scrub: Callable[[str], str] | None = None,
+                 limits: Limits | None = None) -> None:
+        self.folder = folder
+        self.scrub = scrub
+        self.limits = limits
+        self.stored_bytes = 0
+        self.bodies = 0
+        self.omitted = 0
+        (folder / "bodies").mkdir(parents=True, exist_ok=True)
+        self._index: IO[str] = (folder / INDEX).open("a", encoding="utf-8")
+
+    def body_path(self, digest: str) -> Path:
+        return self.folder / body_relpath(digest)
+
+    def _over(self, size: int) -> str | None:
+        """Why a body of ``size`` bytes is not saved, or None when it fits."""
+        if self.limits is None:
+            return None
+        if size > self.limits.body_bytes:
+            return f"body of {size:,} bytes over the per-body cap of {self.limits.body_bytes:,}"
+        if self.stored_bytes + size > self.limits.run_bytes:
+            return f"the run's evidence reached its cap of {self.limits.run_bytes:,} bytes"
+        return None
+
+    def _save(self, wire: bytes, digest: str) -> str | None:
+        """Write the body unless it is there already; why it was not saved, else None."""
+        path = self.body_path(digest)
+        if path.exists():
+            return None
+        why = self._over(len(wire))
+        if why is not None:
+            self.omitted += 1
+            return why
+        path.parent.mkdir(exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(wire)
+        tmp.replace(path)
+        self.stored_bytes += len(wire)
+        self.bodies += 1
+        return None
+
+    def put(self, obs: Observation) -> str | None:
+        """Record ``obs``; the digest of its saved body, or None when it had none or it was not saved."""
+        return self.save(obs).digest
+
+    def save(self, obs: Observation) -> Saved:
+        """Record ``obs``: the digest of its saved body, or why it was not saved. Nothing per
+        observation stays in memory (the index line on disk says it all), so a run's evidence
+        costs the same memory at any size."""
+        digest = None
+        omitted = None
+        if obs.wire is not None:
+            wire = obs.wire
+            if self.scrub is not None:
+                wire = self.scrub(wire.decode("utf-8", "replace")).encode()
+            digest = hashlib.sha256(wire).hexdigest()
+            why = self._save(wire, digest)
+            if why is not None:
+                omitted = {"why": why, "bytes": len(wire), "sha256": digest}
+                digest = None
+        line: dict[str, Any] = {"case": obs.case_id, "lane": obs.lane_id, "side": obs.side,
+                                "outcome": obs.outcome, "body": digest, "duration_s": round(obs.duration_s, 6)}
+        if omitted is not None:
+            line["omitted"] = omitted
+        if obs.error is not None:
+            scrub = self.scrub or (lambda text: text)
+            line["error"] = {"type": scrub(obs.error.type), "message": scrub(obs.error.message),
+                             "where": scrub(obs.error.where)}
+        self._index.write(json.dumps(line, ensure_ascii=True) + "\n")
+        self._index.flush()
+        return Saved(digest, None if omitted is None else str(omitted["why"]))
+
+    def close(self) -> None:
+        self._index.close()
+
+    def summary(self) -> EvidenceSummary:
+        """What report.json says about the evidence: where, how much, what the caps left out."""
+        limits = None if self.limits is None else {"body_bytes": self.limits.body_bytes,
+                                                   "run_bytes": self.limits.run_bytes}
+        return {"folder": self.folder.name, "index": INDEX, "bodies": self.bodies, "bytes": self.stored_bytes,
+                "omitted": self.omitted, "limits": limits}
+
+
+def load_observations(folder: Path) -> dict[tuple[str, str, str], Observation]:
+    """Every observation of a store, by (case, lane, side); the last line wins for a key."""
+    out: dict[tuple[str, str, str], Observation] = {}
+    index = folder / INDEX
+    if not index.is_file():
+        return out
+    for raw in index.read_text(encoding="utf-8").splitlines():
+        if not raw.strip():
+            continue
+        line = json.loads(raw)
+        wire = None
+        if line.get("body"):
+            digest = line["body"]
+            wire = (folder / "bodies" / digest[:2] / f"{digest}.json").read_bytes()
+        err = line.get("error")
+        out[(line["case"], line["lane"], line["side"])] = Observation(
+            line["case"], line["lane"], line["side"], line["outcome"], wire=wire,
+            error=ErrorInfo(err["type"], err["message"], err.get("where", "")) if err else None,
+            duration_s=line.get("duration_s", 0.0),
+        )
+    return out

@@ -1,0 +1,442 @@
+"""Load a suite folder: ``suite.yaml``, the lanes file and every case file.
+
+Every file is checked against its shipped schema, then against the others (a case naming an
+unknown lane, two cases with one id). Errors from all files are gathered and raised together as
+InputErrors, so one run shows everything that is wrong. Later stages read extra sections
+(``rules``, ``ledgers``, ``cassettes``) from ``Suite.settings`` through their own loaders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness._common.documents import read_once
+from harness._common.schemacheck import check, check_value
+from harness._common.selectors import compile_selector, select
+from harness._common.yamlsafe import Document, load_document
+from harness._errors import ConfigError, HarnessError, InputError, InputErrors, Place, SubjectError
+from harness._load.above import lane_allowances, with_above
+from harness._load.imports import probe_import
+from harness._model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
+from harness._plugins import UnknownSubject, load_callable, resolve_subject
+from harness._provision import package_side
+from harness._settings import Settings, read_settings
+
+__all__ = ["declared_subjects", "load_suite", "python_pins"]
+
+class _Errors:
+    def __init__(self) -> None:
+        self.items: list[InputError] = []
+
+    def add(self, exc: HarnessError) -> None:
+        if isinstance(exc, InputErrors):
+            self.items.extend(exc.errors)
+        elif isinstance(exc, InputError):
+            self.items.append(exc)
+        else:
+            self.items.append(InputError(Place("?"), "a loadable suite", str(exc)))
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _load_checked(path: Path, root: Path, schema: str) -> Document:
+    doc = load_document(path, display=_rel(path, root))
+    check(doc, schema)
+    return doc
+
+
+def _forget_foreign(module: str, root: Path) -> None:
+    """Drop a cached module of this name that came from outside this suite (another suite loaded
+    in the same process), so this suite's own file is the one imported."""
+    cached = sys.modules.get(module)
+    origin = getattr(cached, "__file__", None)
+    if cached is not None and origin and not Path(origin).resolve().is_relative_to(root.resolve()):
+        del sys.modules[module]
+
+
+def _check_imports(doc: Document | None, settings: Settings, errors: _Errors, root: Path) -> None:
+    """Each module a suite's own subjects name imports, in a child first (see load.imports)."""
+    timeout = settings.timeout_s
+    seen: dict[str, str | None] = {}
+    for name, spec in settings.get("subjects", {}).items():
+        for role in ("old", "new", "refeed"):
+            if not isinstance(spec.get(role), str):
+                continue  # absent, or a pipeline outside this process: nothing to import here
+            module = spec[role].partition(":")[0]
+            place = doc.place(f"subjects.{name}.{role}") if doc else Place("suite.yaml")
+            if module not in seen:
+                seen[module] = probe_import(module, timeout)
+                if seen[module]:  # one error a module, at the first place that names it
+                    errors.add(InputError(place, "a pipeline module that imports", str(seen[module])))
+            if not seen[module]:
+                _forget_foreign(module, root)
+                try:  # the module imported cleanly in a child, so importing it here is safe
+                    load_callable(spec[role])
+                except SubjectError as exc:
+                    errors.add(InputError(place, "a callable the module defines", str(exc)))
+
+
+def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
+    """A side as declared in suite.yaml, paths resolved against the suite folder."""
+    where = str(root.resolve())
+    if isinstance(raw, str):
+        return PipelineSpec(kind="python", call=raw, root=where)
+    python = raw.get("python")
+    if python and ("/" in python or python.startswith(".")):
+        python = str((root / python).resolve())
+    if "gateway" in raw:  # a gateway started on loopback in front of the capture server (harness._pipeline.capture)
+        from harness._pipeline.capture.gateway import gateway_side
+
+        return gateway_side(raw, role, root)
+    if "package" in raw:  # a released version: an environment the harness provisions (harness._provision)
+        return package_side(raw, role, root)
+    # a whole HTTP client, on the wire or in process (harness._pipeline.capture)
+    if "client" in raw or "transport" in raw:
+        from harness._pipeline.capture import client_side
+
+        return client_side(raw, role, root)
+    return PipelineSpec(
+        kind="command" if "command" in raw else "python", call=raw.get("call"),
+        command=tuple(raw.get("command", ())), name=raw.get("name", role if "command" in raw else ""),
+        python=python, cwd=str((root / raw["cwd"]).resolve()) if "cwd" in raw else where,
+        path=tuple(str((root / p).resolve()) for p in raw.get("path", ())), setup=raw.get("setup"),
+        env=tuple(sorted(raw.get("env", {}).items())), root=where,
+        start_timeout_s=float(raw.get("start_timeout_s", 60.0)),
+    )
+
+
+def declared_subjects(settings: Mapping[str, Any], root: Path) -> dict[str, Subject]:
+    """The subjects ``suite.yaml`` declares, by name."""
+    out: dict[str, Subject] = {}
+    for name, spec in settings.get("subjects", {}).items():
+        sides = {role: _pipeline(spec[role], role, root) for role in ("old", "new")}
+        out[name] = Subject(
+            name=name, old=sides["old"].label(), new=sides["new"].label(), wires=frozenset(spec["wires"]),
+            description=spec.get("description", ""), refeed=spec.get("refeed"),
+            input_keys=frozenset(spec.get("input_keys", ())),
+            output=spec.get("output", "request-body"), input_schema=spec.get("input_schema"),
+            pipelines=sides,
+        )
+    return out
+
+
+def _lanes(doc: Document) -> dict[str, Lane]:
+    lanes: dict[str, Lane] = {}
+    for i, raw in enumerate(doc.value["lanes"]):
+        place = doc.place(f"lanes[{i}]")
+        if raw["id"] in lanes:
+            raise InputError(doc.place(f"lanes[{i}].id"), "a unique lane id", f"a second {raw['id']!r}")
+        lanes[raw["id"]] = Lane(
+            id=raw["id"], wire=raw["wire"], provider=raw["provider"],
+            base_url=raw.get("base_url"), model=raw.get("model"), title=raw.get("title", ""),
+            options=raw.get("options", {}), fronts=tuple(raw.get("fronts", ())), upstream=raw.get("upstream"),
+            file=doc.file, line=place.line, diverges=lane_allowances(raw, raw["id"]),
+        )
+    return lanes
+
+
+def content_id(subject: str, raw: dict[str, Any]) -> str:
+    """A stable id from what the case feeds the pipelines (not its title or pins)."""
+    material = {"subject": subject, "tools": raw.get("tools"), "input": raw.get("input", {})}
+    digest = hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
+    return f"{subject}-{digest[:10]}"
+
+
+def _expectations(raw: dict[str, Any]) -> dict[str, Expectation]:
+    out: dict[str, Expectation] = {}
+    for lane, exp in raw.get("expect", {}).items():
+        if isinstance(exp, str):
+            out[lane] = Expectation(kind=exp)  # type: ignore[arg-type]
+            continue
+        if "diverges" not in exp:  # {same: {why}} or {same-value: {why}}: a sameness with its reason
+            [(kind, body)] = exp.items()
+            out[lane] = Expectation(kind=kind, why=body["why"])
+            continue
+        d = exp["diverges"]
+        out[lane] = Expectation(
+            kind="diverges", paths=tuple(d.get("paths", ())), why=d["why"],
+            old_raises=d.get("old_raises"), new_raises=d.get("new_raises"),
+        )
+    return out
+
+
+def _selectors_compile(doc: Document, where: str, pin: dict[str, Any]) -> None:
+    for key in ("select", "same_as_input"):
+        if key in pin:
+            try:
+                compile_selector(pin[key])
+            except ConfigError as exc:
+                raise InputError(doc.place(f"{where}.{key}"), exc.expected, repr(pin[key])) from None
+
+
+def _pin_lanes(doc: Document, where: str, pin: dict[str, Any], lanes: tuple[str, ...],
+               seen: dict[tuple[str, str], int]) -> tuple[str, ...]:
+    """The pin's lanes: the case's own, and none where a pin of the same name already is (one
+    name may recur on disjoint lanes: one pin, a different check per lane)."""
+    pin_lanes = tuple(pin.get("lanes", lanes))
+    stray = [lane for lane in pin_lanes if lane not in lanes]
+    if stray:
+        raise InputError(doc.place(f"{where}.lanes"), f"lanes of this case ({', '.join(lanes)})", repr(stray))
+    clash = [lane for lane in pin_lanes if (pin["name"], lane) in seen]
+    if clash:
+        first = seen[(pin["name"], clash[0])]
+        raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case on each lane",
+                         f"{pin['name']!r} again on {', '.join(clash)} (also pins[{first}])")
+    return pin_lanes
+
+
+def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -> tuple[PinSpec, ...]:
+    pins: list[PinSpec] = []
+    seen: dict[tuple[str, str], int] = {}  # (pin name, lane) -> the entry that has it
+    common = {"name", "kind", "lanes", "why", "catches_old"}
+    for j, p in enumerate(raw.get("pins", [])):
+        where = f"{at}.pins[{j}]"
+        _selectors_compile(doc, where, p)
+        pin_lanes = _pin_lanes(doc, where, p, lanes, seen)
+        seen.update({(p["name"], lane): j for lane in pin_lanes})
+        pins.append(PinSpec(
+            name=p["name"], kind=p["kind"], lanes=pin_lanes,
+            params={k: v for k, v in p.items() if k not in common},
+            why=p.get("why", ""), catches_old=p.get("catches_old", False),
+            line=doc.lines.line_of(where),
+        ))
+    return tuple(pins)
+
+
+def _case_lanes(doc: Document, at: str, raw: dict[str, Any], subject: Subject,
+                lanes: dict[str, Lane]) -> tuple[str, ...]:
+    """The lanes a case runs on: named ones must exist and carry the subject's wire; with none
+    named, every lane of the subject's wires, and there must be at least one (a case that runs
+    nowhere would be silently lost)."""
+    wires = ", ".join(sorted(subject.wires))
+    if not raw.get("lanes"):
+        found = tuple(lid for lid, ln in lanes.items() if ln.wire in subject.wires)
+        if not found:
+            raise InputError(doc.place(at), f"a lane of wire {wires} for subject {subject.name} to run on",
+                             "no such lane in the lanes files")
+        return found
+    for j, lane in enumerate(raw["lanes"]):
+        if lane not in lanes:
+            known = ", ".join(lanes)
+            raise InputError(doc.place(f"{at}.lanes[{j}]"), f"a lane id from the lanes files ({known})", repr(lane))
+        if lanes[lane].wire not in subject.wires:
+            raise InputError(doc.place(f"{at}.lanes[{j}]"), f"a lane of wire {wires} (subject {subject.name})",
+                             f"{lane!r}, whose wire is {lanes[lane].wire!r}")
+    return tuple(raw["lanes"])
+
+
+def _file_pins_confined(doc: Document, at: str, raw: dict[str, Any], path: Path,
+                        roots: tuple[Path, ...] | None) -> None:
+    """An ``equals: {file: F}`` pin reads F beside its case file: confined to the suite folder
+    (and ``read_roots``) like every tool source, ``..`` and symlinks resolved."""
+    from harness._common.files import confined  # harness._sources imports harness._load
+
+    allowed = roots or (path.parent.resolve(),)
+    for j, pin in enumerate(raw.get("pins", [])):
+        name = pin.get("file") if isinstance(pin, dict) else None
+        if isinstance(name, str):
+            confined(path.parent / name, allowed, doc.place(f"{at}.pins[{j}].file"), name)
+
+
+def _same_as_input_picks(doc: Document, at: str, raw: dict[str, Any], case_input: dict[str, Any]) -> None:
+    """An ``equals: {same_as_input: SEL}`` pin whose selector picks nothing from the case's own
+    input is a mistake in the case file, known now, not a pin failing later about the output."""
+    for j, pin in enumerate(raw.get("pins", [])):
+        selector = pin.get("same_as_input") if isinstance(pin, dict) else None
+        if isinstance(selector, str) and not select(case_input, selector):
+            raise InputError(doc.place(f"{at}.pins[{j}].same_as_input"),
+                             "a selector that picks something from the case's input", repr(selector))
+
+
+def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path,
+          roots: tuple[Path, ...] | None = None) -> Case:
+    at = f"cases[{i}]"
+    raw = doc.value["cases"][i]
+    extra = sorted(set(raw.get("input", {})) - subject.input_keys)
+    if extra:
+        keys = ", ".join(sorted(subject.input_keys)) or "none"
+        raise InputError(doc.place(f"{at}.input"), f"input keys of {subject.name} ({keys})", f"unknown {extra}")
+    if subject.input_schema is not None:
+        check_value(doc, raw.get("input", {}), subject.input_schema, f"{at}.input")
+    from harness._sources import resolve_tools  # here, not at the top: harness._sources imports harness._load
+
+    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"), roots)
+    case_lanes = _case_lanes(doc, at, raw, subject, lanes)
+    for lane, exp in raw.get("expect", {}).items():
+        if lane != "*" and lane not in case_lanes:
+            raise InputError(doc.place(f"{at}.expect.{lane}"), "'*' or a lane of this case", repr(lane))
+        if isinstance(exp, dict) and str(exp.get("diverges", {}).get("why", "")).strip().startswith("TODO"):
+            # `harness bless` writes this placeholder: accepting a change needs a person's reason
+            raise InputError(doc.place(f"{at}.expect.{lane}.diverges.why"), "the reason for this divergence",
+                             "'TODO' (left by harness bless: write why this lane may differ)")
+    _same_as_input_picks(doc, at, raw, {"tools": tools, **raw.get("input", {})})
+    _file_pins_confined(doc, at, raw, path, roots)
+    return Case(
+        id=raw.get("id") or content_id(subject.name, raw), subject=subject.name, file=doc.file,
+        line=doc.lines.line_of(at), title=raw.get("title", ""),
+        input={"tools": tools, **raw.get("input", {})}, lanes=case_lanes,
+        expect=_expectations(raw), checks=frozenset(raw.get("checks", ())),
+        pins=_pins(doc, at, raw, case_lanes), rejections=tuple(raw.get("rejections", ())),
+    )
+
+
+def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[str, Subject],
+               errors: _Errors, roots: tuple[Path, ...] | None = None) -> list[Case]:
+    try:
+        doc = _load_checked(path, root, "cases")
+        subject = resolve_subject(doc.value["subject"], declared)
+    except UnknownSubject as exc:
+        errors.add(InputError(Place(_rel(path, root), _subject_line(path), "subject"), exc.expected, repr(exc.name)))
+        return []
+    except SubjectError as exc:
+        line = _subject_line(path)
+        errors.add(InputError(Place(_rel(path, root), line, "subject"), "a subject that imports", str(exc)))
+        return []
+    except HarnessError as exc:
+        errors.add(exc)
+        return []
+    cases = []
+    for i in range(len(doc.value["cases"])):
+        try:
+            cases.append(_case(doc, i, subject, lanes, path, roots))
+        except HarnessError as exc:
+            errors.add(exc)
+    return cases
+
+
+def _subject_line(path: Path) -> int | None:
+    for number, text in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        if text.startswith("subject:"):
+            return number
+    return None
+
+
+def python_pins(root: Path) -> list[Path]:
+    """The Python pin files of a suite folder, by pytest's default names (test_*.py, *_test.py)."""
+    return _globbed(root, ["**/test_*.py", "**/*_test.py"])
+
+
+def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> list[Path]:
+    from harness._common.files import suite_files  # harness._sources imports harness._load
+
+    return suite_files(root, patterns, Place(_rel(root / "suite.yaml", root)), roots or None)
+
+
+def load_suite(root: Path | str) -> Suite:
+    """Load the suite folder ``root``; raises InputErrors with every problem found."""
+    folder = _suite_folder(root)
+    with read_once():  # a tools file many cases pick from is parsed once
+        return _load(folder)
+
+
+def _suite_folder(root: Path | str) -> Path:
+    root = Path(root)
+    if not root.is_dir():
+        raise InputError(Place(str(root)), "a suite folder", "a file" if root.exists() else "no such folder")
+    return root
+
+
+def _import_first(root: Path) -> None:
+    """A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder: put
+    it first on the path, so its modules win over another suite's."""
+    if str(root.resolve()) in sys.path:
+        sys.path.remove(str(root.resolve()))
+    sys.path.insert(0, str(root.resolve()))
+
+
+def _raise_if_any(errors: _Errors) -> None:
+    if errors.items:
+        raise InputErrors(errors.items)
+
+
+def _load(root: Path) -> Suite:
+    errors = _Errors()
+    _import_first(root)
+    settings, settings_doc = read_settings(root)
+    _check_imports(settings_doc, settings, errors, root)
+    _raise_if_any(errors)
+    declared = declared_subjects(settings, root)
+    from harness._common.files import read_roots  # harness._sources imports harness._load
+
+    roots = read_roots(root, settings)
+    lanes = _suite_lanes(root, settings, settings_doc, roots, errors)
+    cases = _suite_cases(root, settings, settings_doc, roots, lanes, declared, errors)
+    _unique_case_ids(cases, errors)
+    _raise_if_any(errors)
+    cases = [with_above(case, settings, lanes) for case in cases]  # suite.yaml's and lanes' diverges:
+    subjects = {c.subject: resolve_subject(c.subject, declared) for c in cases}
+    return Suite(
+        root=str(root.resolve()), name=settings.name or root.resolve().name, lanes=lanes,
+        subjects=subjects, cases=tuple(cases), settings=settings,
+    )
+
+
+def _suite_lanes(root: Path, settings: Settings, settings_doc: Document | None, roots: tuple[Path, ...],
+                 errors: _Errors) -> dict[str, Lane]:
+    """Every lane of every lanes file, ids unique across files."""
+    lanes: dict[str, Lane] = {}
+    patterns = settings["lanes"]
+    lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
+    if not lane_files and _needs_lanes(root, settings, settings_doc, roots):
+        errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
+    for path in lane_files:
+        try:
+            _add_lanes(lanes, _lanes(_load_checked(path, root, "lanes")))
+        except HarnessError as exc:
+            errors.add(exc)
+    return lanes
+
+
+def _needs_lanes(root: Path, settings: Settings, settings_doc: Document | None, roots: tuple[Path, ...]) -> bool:
+    """Lanes are what cases run on: a suite of Python pins only needs none, unless it names some."""
+    if settings_doc is not None and "lanes" in settings_doc.value:
+        return True
+    return bool(_globbed(root, settings["cases"], roots))
+
+
+def _add_lanes(lanes: dict[str, Lane], found: dict[str, Lane]) -> None:
+    for lane_id, lane in found.items():
+        if lane_id in lanes:
+            raise InputError(Place(lane.file, lane.line, "id"), "a lane id unique in the suite",
+                             f"{lane_id!r}, also in {lanes[lane_id].file}")
+        lanes[lane_id] = lane
+
+
+def _suite_cases(root: Path, settings: Settings, settings_doc: Document | None, roots: tuple[Path, ...],
+                 lanes: dict[str, Lane], declared: dict[str, Subject], errors: _Errors) -> list[Case]:
+    """Every case of every case file; a suite with no case file where it needs one is an error."""
+    case_files = _globbed(root, settings["cases"], roots)
+    if not case_files and _needs_case_files(root, settings, settings_doc):
+        where = settings_doc.place("cases") if settings_doc else Place(str(root), None, "cases")
+        errors.add(InputError(where, f"case files matching {settings['cases']}", "no file"))
+    cases: list[Case] = []
+    for path in case_files:
+        cases.extend(_case_file(path, root, lanes, declared, errors, roots))
+    return cases
+
+
+def _needs_case_files(root: Path, settings: Settings, settings_doc: Document | None) -> bool:
+    """No case file is an error when the suite names its case globs or has nothing else to run;
+    a suite of Python pins only (module pins, a mutation-only suite) legitimately has none."""
+    if settings_doc is None or "cases" in settings_doc.value:
+        return True
+    return not ("mutation" in settings or python_pins(root))
+
+
+def _unique_case_ids(cases: list[Case], errors: _Errors) -> None:
+    seen: dict[str, Case] = {}
+    for case in cases:
+        if case.id in seen:
+            errors.add(InputError(Place(case.file, case.line, "id"), "a case id unique in the suite",
+                                  f"{case.id!r}, also at {seen[case.id].file}:{seen[case.id].line}"))
+        seen[case.id] = case

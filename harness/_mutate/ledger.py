@@ -1,0 +1,315 @@
+"""Declared mutants: ledger files (``*.ledger.yaml``) and applying their changes.
+
+A declared mutant is the reviewer's hand-written mutation ("gate forced off", "swap one
+function for another", "drop a disjunct"): a site (file, optionally one function), a change
+(``find``/``replace`` or a unified ``diff``), and either the pins claimed to kill it or
+``equivalent`` with the reason. The change must apply exactly: ``find`` text absent or present
+more than once inside the site is an error naming the mutant, never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness._common.schemacheck import check
+from harness._common.yamlsafe import Document, load_document
+from harness._errors import HarnessError, InputError, InputErrors, Place
+from harness._model import Suite
+from harness._mutate.targets import function_spans, load_settings, resolve_targets
+
+__all__ = ["DeclaredMutant", "Ledger", "apply_diff", "check_ledgers", "load_ledgers"]
+
+
+@dataclass(frozen=True)
+class DeclaredMutant:
+    """One ledger entry with its change applied to the site file's text."""
+
+    id: str
+    title: str
+    file: str  # relative to the project root
+    function: str | None
+    line: int  # first changed line in the site file
+    source: str  # the whole site file with the change applied
+    diff: str
+    claims: tuple[str, ...]
+    equivalent: str | None
+    why: str
+    place: Place  # where the entry stands in its ledger
+    claim_places: tuple[Place, ...] = ()  # where each killed_by reference stands
+
+
+@dataclass(frozen=True)
+class Ledger:
+    file: str
+    targets: tuple[tuple[str, Place], ...]
+    mutants: tuple[DeclaredMutant, ...]
+    pin_sets: tuple[str, ...] = ()  # the review rounds it belongs to; () for every run
+    place: Place | None = None  # where ``pin_sets`` stands
+
+    def runs_with(self, pin_set: str | None) -> bool:
+        """Whether its mutants run when only ``pin_set`` (None: every pin) runs."""
+        return pin_set is None or not self.pin_sets or pin_set in self.pin_sets
+
+
+def load_ledgers(suite_root: Path, patterns: list[str] | str, project_root: Path) -> list[Ledger]:
+    """Every ledger of the suite, validated, with every change applied (InputErrors otherwise)."""
+    ledgers, errors = _load_all(suite_root, patterns, project_root)
+    if errors:
+        raise InputErrors(errors)
+    return ledgers
+
+
+def _load_all(suite_root: Path, patterns: list[str] | str, project_root: Path) -> tuple[list[Ledger], list[InputError]]:
+    """The ledgers that load, and the errors of those that do not."""
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    from harness._common.files import suite_files  # an absolute glob is bad input, not Path.glob's NotImplementedError
+
+    paths = suite_files(suite_root, patterns, Place("suite.yaml", None, "ledgers"))
+    ledgers: list[Ledger] = []
+    errors: list[InputError] = []
+    seen: dict[str, Place] = {}
+    for path in paths:
+        try:
+            ledger = _load_one(path, suite_root, project_root)
+        except InputErrors as exc:
+            errors.extend(exc.errors)
+            continue
+        except InputError as exc:
+            errors.append(exc)
+            continue
+        for mutant in ledger.mutants:
+            if mutant.id in seen:
+                errors.append(InputError(mutant.place, "a mutant id unique in the suite",
+                                         f"{mutant.id!r}, also at {seen[mutant.id]}"))
+            seen[mutant.id] = mutant.place
+        ledgers.append(ledger)
+    return ledgers, errors
+
+
+def check_ledgers(suite: Suite) -> None:
+    """Load and validate every ledger of ``suite`` (YAML, schema, sites, targets, each change applying
+    exactly once), raising InputErrors with file:line places; None when all are sound.
+
+    Cheap (no pin is collected, no mutant generated), so ``harness run`` calls it before building
+    and a broken ledger fails every run, not only ``harness mutate``. Pin references in
+    ``killed_by`` are checked against the collected pins, by ``harness mutate`` only.
+    """
+    root = Path(suite.root)
+    settings = load_settings(root, suite.settings)
+    ledgers, errors = _load_all(root, suite.settings.get("ledgers", ["**/*.ledger.yaml"]), settings.root)
+    known = set(suite.settings.get("pin_sets") or {})
+    for ledger in ledgers:
+        stray = [name for name in ledger.pin_sets if name not in known]
+        if stray and ledger.place is not None:
+            names = ", ".join(sorted(known)) or "none: suite.yaml has no pin_sets"
+            errors.append(InputError(ledger.place, f"pin sets of suite.yaml ({names})", repr(stray)))
+        for entry in ledger.targets:
+            try:
+                resolve_targets([entry], settings.root, root)
+            except InputError as exc:
+                errors.append(exc)
+    if errors:  # in file order, whichever check found them
+        raise InputErrors(sorted(errors, key=lambda e: (e.place.file, e.place.line or 0)))
+
+
+def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
+    root = suite_root.resolve()
+    # a ledger symlinked from outside the suite is named by its real path
+    display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    doc = load_document(path, display=display)
+    errors = _verdict_errors(doc)
+    try:
+        check(doc, "ledger")
+    except InputErrors as exc:
+        errors.extend(exc.errors)
+    if errors:
+        raise InputErrors(sorted(errors, key=lambda e: e.place.line or 0))
+    targets = tuple((t, doc.place(f"targets[{i}]")) for i, t in enumerate(doc.value.get("targets", ())))
+    mutants: list[DeclaredMutant] = []
+    for i, raw in enumerate(doc.value["mutants"]):
+        try:
+            mutants.append(_mutant(doc, i, raw, project_root))
+        except InputError as exc:
+            errors.append(exc)
+    if errors:
+        raise InputErrors(errors)
+    return Ledger(file=display, targets=targets, mutants=tuple(mutants),
+                  pin_sets=tuple(doc.value.get("pin_sets", ())), place=doc.place("pin_sets"))
+
+
+def _verdict_errors(doc: Document) -> list[InputError]:
+    """Each mutant must say either which pins kill it or why none can, not both and not neither.
+    Checked here, not by the schema, whose oneOf/not error would name neither key."""
+    mutants = doc.value.get("mutants") if isinstance(doc.value, dict) else None
+    errors: list[InputError] = []
+    for i, raw in enumerate(mutants if isinstance(mutants, list) else ()):
+        if not isinstance(raw, dict):
+            continue
+        given = [k for k in ("killed_by", "equivalent") if k in raw]
+        if len(given) != 1:
+            found = "both (they are mutually exclusive)" if given else "neither"
+            errors.append(InputError(doc.place(f"mutants[{i}]"),
+                                     "either killed_by (the pins that kill it) or equivalent (why no pin can)",
+                                     found))
+    return errors
+
+
+def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredMutant:
+    at = f"mutants[{i}]"
+    mid = raw["id"]
+    site = raw["site"]
+    root = root.resolve()
+    file, source = _site_source(doc.place(f"{at}.site.file"), mid, root, site["file"])
+    function = site.get("function")
+    span = _site_span(doc, at, mid, source, function)
+    change = raw["change"]
+    if "find" in change:
+        mutated = _find_replace(doc, at, mid, source, span, change["find"], change["replace"])
+    else:
+        try:
+            mutated = apply_diff(source, change["diff"])
+        except HarnessError as exc:
+            raise InputError(doc.place(f"{at}.change.diff"), f"a diff that applies to {site['file']} "
+                             f"for mutant {mid}", str(exc)) from None
+    first, last = _changed_span(source, mutated)
+    if first == 0:
+        raise InputError(doc.place(f"{at}.change"), f"a change that alters {site['file']} for mutant {mid}",
+                         "no difference")
+    # find/replace was searched inside the function already; a diff may stray: insertions
+    # right after the function's last line still belong to it
+    if "diff" in change and span is not None and not (span[0] <= first and last <= span[1] + 1):
+        raise InputError(doc.place(f"{at}.change"),
+                         f"a change inside {function} (lines {span[0]}-{span[1]}) for mutant {mid}",
+                         f"lines {first}-{last} changed")
+    import difflib
+
+    rel = file.relative_to(root).as_posix()
+    diff = "".join(difflib.unified_diff(source.splitlines(keepends=True), mutated.splitlines(keepends=True),
+                                        f"a/{rel}", f"b/{rel}", n=1))
+    return DeclaredMutant(
+        id=mid, title=raw["title"], file=rel, function=function, line=first, source=mutated,
+        diff=diff, claims=tuple(raw.get("killed_by", ())), equivalent=raw.get("equivalent"),
+        why=raw.get("why", ""), place=doc.place(at),
+        claim_places=tuple(doc.place(f"{at}.killed_by[{j}]") for j in range(len(raw.get("killed_by", ())))),
+    )
+
+
+def _site_source(place: Place, mid: str, root: Path, name: str) -> tuple[Path, str]:
+    """The site file (resolved, under ``root``) and its text. A site outside the project root is
+    refused: its mutated copy would land outside the sandboxed tree, and it has no module name."""
+    file = (root / name).resolve()
+    if not file.is_relative_to(root):
+        raise InputError(place, f"a file under the project root {root} for mutant {mid}",
+                         f"{name!r}, which resolves outside it")
+    if not file.is_file():
+        raise InputError(place, f"a file under {root} for mutant {mid}", f"no file {name!r}")
+    try:
+        return file, file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(place, f"a UTF-8 text file for mutant {mid}",
+                         f"{name!r}, byte 0x{exc.object[exc.start]:02x} at offset {exc.start} not UTF-8") from None
+    except OSError as exc:
+        raise InputError(place, f"a readable file for mutant {mid}", f"{name!r}: {exc.strerror}") from None
+
+
+def _site_span(doc: Document, at: str, mid: str, source: str, function: str | None) -> tuple[int, int] | None:
+    if function is None:
+        return None
+    try:
+        spans = function_spans(source)
+    except SyntaxError as exc:
+        raise InputError(doc.place(f"{at}.site.file"), "a site file that parses",
+                         f"line {exc.lineno}: {exc.msg}") from None
+    if function not in spans:
+        known = ", ".join(sorted(spans)) or "none"
+        raise InputError(doc.place(f"{at}.site.function"), f"a function of the site file for mutant {mid} ({known})",
+                         repr(function))
+    return spans[function]
+
+
+def _find_replace(doc: Document, at: str, mid: str, source: str, span: tuple[int, int] | None,
+                  find: str, replace: str) -> str:
+    lines = source.splitlines(keepends=True)
+    lo, hi = (0, len(source)) if span is None else (
+        sum(len(x) for x in lines[: span[0] - 1]), sum(len(x) for x in lines[: span[1]]))
+    region = source[lo:hi]
+    count = region.count(find)
+    where = "the site function" if span is not None else "the site file"
+    if count != 1:
+        found = "no occurrence" if count == 0 else f"{count} occurrences (ambiguous: quote more context)"
+        raise InputError(doc.place(f"{at}.change.find"), f"find text occurring exactly once in {where} "
+                         f"for mutant {mid}", found)
+    return source[:lo] + region.replace(find, replace, 1) + source[hi:]
+
+
+def _changed_span(before: str, after: str) -> tuple[int, int]:
+    """(first, last) 1-based lines of ``before`` that differ from ``after``; (0, 0) when equal."""
+    if before == after:
+        return 0, 0
+    a, b = before.splitlines(), after.splitlines()
+    first = 0
+    while first < min(len(a), len(b)) and a[first] == b[first]:
+        first += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - first and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return first + 1, max(first + 1, len(a) - tail)
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def apply_diff(source: str, diff: str) -> str:
+    """Apply a unified diff exactly: every context and removed line must match the source."""
+    lines = source.splitlines(keepends=True)
+    out: list[str] = []
+    pos = 0
+    hunks = _hunks(diff)
+    if not hunks:
+        raise HarnessError("no @@ hunk in the diff")
+    for start, old, new in hunks:
+        at = _locate(lines, old, max(start - 1, 0), pos)
+        out.extend(lines[pos:at])
+        out.extend(new)
+        pos = at + len(old)
+    out.extend(lines[pos:])
+    return "".join(out)
+
+
+def _hunks(diff: str) -> list[tuple[int, list[str], list[str]]]:
+    hunks: list[tuple[int, list[str], list[str]]] = []
+    current: tuple[int, list[str], list[str]] | None = None
+    for raw in diff.splitlines():
+        m = _HUNK.match(raw)
+        if m:
+            current = (int(m.group(1)), [], [])
+            hunks.append(current)
+        elif current is None or raw.startswith(("--- ", "+++ ")) or raw.startswith("\\"):
+            continue
+        elif raw.startswith("-"):
+            current[1].append(raw[1:] + "\n")
+        elif raw.startswith("+"):
+            current[2].append(raw[1:] + "\n")
+        else:
+            text = raw[1:] if raw.startswith(" ") else raw
+            current[1].append(text + "\n")
+            current[2].append(text + "\n")
+    return hunks
+
+
+def _locate(lines: list[str], old: list[str], hint: int, floor: int) -> int:
+    """Where ``old`` occurs in ``lines`` at or after ``floor``: the stated line, else the only match."""
+    def matches(i: int) -> bool:
+        return [x.rstrip("\r\n") for x in lines[i:i + len(old)]] == [x.rstrip("\n") for x in old]
+
+    if hint >= floor and matches(hint):
+        return hint
+    found = [i for i in range(floor, len(lines) - len(old) + 1) if matches(i)]
+    if len(found) != 1:
+        first = old[0].rstrip() if old else ""
+        raise HarnessError(f"hunk at line {hint + 1} ({first!r}) matches {len(found)} places, expected 1")
+    return found[0]

@@ -1,0 +1,296 @@
+"""From the engine's raw rows to the report section: statuses, the matrix, claims, per-pin kills.
+
+Pure: the same plan, baseline and rows give the same section, byte for byte, except under
+``timing`` (wall-clock durations are kept there and nowhere else).
+
+Compact: every pin's node id appears once, in ``pins.ids``; mutants, claims and the per-pin table
+name pins by their index there, and a mutant's ``covered_by`` is the index of its set of covering
+pins in ``pin_sets`` (mutants of one function share one). A bundled-suite section is ~0.7 MB
+instead of ~13 MB, and still complete: ``expand(section)`` gives back every list of node ids.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from harness._pins.refs import group_of, groups, resolve_all
+
+__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "expand", "read_rows"]
+
+SECTION_VERSION = 2
+STATUSES = ("killed", "survived", "timeout", "unviable", "no_coverage", "equivalent", "pending")
+_KIND_ORDER = {"declared": 0, "operator": 1}
+
+
+def read_rows(paths: Iterable[Path]) -> dict[str, dict[str, Any]]:
+    """Rows by mutant key from results.jsonl files; a torn last line (interrupted write) is skipped."""
+    rows: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        if not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(row, dict) and "key" in row:
+                rows[row["key"]] = row
+    return rows
+
+
+def _status(m: Mapping[str, Any], row: Mapping[str, Any] | None, red: list[str], timed: list[str]) -> str:
+    if row is None:
+        return "pending"
+    if row.get("unviable"):
+        return "unviable"
+    if not row.get("pins"):
+        return "no_coverage"  # an output check alone is not a pin
+    if red:
+        return "killed"
+    if timed:
+        return "timeout"
+    outputs = row.get("outputs") or {}
+    if m.get("equivalent") and outputs.get("outcome", "passed") == "passed":
+        return "equivalent"
+    return "survived"  # including a declared equivalent whose outputs changed: no pin saw it
+
+
+def _equivalent_claim(m: Mapping[str, Any], status: str, turned_red: list[str],
+                      outputs: Mapping[str, Any] | None) -> dict[str, Any]:
+    checked = outputs or {}
+    outcome = checked.get("outcome")
+    if outcome not in (None, "passed"):
+        if outcome == "failed":
+            where = ", ".join(checked.get("differ", [])[:5])
+            why = f"the output differs on {checked.get('count', 0)} case x lane(s): {where}"
+        else:
+            why = f"the output check ended with {outcome} ({checked.get('detail', '')})"
+        result, note = "failed", f"declared equivalent, but {why}" + ("" if turned_red else "; no pin sees it")
+    elif status == "equivalent":
+        result = "equivalent"
+        note = "no pin distinguishes it" + (
+            "; every case x lane output is byte-identical" if outcome == "passed" else "")
+    elif status == "pending":  # not run: nothing held yet (a merge missing its shard)
+        result, note = "pending", "not run yet"
+    elif status == "no_coverage":
+        result, note = "equivalent", "not exercised (no_coverage)"
+    else:
+        result, note = "failed", f"declared equivalent but {status}"
+    out = {"claimed": [], "red": turned_red, "result": result, "note": note, "equivalent": m["equivalent"]}
+    if outcome is not None:
+        out["outputs"] = {"outcome": outcome, "differ": list(checked.get("differ", []))}
+    return out
+
+
+def _claim(m: Mapping[str, Any], status: str, turned_red: list[str], claimed: list[str],
+           excluded: set[str], outputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    if m.get("equivalent"):
+        return _equivalent_claim(m, status, turned_red, outputs)
+    # judged per pin group: a pin spanning several lanes is red when any of its items is
+    red_groups = {group_of(p) for p in turned_red}
+    claimed_groups = {group_of(p) for p in claimed}
+    green = [p for p in claimed if group_of(p) not in red_groups]
+    if status == "pending":
+        result, note = "pending", "not run yet"
+    elif status == "unviable":
+        result, note = "failed", "the mutant does not import"
+    elif green:
+        bad = [p for p in green if p in excluded]
+        result = "failed"
+        note = "claimed pin(s) stayed green" + (" (failing on unmutated code)" if bad else "")
+    elif red_groups == claimed_groups:
+        result, note = "exact", "red on exactly its claimed pins"
+    else:
+        result, note = "collateral", "claimed pins red, and others too"
+    return {"claimed": claimed, "red": turned_red, "green": green, "result": result, "note": note}
+
+
+def _mutant_entry(m: Mapping[str, Any], row: Mapping[str, Any] | None, nodeids: list[str], prefix: str,
+                  excluded: set[str]) -> dict[str, Any]:
+    pins: Mapping[str, str] = (row or {}).get("pins", {})
+    order = {n: i for i, n in enumerate(nodeids)}
+
+    def sel(*outcomes: str) -> list[str]:
+        return sorted((p for p, o in pins.items() if o in outcomes), key=lambda p: order.get(p, 1 << 30))
+
+    killed_by, timed, crashed = sel("failed", "crash"), sel("timeout"), sel("crash")
+    status = _status(m, row, killed_by, timed)
+    entry: dict[str, Any] = {
+        "id": m["id"], "key": m["key"], "kind": m["kind"], "file": m["file"], "function": m["function"],
+        "line": m["line"], "column": m["column"], "end_line": m["end_line"], "end_column": m["end_column"],
+        "operator": m["operator"], "title": m["title"], "diff": m["diff"], "status": status,
+        "killed_by": killed_by, "timed_out": timed, "crashed": crashed,
+        "covered_by": sorted(pins, key=lambda p: order.get(p, 1 << 30)),
+        "details": dict(sorted((row or {}).get("details", {}).items())),
+        "unviable": (row or {}).get("unviable"),
+    }
+    _row_extras(entry, row or {})
+    if m["kind"] == "declared":
+        claimed, _missing = resolve_all(m.get("claims", ()), nodeids, prefix)
+        entry["ledger"] = m.get("ledger", "")
+        entry["claim"] = _claim(m, status, sorted({*killed_by, *timed}, key=lambda p: order.get(p, 1 << 30)),
+                                claimed, excluded, (row or {}).get("outputs"))
+    return entry
+
+
+def _row_extras(entry: dict[str, Any], row: Mapping[str, Any]) -> None:
+    if row.get("saved") is not None:  # pin runs decided without running them
+        entry["saved"] = {k: int(v) for k, v in row["saved"].items()}
+    if row.get("writes"):  # what the row wrote in its sandbox, beyond its own change
+        entry["writes"] = list(row["writes"])
+
+
+def _pin_table(mutants: list[dict[str, Any]], pins: list[str]) -> list[dict[str, Any]]:
+    """One row per pin: a pin group (several lanes or parameters) is one row, named by its first
+    item, with its group id and items; a mutant counts once for a group however many items it reds."""
+    grouped = groups(pins)
+    kills: dict[str, list[str]] = {g: [] for g in grouped}
+    unique: dict[str, list[str]] = {g: [] for g in grouped}
+    for m in mutants:
+        red = list(dict.fromkeys(group_of(p) for p in [*m["killed_by"], *m["timed_out"]]))
+        for g in red:
+            kills.setdefault(g, []).append(m["id"])
+        if len(red) == 1:
+            unique.setdefault(red[0], []).append(m["id"])
+    rows = []
+    for g, items in grouped.items():
+        row: dict[str, Any] = {"pin": items[0], "kills": len(kills[g]), "unique_kills": len(unique.get(g, [])),
+                               "unique": sorted(unique.get(g, []))}
+        if len(items) > 1:
+            row.update(group=g, items=items)
+        rows.append(row)
+    return rows
+
+
+def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
+                  shards: list[str] | None = None, shards_missing: list[str] | None = None) -> dict[str, Any]:
+    """The compact section (pins by index); ``expand`` of it names them. ``shards_missing`` names
+    the slices (``k/n``) a merge was not given: their mutants are ``pending``."""
+    section = _full_section(plan, baseline, rows, shards)
+    section["shards_missing"] = list(shards_missing or [])
+    return _compact(section)
+
+
+_INDEXED = ("killed_by", "timed_out", "crashed")
+_CLAIM_INDEXED = ("claimed", "red", "green")
+
+
+def _compact(section: dict[str, Any]) -> dict[str, Any]:
+    index = {p: i for i, p in enumerate(section["pins"]["ids"])}
+    sets: dict[tuple[int, ...], int] = {}
+    mutants = []
+    for m in section["mutants"]:
+        m = {**m, **{k: [index[p] for p in m[k]] for k in _INDEXED}}
+        m["covered_by"] = sets.setdefault(tuple(index[p] for p in m["covered_by"]), len(sets))
+        if "claim" in m:
+            claim = m["claim"]
+            m["claim"] = {**claim, **{k: [index[p] for p in claim[k]] for k in _CLAIM_INDEXED if k in claim}}
+        mutants.append(m)
+    pin_kills = [{**r, "pin": index[r["pin"]], **({"items": [index[p] for p in r["items"]]} if "items" in r else {})}
+                 for r in section["pin_kills"]]
+    return {**section, "mutants": mutants, "pin_sets": [list(s) for s in sets], "pin_kills": pin_kills}
+
+
+def expand(section: Mapping[str, Any]) -> dict[str, Any]:
+    """The section with node ids in place of pin indices (what the renderers read); no ``pin_sets``.
+    A section already expanded is returned as it is."""
+    if "pin_sets" not in section:
+        return dict(section)
+    ids: list[str] = section["pins"]["ids"]
+    sets: list[list[int]] = section["pin_sets"]
+    mutants = []
+    for m in section["mutants"]:
+        covered = [ids[i] for i in sets[m["covered_by"]]]
+        m = {**m, **{k: [ids[i] for i in m[k]] for k in _INDEXED}, "covered_by": covered}
+        if "claim" in m:
+            claim = m["claim"]
+            m["claim"] = {**claim, **{k: [ids[i] for i in claim[k]] for k in _CLAIM_INDEXED if k in claim}}
+        mutants.append(m)
+    pin_kills = [{**r, "pin": ids[r["pin"]], **({"items": [ids[i] for i in r["items"]]} if "items" in r else {})}
+                 for r in section["pin_kills"]]
+    out = {k: v for k, v in section.items() if k != "pin_sets"}
+    return {**out, "mutants": mutants, "pin_kills": pin_kills}
+
+
+def _excluded(baseline: Mapping[str, Any], nodeids: list[str]) -> list[dict[str, Any]]:
+    """The pins that did not pass on unmutated code: left out of every row."""
+    outcomes: Mapping[str, str] = baseline.get("outcomes", {})
+    return [{"pin": p, "outcome": outcomes.get(p, "not run"), "detail": baseline.get("details", {}).get(p, "")}
+            for p in nodeids if outcomes.get(p) != "passed"]
+
+
+def _ordered(plan: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The selected mutants: declared ones in ledger order (M1, M2...), operator ones by place."""
+    selected = set(plan["selected"])
+    position = {m["key"]: i for i, m in enumerate(plan["mutants"])}
+    return sorted((m for m in plan["mutants"] if m["key"] in selected),
+                  key=lambda m: (_KIND_ORDER[m["kind"]], position[m["key"]] if m["kind"] == "declared" else 0,
+                                 m["file"], m["line"], m["column"], m["id"]))
+
+
+def _score(counts: Mapping[str, int]) -> float | None:
+    detected = counts["killed"] + counts["timeout"]
+    judged = detected + counts["survived"] + counts["no_coverage"]
+    # no mutant judged (none planned, or none run yet): there is no score, not a perfect one
+    return round(100.0 * detected / judged, 2) if judged else None
+
+
+def _over(threshold: Mapping[str, Any], escaped: int, score: float | None) -> bool:
+    most, least = threshold.get("max_escaped"), threshold.get("min_score")
+    return (most is not None and escaped > most) or (least is not None and score is not None and score < least)
+
+
+def _verdict(mutants: list[dict[str, Any]], threshold: Mapping[str, Any]) -> dict[str, Any]:
+    counts = {s: sum(1 for m in mutants if m["status"] == s) for s in STATUSES}
+    score = _score(counts)
+    escaped = [m["id"] for m in mutants if m["status"] in ("survived", "no_coverage")]
+    failed_claims = [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
+    over = _over(threshold, len(escaped), score)
+    return {"totals": {**counts, "total": len(mutants), "score": score}, "escaped": escaped,
+            "claims_failed": failed_claims,
+            "verdict": {"escaped_over_threshold": bool(over), "claims_failed": bool(failed_claims),
+                        "complete": counts["pending"] == 0}}
+
+
+def _pin_runs(mutants: list[dict[str, Any]]) -> dict[str, int]:
+    """Pin runs made and saved over the whole run (``saved`` per mutant, see ``_mutant_entry``)."""
+    saved = [m["saved"] for m in mutants if "saved" in m]
+    made = sum(len(m["covered_by"]) - m["saved"]["observations"] for m in mutants if "saved" in m)
+    by_obs = sum(s["observations"] for s in saved)
+    by_lines = sum(s["lines"] for s in saved)
+    return {"run": made, "saved": by_obs + by_lines, "saved_by_observations": by_obs, "saved_by_lines": by_lines}
+
+
+def _full_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
+                  shards: list[str] | None) -> dict[str, Any]:
+    nodeids: list[str] = list(baseline.get("pins", []))
+    excluded = _excluded(baseline, nodeids)
+    excluded_ids = {e["pin"] for e in excluded}
+    metas = _ordered(plan)
+    mutants = [_mutant_entry(m, rows.get(m["key"]), nodeids, plan["suite_prefix"], excluded_ids) for m in metas]
+    threshold = dict(plan.get("threshold", {}))
+    judged = _verdict(mutants, threshold)
+    live = [p for p in nodeids if p not in excluded_ids]
+    return {
+        "version": SECTION_VERSION,
+        "suite": plan.get("suite_name", ""),
+        "shard": shards if shards is not None else (
+            [f"{plan['shard'][0]}/{plan['shard'][1]}"] if plan.get("shard") else None),
+        "in_diff": plan.get("in_diff"),
+        "targets": sorted({m["file"] for m in metas}),
+        "pins": {"collected": len(nodeids), "ids": nodeids, "excluded": excluded,
+                 "set": plan.get("pin_set")},
+        **judged,
+        "threshold": threshold,
+        "first_kill": bool(plan.get("first_kill")),
+        "pin_runs": _pin_runs(mutants),
+        "mutants": mutants,
+        "pin_kills": _pin_table(mutants, live),
+        "timing": {
+            "baseline_s": baseline.get("duration_s", 0.0),
+            "mutant_s": {m["id"]: rows[m["key"]].get("duration_s", 0.0) for m in metas if m["key"] in rows},
+        },
+    }

@@ -1,0 +1,172 @@
+"""``run(suite, options)``: plan, run the engine process, build the section, write the reports."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness._common import supervise
+from harness._errors import ConfigError, InputError, InputErrors, MutationError, Place
+from harness._exitcodes import ExitCode
+from harness._model import Suite
+from harness._mutate.extra import require_mutmut
+from harness._mutate.outputs import folder_lock
+from harness._mutate.plan import Options, Plan, build_plan, out_folder, parse_shard, write_plan
+from harness._mutate.results import build_section, read_rows
+from harness._mutate.sandbox import Sandbox, changes, listing
+from harness._mutate.targets import load_settings
+
+__all__ = ["exit_code", "finish", "run"]
+
+
+def _errors_from_engine(out: Path, code: int, stderr: bytes | None) -> Exception:
+    path = out / "errors.json"
+    if not path.is_file():
+        tail = (stderr or b"").decode(errors="replace").strip().splitlines()[-15:]
+        said = ("; its last words:\n  " + "\n  ".join(tail)) if tail else " and left no explanation"
+        return MutationError(f"the mutation engine ended with code {code}{said}")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    errors = doc.get("errors", [])
+    if doc.get("kind") == "input":
+        return InputErrors([
+            InputError(Place(e["where"]), f"a pin reference matching a collected pin for mutant {e['mutant']}",
+                       repr(e["ref"])) for e in errors])
+    if doc.get("kind") == "collect":
+        last = [(e.get("nodeid", ""), (e["error"].strip().splitlines() or [""])[-1]) for e in errors]
+        lines = "\n".join(f"  {nodeid}: {line}" for nodeid, line in last)
+        return MutationError(f"collecting the pins failed:\n{lines}")
+    first = errors[0] if errors else {}
+    return MutationError(f"the mutation engine failed: {first.get('error')}\n{first.get('trace', '')}")
+
+
+def _options(given: Options | Mapping[str, Any] | None) -> Options:
+    """Options from the dataclass or a plain mapping (``harness run`` passes its settings as one)."""
+    if given is None or isinstance(given, Options):
+        return given or Options()
+    raw = dict(given)
+    shard = raw.get("shard")
+    if isinstance(shard, str):
+        raw["shard"] = parse_shard(shard)
+    if raw.get("out") is not None:
+        raw["out"] = Path(raw["out"])
+    known = set(Options.__dataclass_fields__)
+    stray = sorted(set(raw) - known)
+    if stray:
+        raise ConfigError("mutation options", stray, f"only {', '.join(sorted(known))}")
+    return Options(**raw)
+
+
+def _start_engine(cwd: Path, progress: bool) -> subprocess.Popen[bytes]:
+    """The engine process, started before the plan exists: it imports pytest and the runner
+    while this process generates the mutants, then waits for the plan's path on stdin."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("MUTANT_UNDER_TEST", None)
+    # supervised: its own process group, ended with the harness (even a SIGKILLed one)
+    return supervise.popen(
+        [sys.executable, "-m", "harness._mutate.engine", "--wait"], cwd=cwd, env=env, stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL, stderr=None if progress else subprocess.PIPE,
+    )
+
+
+def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Run the kill matrix for ``suite``; returns the report section (also written to the out dir).
+
+    The engine runs in a scratch copy of the project (``harness._mutate.sandbox``); the user's
+    tree is listed before and after, and whatever changed there is reported (``sandbox.outside``).
+    """
+    require_mutmut()
+    options = _options(options)
+    root = load_settings(Path(suite.root), suite.settings).root
+    out = out_folder(Path(suite.root), options)
+    with folder_lock(out):  # another run in this folder would rewrite this one's results
+        return _run_locked(suite, options, root, out)
+
+
+def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> dict[str, Any]:
+    sandbox = Sandbox.create(root, skip=[out])
+    guard = listing(root, skip=[out])
+    try:
+        # the engine runs in the scratch from the start ('' on its sys.path is that folder)
+        engine = _start_engine(Path(sandbox.map(root)), options.progress)
+        try:
+            plan, done = _prepare(suite, options)
+            workers = options.workers if options.workers is not None else plan.settings.workers
+            plan_path = write_plan(plan, workers or 0, done, sandbox)
+            _out, stderr = engine.communicate(f"{plan_path}\n".encode())
+        except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
+            supervise.kill_group(engine.pid)
+            engine.wait()
+            raise
+        outside = changes(guard, listing(root, skip=[out]))
+        (plan.out / "sandbox.json").write_text(json.dumps({"mode": sandbox.mode, "outside": outside}, indent=1),
+                                               encoding="utf-8")
+        if outside:
+            names = ", ".join(f"{o['path']} ({o['change']})" for o in outside[:10])
+            print(f"harness mutate: the project tree changed during the run, outside the sandbox: {names}",
+                  file=sys.stderr, flush=True)
+    finally:
+        sandbox.remove()
+    if engine.returncode != 0:
+        raise _errors_from_engine(plan.out, engine.returncode, stderr)
+    return finish(plan.out, resumed=len(done))
+
+
+def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
+    """The plan, and the rows an interrupted run already finished (with ``--resume``)."""
+    external = not all(subject.in_process for subject in suite.subjects.values())
+    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases, external=external)
+    results = plan.out / "results.jsonl"
+    for stale in ("errors.json", "baseline.json", "sandbox.json"):
+        (plan.out / stale).unlink(missing_ok=True)
+    done: set[str] = set()
+    if options.resume:
+        kept = read_rows([results])
+        # rewrite without a torn last line (an interrupted write), so appends start on a new line
+        results.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in kept.values()), encoding="utf-8")
+        done = set(kept) & set(plan.selected)
+    else:
+        results.unlink(missing_ok=True)
+    return plan, done
+
+
+def finish(out: Path, resumed: int = 0, shards: list[str] | None = None) -> dict[str, Any]:
+    """Build the section from the files in ``out`` and write every report format beside them."""
+    plan = json.loads((out / "plan.json").read_text(encoding="utf-8"))
+    baseline = json.loads((out / "baseline.json").read_text(encoding="utf-8"))
+    rows = read_rows([out / "results.jsonl"])
+    section = build_section(plan, baseline, rows, shards)
+    section["timing"]["resumed_rows"] = resumed
+    guard = out / "sandbox.json"
+    if guard.is_file():
+        section["sandbox"] = json.loads(guard.read_text(encoding="utf-8"))
+    write_reports(out, plan, section)
+    return section
+
+
+def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> None:
+    from harness._mutate.html_view import render_html
+    from harness._mutate.render import render_markdown
+    from harness._mutate.stryker import stryker_report
+    from harness._mutate.viewer import VIEWER_FILE, render_viewer
+
+    (out / "mutation.json").write_text(json.dumps(section, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    (out / "mutation.md").write_text(render_markdown(section), encoding="utf-8")
+    (out / "mutation.html").write_text(render_html(section), encoding="utf-8")
+    # the sources as the user has them: plan["root"] is the run's sandbox, gone by now
+    stryker = stryker_report(section, Path(plan.get("project_root") or plan["root"]), plan)
+    (out / "mutation-report.json").write_text(json.dumps(stryker, indent=1) + "\n", encoding="utf-8")
+    (out / VIEWER_FILE).write_text(render_viewer(stryker, section.get("suite", "")), encoding="utf-8")
+
+
+def exit_code(section: dict[str, Any]) -> ExitCode:
+    """MUTANTS_ESCAPED when escapes exceed the suite's threshold, a claimed kill did not happen, or
+    the section is incomplete (pending mutants, e.g. a merge missing a shard): that is no pass."""
+    verdict = section.get("verdict", {})
+    if verdict.get("escaped_over_threshold") or verdict.get("claims_failed") or not verdict.get("complete", True):
+        return ExitCode.MUTANTS_ESCAPED
+    return ExitCode.OK

@@ -1,0 +1,89 @@
+"""Narrowing a mutation run: ``--mutant ID`` (which mutants run) and ``--case``/``--lane`` (which
+case-file pins run, through the pins plugin's own ``--harness-cases``/``--harness-lanes``).
+
+A declared mutant claims pins by reference; when the filters leave none of a claim's pins, the
+claim cannot be judged, so that mutant is left out of the run and named (``left_out``) rather
+than reported as a failed claim or refused as a reference to no pin.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Sequence
+
+from harness._errors import ConfigError
+from harness._model import Case
+from harness._mutate.mutants import Mutant
+from harness._pins.refs import resolve
+
+__all__ = ["in_scope", "pick", "pin_filter_args"]
+
+
+def _matches(value: str, globs: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(value, g) for g in globs)
+
+
+def pick(mutants: Sequence[Mutant], wanted: Sequence[str]) -> set[str]:
+    """The keys of the mutants whose id matches one of ``wanted`` (ids or globs); an entry that
+    matches none is bad input, with a few planned ids to copy from."""
+    keys: set[str] = set()
+    for want in wanted:
+        hits = {m.key for m in mutants if fnmatch.fnmatchcase(m.id, want)}
+        if not hits:
+            near = sorted(m.id for m in mutants if want.split("*")[0][:12] in m.id)[:5] or sorted(
+                m.id for m in mutants)[:5]
+            raise ConfigError("--mutant", want, "the id of a planned mutant, as `harness mutate` prints it"
+                              + (f" (e.g. {', '.join(near)})" if near else " (this plan has no mutant)"))
+        keys |= hits
+    return keys
+
+
+def _check_globs(option: str, globs: Sequence[str], known: set[str], noun: str) -> None:
+    for g in globs:
+        if not any(fnmatch.fnmatchcase(k, g) for k in known):
+            raise ConfigError(option, g, f"a glob matching at least one of the suite's {len(known)} {noun}")
+
+
+def _candidate_pins(cases: Sequence[Case], case_globs: Sequence[str], lane_globs: Sequence[str],
+                    prefix: str) -> list[str]:
+    """The case-file pin node ids the filters keep, spelled as the pins plugin names them."""
+    out = []
+    for case in cases:
+        if case_globs and not _matches(case.id, case_globs):
+            continue
+        for lane in case.lanes:
+            if lane_globs and not _matches(lane, lane_globs):
+                continue
+            head = f"{prefix}{case.file}::{case.id}[{lane}]"
+            out.append(f"{head}::expect")
+            out += [f"{head}::{pin.name}" for pin in case.pins if lane in pin.lanes]
+    return out
+
+
+def in_scope(declared: Sequence[Mutant], cases: Sequence[Case], case_globs: Sequence[str],
+             lane_globs: Sequence[str], prefix: str) -> tuple[list[Mutant], list[str]]:
+    """(the declared mutants whose every claim still names a kept pin, the ids of the others).
+    A claim on an ordinary test (``<file>.py::<test>``) is kept: the filters leave those alone."""
+    if not case_globs and not lane_globs:
+        return list(declared), []
+    _check_globs("--case", case_globs, {c.id for c in cases}, "case ids")
+    _check_globs("--lane", lane_globs, {lane for c in cases for lane in c.lanes}, "lane ids of its cases")
+    kept_pins = _candidate_pins(cases, case_globs, lane_globs, prefix)
+    kept: list[Mutant] = []
+    left: list[str] = []
+    for m in declared:
+        if all(r.split("::", 1)[0].endswith(".py") or resolve(r, kept_pins, prefix) for r in m.claims):
+            kept.append(m)
+        else:
+            left.append(m.id)
+    return kept, left
+
+
+def pin_filter_args(case_globs: Sequence[str], lane_globs: Sequence[str]) -> list[str]:
+    """The pins plugin's own filter options (the ones ``harness run --case/--lane`` passes)."""
+    args = []
+    if case_globs:
+        args.append("--harness-cases=" + ",".join(case_globs))
+    if lane_globs:
+        args.append("--harness-lanes=" + ",".join(lane_globs))
+    return args

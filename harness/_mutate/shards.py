@@ -1,0 +1,106 @@
+"""Join shard result folders (each a ``harness mutate --shard k/n --out DIR``) into one report."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from harness._errors import ConfigError
+
+__all__ = ["merge"]
+
+
+def _load(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    try:
+        plan = json.loads((folder / "plan.json").read_text(encoding="utf-8"))
+        baseline = json.loads((folder / "baseline.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError("shard folder", str(folder), f"a finished shard (plan.json, baseline.json): {exc}") from None
+    return plan, baseline
+
+
+def _missing(plans: list[dict[str, Any]], folders: list[Path]) -> tuple[list[str], list[str]]:
+    """The slices given (``k/n``) and the slices of the same split that were not."""
+    given = sorted({tuple(p["shard"]) for p in plans if p.get("shard")})
+    splits = {n for _k, n in given}
+    if len(splits) > 1:
+        raise ConfigError("shard folder", ", ".join(str(f) for f in folders),
+                          f"shards of one split (k/N with one N), not of {sorted(splits)}")
+    names = [f"{k}/{n}" for k, n in given]
+    if not splits:
+        return names, []
+    (n,) = splits
+    have = {k for k, _n in given}
+    return names, [f"{k}/{n}" for k in range(1, n + 1) if k not in have]
+
+
+def _same_mutants(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> list[str]:
+    keys = sorted(m["key"] for m in loaded[0][0]["mutants"])
+    for (plan, _base), folder in zip(loaded, folders, strict=True):
+        if sorted(m["key"] for m in plan["mutants"]) != keys:
+            raise ConfigError("shard folder", str(folder), "a shard of the same mutants as the others")
+    return keys
+
+
+def _baseline(loaded: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    """The first shard's baseline, with a pin left out by any shard left out of the merge."""
+    outcomes: dict[str, str] = {}
+    for _plan, base in loaded:
+        for pin, outcome in base["outcomes"].items():
+            if outcomes.get(pin, "passed") == "passed":
+                outcomes[pin] = outcome
+    return {**loaded[0][1], "outcomes": outcomes,
+            "duration_s": sum(float(b.get("duration_s", 0.0)) for _, b in loaded)}
+
+
+def _sandbox(folders: list[Path]) -> dict[str, Any] | None:
+    """What any shard's run changed outside its sandbox, kept in the merged report."""
+    guards = [json.loads((f / "sandbox.json").read_text(encoding="utf-8")) for f in folders
+              if (f / "sandbox.json").is_file()]
+    if not guards:
+        return None
+    outside = {(o["path"], o["change"]) for g in guards for o in g.get("outside", [])}
+    return {"mode": guards[0].get("mode", "copy"), "outside": [{"path": p, "change": c} for p, c in sorted(outside)]}
+
+
+def _write(out: Path, plan: dict[str, Any], baseline: dict[str, Any], rows: dict[str, dict[str, Any]],
+           folders: list[Path]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "plan.json").write_text(json.dumps(plan, indent=1, sort_keys=True), encoding="utf-8")
+    (out / "baseline.json").write_text(json.dumps(baseline, indent=1, sort_keys=True), encoding="utf-8")
+    with (out / "results.jsonl").open("w", encoding="utf-8") as fh:
+        for key in sorted(rows):
+            fh.write(json.dumps(rows[key], sort_keys=True) + "\n")
+    for folder in folders:  # the mutated sources are identical across shards; keep one copy
+        if folder.resolve() == out.resolve():
+            continue
+        for sub in ("mutants", "declared", "external"):
+            if (folder / sub).is_dir() and not (out / sub).exists():
+                shutil.copytree(folder / sub, out / sub)
+
+
+def merge(folders: list[Path], out: Path) -> dict[str, Any]:
+    """One section of every planned mutant from several shards of the same plan; mutants no shard
+    ran stay ``pending``, the missing slices are named and the verdict is incomplete."""
+    from harness._mutate.results import build_section, read_rows
+    from harness._mutate.runner import write_reports
+
+    if not folders:
+        raise ConfigError("FOLDERS", "", "at least one shard result folder")
+    loaded = [_load(f) for f in folders]
+    keys = _same_mutants(loaded, folders)
+    shards, missing = _missing([p for p, _ in loaded], folders)
+    baseline = _baseline(loaded)
+    # every planned mutant, not only those the given shards selected: a missing shard's mutants
+    # must show as pending, never vanish from the totals
+    plan = {**loaded[0][0], "selected": keys, "shard": None}
+    rows = read_rows([f / "results.jsonl" for f in folders])
+    section = build_section(plan, baseline, rows, shards or None, missing)
+    guard = _sandbox(folders)
+    if guard is not None:
+        section["sandbox"] = guard
+    _write(out, plan, baseline, rows, folders)
+    write_reports(out, plan, section)
+    return section

@@ -1,0 +1,135 @@
+"""What ``pytest <suite folder>`` with the pins plugin would collect, found without pytest.
+
+``case_items``: every case-file item (``expect`` and each pin of a case x lane) with the node id
+the plugin gives it, in collection order. It follows pytest's walk: case files named
+``*.cases.yaml`` inside the suite folder, none under a folder pytest does not enter by default
+(``norecursedirs``: ``build``, ``dist``, ``node_modules``, ``venv``, dot-folders, ... and any
+virtualenv).
+
+``python_pin_files``: whether the suite folder holds Python pins, i.e. a ``.py`` file (walked the
+same way) that defines a test function or class. Over-approximate on purpose: a file only
+looking like a test costs one pytest child; a missed one would lose pins.
+
+``item_hooks``: the ``conftest.py`` files pytest would load for the suite (in the suite folder,
+or in a folder between the project root and it) that may act on case-file items: one defining a
+``pytest_*`` hook or naming a plugin in ``pytest_plugins`` (other than the harness's own). Such a
+conftest could skip, mark or rerun items, which only pytest does: the pin stage then runs every
+item through pytest, as it did before the in-process evaluation. Fixtures alone do not count.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness._model import Case, PinSpec, Suite
+
+__all__ = ["CaseItem", "case_items", "item_hooks", "python_pin_files"]
+
+# pytest's default norecursedirs
+_NORECURSE = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}")
+_TEST_DEF = re.compile(rb"^\s*(?:async\s+def\s+test|def\s+test|class\s+Test)", re.M)
+_HOOK_DEF = re.compile(r"^\s*(?:async\s+)?def\s+pytest_\w+", re.M)
+_PLUGINS = re.compile(r"^pytest_plugins\s*=\s*(?P<value>.+)$", re.M)
+
+
+@dataclass(frozen=True)
+class CaseItem:
+    """One case-file item: ``pin`` is None for the case x lane's ``expect`` item."""
+
+    nodeid: str
+    case: Case
+    lane_id: str
+    pin: PinSpec | None = None
+
+
+def _skipped_dir(folder: Path) -> bool:
+    return (any(fnmatch.fnmatch(folder.name, pattern) for pattern in _NORECURSE)
+            or (folder / "pyvenv.cfg").is_file())
+
+
+def _entered(root: Path, path: Path) -> bool:
+    """Whether pytest, walking from ``root``, reaches ``path`` (a file under it)."""
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        return False
+    folder = root
+    for part in rel.parts[:-1]:
+        folder = folder / part
+        if _skipped_dir(folder):
+            return False
+    return True
+
+
+def _nodeid_file(path: Path, rootdir: Path) -> str:
+    return Path(os.path.relpath(path, rootdir)).as_posix()
+
+
+def _wanted(value: str, globs: Sequence[str] | None) -> bool:
+    return not globs or any(fnmatch.fnmatchcase(value, g) for g in globs)
+
+
+def case_items(suite: Suite, rootdir: Path, cases: Sequence[str] | None = None,
+               lanes: Sequence[str] | None = None) -> list[CaseItem]:
+    """The plugin's items for ``suite``, node ids relative to ``rootdir`` (``ids.node_root``),
+    limited by the ``--harness-cases`` / ``--harness-lanes`` globs."""
+    root, rootdir = Path(suite.root).resolve(), rootdir.resolve()
+    items: list[CaseItem] = []
+    for case in suite.cases:
+        path = (root / case.file).resolve()
+        if not (path.name.endswith(".cases.yaml") and _entered(root, path) and _wanted(case.id, cases)):
+            continue
+        head = f"{_nodeid_file(path, rootdir)}::{case.id}"
+        for lane_id in case.lanes:
+            if not _wanted(lane_id, lanes):
+                continue
+            items.append(CaseItem(f"{head}[{lane_id}]::expect", case, lane_id))
+            items += [CaseItem(f"{head}[{lane_id}]::{pin.name}", case, lane_id, pin)
+                      for pin in case.pins if lane_id in pin.lanes]
+    return items
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    for folder, dirs, files in os.walk(root):
+        here = Path(folder)
+        dirs[:] = sorted(d for d in dirs if not _skipped_dir(here / d))
+        yield from (here / f for f in sorted(files) if f.endswith(".py"))
+
+
+def python_pin_files(suite: Suite) -> list[Path]:
+    """The suite folder's ``.py`` files that define a test (see the module docstring)."""
+    found = []
+    for path in _walk(Path(suite.root)):
+        try:
+            if _TEST_DEF.search(path.read_bytes()):
+                found.append(path)
+        except OSError:
+            found.append(path)  # unreadable here: pytest will say what it makes of it
+    return found
+
+
+def _acts_on_items(conftest: Path) -> bool:
+    try:
+        text = conftest.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True  # unreadable here: let pytest say what it makes of it
+    if _HOOK_DEF.search(text):
+        return True
+    named = _PLUGINS.search(text)
+    return named is not None and re.sub(r"[\s\[\]()\"',]|harness\.pins\.plugin", "", named["value"]) != ""
+
+
+def item_hooks(suite: Suite, rootdir: Path) -> list[Path]:
+    """The conftest files that may act on case-file items (see the module docstring)."""
+    root = Path(suite.root).resolve()
+    above = [root, *root.parents]
+    rootdir = rootdir.resolve()
+    folders = above[: above.index(rootdir) + 1] if rootdir in above else [root]
+    found = [f / "conftest.py" for f in folders if (f / "conftest.py").is_file()]
+    found += [p for p in _walk(root) if p.name == "conftest.py" and p.parent != root]
+    return [p for p in found if _acts_on_items(p)]

@@ -1,0 +1,183 @@
+"""The case-file items of a suite, evaluated in the harness process on a run's saved
+observations: the pin stage of ``harness run`` without a pytest child.
+
+Each item gets the outcome and message the plugin's pytest item would report (the checks and
+their words are shared, ``harness._pins.check``): ``passed``, ``failed`` (a marked ``catches_old``
+pin that fails against old is ``failed`` too, as the plugin's results file says), ``skipped``.
+
+Most pins only read observations, which the build stage saved: nothing here calls a pipeline
+for them. The pin kinds that must call one again (``deterministic``, ``idempotent``) are
+checked in a forked child of the harness, one per pin, whose pipeline calls are themselves
+forked (``--harness-isolate``, as the plugin ran them): what a pipeline, a module it imports or a
+subject's refeed does there cannot take the harness down, and a pin that never ends is stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import select
+import signal
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness._common import supervise
+from harness._model import Observation, Side, Suite
+from harness._pins import cache
+from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
+from harness._pins.collect import CaseItem
+from harness._pins.declarative import PinFailure, evaluate
+
+__all__ = ["FRESH_KINDS", "ItemResult", "Saved", "evaluate_items"]
+
+Saved = Mapping[tuple[str, str, str], Observation]
+"""Observations by (case id, lane id, side), as the build stage made them."""
+
+FRESH_KINDS = frozenset({"deterministic", "idempotent"})
+"""Pin kinds that call a pipeline again rather than read the saved observations."""
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    """One item's outcome. ``failed`` says whether pytest would count the item a failure
+    (what its exit code reflects): a pin expected to fail (catches_old, against old) is not."""
+
+    id: str
+    outcome: str
+    message: str
+    failed: bool
+
+
+@contextlib.contextmanager
+def _playing(against: Side, observations: Path | None, saved: Saved | None) -> Iterator[None]:
+    """The pins cache as the plugin sets it up for ``harness run``, left as a new session
+    expects it afterwards (playing new, nothing saved read, calls not isolated)."""
+    cache.set_against(against)
+    cache.set_isolate(True)
+    if saved is not None:
+        cache.use_saved(saved)
+    elif observations is not None:
+        cache.use_store(observations)
+    try:
+        yield
+    finally:
+        cache.set_against("new")
+        cache.set_isolate(False)
+        cache.clear()
+
+
+def _expect(suite: Suite, item: CaseItem) -> ItemResult:
+    if cache.against() == "old":
+        return ItemResult(item.nodeid, "skipped", f"Skipped: {EXPECT_AGAINST_OLD}", False)
+    try:
+        check_expect(suite, item.case, item.lane_id, rejections=False)  # the run's own stage reports those
+    except Exception as exc:
+        return ItemResult(item.nodeid, "failed", message_of(exc), True)
+    return ItemResult(item.nodeid, "passed", "", False)
+
+
+def _pin(suite: Suite, item: CaseItem) -> ItemResult:
+    assert item.pin is not None
+    inverted = catches_old_applies(item.pin)
+    try:
+        evaluate(suite, item.case, item.lane_id, item.pin)
+    except PinFailure as exc:
+        # against old, a marked pin that fails is what it claims: an expected failure
+        return ItemResult(item.nodeid, "failed", "", False) if inverted else \
+            ItemResult(item.nodeid, "failed", message_of(exc), True)
+    except Exception as exc:
+        return ItemResult(item.nodeid, "failed", message_of(exc), True)
+    if inverted:
+        return ItemResult(item.nodeid, "passed", CATCHES_OLD_PASSED, True)
+    return ItemResult(item.nodeid, "passed", "", False)
+
+
+def _forked(item: CaseItem, check: Callable[[], ItemResult], timeout: float) -> ItemResult:
+    """``check()`` in a forked child: its result, or a failure saying how the child ended."""
+    read_fd, write_fd = os.pipe()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # child: answer through the pipe, then leave without running atexit hooks
+        try:
+            os.close(read_fd)
+            os.setpgid(0, 0)  # its own group: ended whole, with the calls it forked, if it overruns
+            supervise.forked_child(parent)
+            _quiet()
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(pickle.dumps(_own_pipelines(check), protocol=pickle.HIGHEST_PROTOCOL))
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    answer: bytes | None = None
+    try:
+        answer = _read(read_fd, time.monotonic() + timeout)
+    finally:  # answered, overrun or the harness stopped meanwhile: nothing of the child stays
+        supervise.kill_group(pid)
+        _, status = os.waitpid(pid, 0)
+    if answer:
+        result: ItemResult = pickle.loads(answer)
+        return result
+    how = (f"no answer within {timeout:g} s; killed" if answer is None
+           else f"it died: {_status(status)}")
+    return ItemResult(item.nodeid, "failed", f"the process checking this pin ended without an answer ({how})", True)
+
+
+def _quiet() -> None:
+    """What the pipelines print while a pin checks them goes nowhere, as it went nowhere in the
+    pytest child that checked pins before (and a crash's dump must not reach the terminal)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+
+
+def _status(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {signal.Signals(os.WTERMSIG(status)).name}"
+    return f"exit code {os.waitstatus_to_exitcode(status)}"
+
+
+def _own_pipelines(check: Callable[[], ItemResult]) -> ItemResult:
+    """Run ``check`` with a table of pipelines of this child's own, closed after: a command
+    pipeline the parent opened stays the parent's, one opened here is shut down here."""
+    pipes = cache.own_pipelines()
+    try:
+        return check()
+    finally:
+        pipes.close()
+
+
+def _read(fd: int, deadline: float) -> bytes | None:
+    """All the child wrote, or None when it had not finished by ``deadline``."""
+    chunks: list[bytes] = []
+    with os.fdopen(fd, "rb") as src:
+        while True:
+            ready, _, _ = select.select([src], [], [], max(deadline - time.monotonic(), 0))
+            if not ready:
+                return None
+            chunk = src.read1(1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+
+
+def _one(suite: Suite, item: CaseItem, timeout: float) -> ItemResult:
+    if item.pin is None:
+        return _expect(suite, item)
+    if item.pin.kind in FRESH_KINDS:
+        return _forked(item, lambda: _pin(suite, item), timeout)
+    return _pin(suite, item)
+
+
+def evaluate_items(suite: Suite, items: Sequence[CaseItem], against: Side = "new",
+                   observations: Path | None = None, saved: Saved | None = None) -> list[ItemResult]:
+    """Every item's result, in the order given. ``saved`` (the build stage's observations by
+    case, lane, side) or else ``observations`` (a run's store folder) is read instead of calling
+    the pipelines; without either each side is one (isolated) call."""
+    # room for the two or three pipeline calls a pin makes, each bounded by the suite's timeout
+    timeout = 4 * float(suite.settings.get("timeout_s", 10.0)) + 10
+    with _playing(against, observations, saved):
+        return [_one(suite, item, timeout) for item in items]

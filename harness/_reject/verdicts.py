@@ -1,0 +1,239 @@
+"""Offline verdicts: each built body against the rules of every validator its lane fronts.
+
+``evaluate`` returns the ``rejections`` section of report.json (schema:
+harness/_report/schemas/rejections.schema.json): per case x lane x side, either the known
+rejections (rule, validator, the body's own location, and the receipt: its message, source and
+provenance) or none. A case's ``rejections:`` declarations mark a finding as expected, so a
+documented trade-off is reported without failing the run. ``delta`` says which rejections the
+new pipeline introduced, fixed or inherited (``harness._reject.delta``); ``exit_code`` fails on an
+undeclared known rejection of the new pipeline that it introduced (``fail_on: introduced``, the
+default) or on any undeclared one (``any``: the suite setting ``fail_on_rejections``, set by
+``harness run --fail-on-rejections``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from harness._exitcodes import ExitCode
+from harness._model import Case, Lane, Observation, Suite
+from harness._reject.cassettes import Catalog, Interaction, load_catalog
+from harness._reject.compiled import compiled
+from harness._reject.delta import FAIL_ON, delta, failing
+from harness._reject.match import Hit
+from harness._reject.preload import preload
+from harness._reject.report import render_markdown
+from harness._reject.rules import Rule
+
+__all__ = ["SECTION_VERSION", "cached_catalog", "catalog_of", "evaluate", "exit_code", "exit_reason", "finding",
+           "findings_for_body", "preload", "render_markdown", "undeclared_new"]
+
+SECTION_VERSION = 1
+Key = tuple[str, str, str]
+
+
+@cache
+def cached_catalog(root: str, cassettes: str | None, rules: tuple[str, ...]) -> Catalog:
+    """A suite's catalog by folder, ``cassettes:`` setting and rule globs, loaded once per process."""
+    settings: dict[str, Any] = {"rules": list(rules)}
+    if cassettes:
+        settings["cassettes"] = cassettes
+    return load_catalog(Path(root), settings)
+
+
+def catalog_of(suite: Suite) -> Catalog:
+    """The suite's rules and cassettes, loaded once per process."""
+    rules = suite.settings.get("rules") or ["**/*.rules.yaml"]
+    return cached_catalog(suite.root, suite.settings.get("cassettes"), tuple(rules))
+
+
+def _receipt(catalog: Catalog, rule: Rule) -> dict[str, Any] | None:
+    """The first interaction backing ``rule``: its message, status, source and provenance."""
+    backing: list[Interaction] = catalog.backing(rule.id)
+    if not backing:
+        return None
+    first = backing[0]
+    message = next((t for t in first.texts if rule.pattern.search(t)), first.texts[0] if first.texts else "")
+    prov = first.entry.provenance
+    return {
+        "id": first.entry.id, "status": first.status, "message": message,
+        "source_url": first.entry.source(), "provenance": str(prov.get("kind", "")),
+        "date": prov.get("date"), "provider": first.entry.provider, "cassette": first.entry.cassette,
+        "receipts": len(backing),
+    }
+
+
+def _declared(case: Case, rule_id: str, lane_id: str, side: str) -> str | None:
+    """The ``why`` of a declaration covering this hit, else None."""
+    for decl in case.rejections:
+        if decl.get("rule") != rule_id:
+            continue
+        if decl.get("lanes") and lane_id not in decl["lanes"]:
+            continue
+        if decl.get("side", "new") not in ("both", side):
+            continue
+        return str(decl.get("why", ""))
+    return None
+
+
+def findings_for_body(catalog: Catalog, lane: Lane, body: Any) -> list[tuple[Rule, Hit]]:
+    """(rule, hit) for every rule of the lane's fronted validators that fires on ``body``."""
+    return compiled(catalog.rules.for_lane(lane)).fire(body)
+
+
+def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observation | None,
+             output: str) -> dict[str, Any]:
+    base: dict[str, Any] = {"case": case.id, "lane": lane.id, "side": side, "fronts": list(lane.fronts)}
+    if output != "request-body":
+        return {**base, "status": "not-a-request-body", "rejections": []}
+    if obs is None or obs.outcome != "ok":
+        return {**base, "status": "not-built", "rejections": []}
+    rejections = []
+    for rule, hit in findings_for_body(catalog, lane, obs.value):
+        why = _declared(case, rule.id, lane.id, side)
+        rejections.append({
+            "rule": rule.id, "validator": rule.validator, "title": rule.title, "location": hit.location,
+            "expected": why is not None, "why": why, "receipt": _receipt(catalog, rule),
+        })
+    status = "known-rejected" if rejections else "no-known-rejection"
+    if obs.answer is not None:  # a gateway side: what reached the client (harness._pipeline.capture.envelope)
+        base["answer"] = dict(obs.answer)
+    return {**base, "status": status, "rejections": rejections}
+
+
+finding = _finding  # one body's finding: the runner's streamed rejection stage (harness._report.findings)
+
+
+def _declared_keys(case: Case, decl: Mapping[str, Any],
+                   built: set[tuple[str, str, str]]) -> tuple[list[tuple[str, str, str]], tuple[str, ...], list[str]]:
+    """The built (case, lane, side) keys a declaration covers, with its sides and lanes."""
+    sides = ("old", "new") if decl.get("side") == "both" else (decl.get("side", "new"),)
+    lanes = list(decl.get("lanes") or case.lanes)
+    keys = [(case.id, ln, s) for ln in lanes for s in sides if (case.id, ln, s) in built]
+    return keys, sides, lanes
+
+
+def _stale(suite: Suite, findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Declared rejections that no observed body set off: documentation that went out of date."""
+    seen = {(f["case"], f["lane"], f["side"], r["rule"]) for f in findings for r in f["rejections"]}
+    built = {(f["case"], f["lane"], f["side"]) for f in findings if f["status"] != "not-built"}
+    out = []
+    for case in suite.cases:
+        for decl in case.rejections:
+            keys, sides, lanes = _declared_keys(case, decl, built)
+            if keys and not any((*k, decl["rule"]) in seen for k in keys):
+                out.append({"case": case.id, "rule": decl["rule"], "lanes": lanes, "sides": list(sides)})
+    return out
+
+
+def _output_of(suite: Suite, case: Case) -> str:
+    """What the case's subject builds: only a request body meets provider rules."""
+    return suite.subjects[case.subject].output if case.subject in suite.subjects else "request-body"
+
+
+def _was_run(observations: Mapping[Key, Observation], case_id: str, lane_id: str) -> bool:
+    return (case_id, lane_id, "old") in observations or (case_id, lane_id, "new") in observations
+
+
+def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observation]) -> list[dict[str, Any]]:
+    """One finding per observed case x lane x side, in case, lane and side order."""
+    findings: list[dict[str, Any]] = []
+    for case in suite.cases:
+        output = _output_of(suite, case)
+        for lane_id in case.lanes:
+            if not _was_run(observations, case.id, lane_id):
+                continue  # this case x lane was not part of the run
+            lane = suite.lanes[lane_id]
+            findings.extend(_finding(catalog, case, lane, side, observations.get((case.id, lane_id, side)), output)
+                            for side in ("old", "new"))
+    return findings
+
+
+def _summary(findings: list[dict[str, Any]]) -> dict[str, int]:
+    statuses = Counter(f["status"] for f in findings)
+    hits = Counter((f["side"], bool(r["expected"])) for f in findings for r in f["rejections"])
+    return {
+        "bodies": statuses["known-rejected"] + statuses["no-known-rejection"],
+        "known_rejected": statuses["known-rejected"],
+        "new_undeclared": hits[("new", False)],
+        "new_expected": hits[("new", True)],
+        "old": hits[("old", False)] + hits[("old", True)],
+    }
+
+
+def _catalog_counts(catalog: Catalog) -> dict[str, Any]:
+    return {"rules": len(catalog.rules.rules),
+            "receipts": sum(1 for i in catalog.interactions if i.entry.outcome == "rejected"),
+            "folder": Path(catalog.folder).name}
+
+
+def _fail_on(suite: Suite) -> str:
+    fail_on = str(suite.settings.get("fail_on_rejections") or "introduced")
+    if fail_on not in FAIL_ON:
+        raise ValueError(f"fail_on_rejections must be one of {FAIL_ON}, not {fail_on!r}")
+    return fail_on
+
+
+def evaluate(suite: Suite, observations: Mapping[Key, Observation]) -> dict[str, Any]:
+    """The report's ``rejections`` section for every observed case x lane x side."""
+    catalog = catalog_of(suite)
+    findings = _findings(suite, catalog, observations)
+    fail_on = _fail_on(suite)
+    return {
+        "version": SECTION_VERSION,
+        "catalog": _catalog_counts(catalog),
+        "summary": _summary(findings),
+        "findings": findings,
+        "stale_declarations": _stale(suite, findings),
+        "fail_on": fail_on,
+        "delta": delta(findings, {c.id: c.subject for c in suite.cases}),
+    }
+
+
+def _failing(section: Mapping[str, Any]) -> set[tuple[str, str, str]]:
+    return set(failing(section.get("findings", []), str(section.get("fail_on", "any"))))
+
+
+def exit_code(section: Mapping[str, Any]) -> ExitCode:
+    """KNOWN_REJECTION when an undeclared known rejection hits the new pipeline: one it
+    introduced (``fail_on: introduced``), or any (``any``, and sections without ``fail_on``)."""
+    return ExitCode.KNOWN_REJECTION if _failing(section) else ExitCode.OK
+
+
+def undeclared_new(section: Mapping[str, Any]) -> dict[str, tuple[list[str], list[str]]]:
+    """rule -> (lanes, cases) of every undeclared known rejection of the new pipeline that fails
+    the run (see ``exit_code``), in report order."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    fails = _failing(section)
+    for finding in section.get("findings", []):
+        if finding["side"] != "new":
+            continue
+        for rej in finding["rejections"]:
+            if rej["expected"] or (finding["case"], finding["lane"], rej["rule"]) not in fails:
+                continue
+            lanes, cases = out.setdefault(rej["rule"], ([], []))
+            for seen, name in ((lanes, finding["lane"]), (cases, finding["case"])):
+                if name not in seen:
+                    seen.append(name)
+    return out
+
+
+def _few(names: list[str], shown: int = 2) -> str:
+    return ", ".join(names[:shown]) + (f" +{len(names) - shown}" if len(names) > shown else "")
+
+
+def exit_reason(section: Mapping[str, Any], limit: int = 3) -> str:
+    """One short line saying why ``exit_code`` is what it is: the undeclared rejections by rule."""
+    groups = undeclared_new(section)
+    introduced = section.get("fail_on") == "introduced"
+    if not groups:
+        return f"no undeclared known rejection {'introduced by' if introduced else 'on'} the new pipeline"
+    count = len(_failing(section))
+    parts = [f"{rule} on {_few(lanes)} ({_few(cases)})" for rule, (lanes, cases) in list(groups.items())[:limit]]
+    more = f", and {len(groups) - limit} more rule(s)" if len(groups) > limit else ""
+    what = "introduced by" if introduced else "on"
+    return f"{count} undeclared known rejection(s) {what} the new pipeline: {', '.join(parts)}{more}"

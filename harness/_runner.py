@@ -1,0 +1,367 @@
+"""The main job: load -> build -> compare -> reject -> pins -> (mutate) -> report.
+
+Writes ``<out>/<run-id>/`` as it goes: each finished case x lane's report row goes to
+``differential.jsonl``, its findings with a known rejection to ``rejections.jsonl`` and its bodies
+to ``observations/`` the moment it finishes, and nothing of it stays in memory but counts; then
+report.json, report.md and junit.xml are assembled from those files, and ``<out>/latest`` points
+at the run. A run's memory does not grow with its number of units (``bench/memory_scale.py``).
+Stopped by SIGTERM or Ctrl-C, it still writes report.json, report.md and junit.xml from what was
+finished, with ``partial: {stage, signal, ...}`` in the report and exit code 143 (SIGTERM) or 130
+(Ctrl-C); the supervisor has ended every child by then.
+
+The stages other packages own are typed seams (``RejectionStage``, ``MutationStage``: the functions
+the runner calls on their sections), imported on first use: the mutation engine pulls in mutmut,
+which a run without ``--mutate`` should not pay for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from harness._baseline import compare, findings, judge, load_baseline
+from harness._common.redact import redactor
+from harness._common.supervise import Terminated
+from harness._differential import UnitResult, build, units
+from harness._errors import ConfigError
+from harness._evidence import Limits, ObservationStore, Saved
+from harness._exitcodes import ExitCode, combine
+from harness._model import Side, Suite
+from harness._pins.run import run_pins
+from harness._report import junit, markdown
+from harness._report.assemble import Sections, evidence_links, report_document, summary
+from harness._report.findings import RejectionStream
+from harness._report.rows import DifferentialStream
+from harness._report.sections import PinsSection, RejectionsSection, Report
+from harness._report.stream import Slots, write_json
+from harness._report.validate import validate_report
+
+__all__ = ["RunOptions", "RunResult", "run"]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    cases: Sequence[str] = ()
+    lanes: Sequence[str] = ()
+    against: Side = "new"
+    pins: bool = True
+    pin_set: str | None = None
+    rejections: bool = True
+    mutate: bool = False
+    workers: int | None = None
+    timeout: float | None = None
+    out: Path = Path("reports")
+    mutation_options: Mapping[str, Any] = field(default_factory=dict)
+    evidence_limits: Limits = field(default_factory=Limits)
+    # --baseline / --fail-on (harness._baseline): fail_on None is "new" with a baseline, else "any"
+    baseline: Path | None = None
+    fail_on: str | None = None
+
+    revisions: Mapping[str, str] = field(default_factory=dict)
+    """``{"old": sha, "new": sha}`` when a side runs from a git revision (``--old-ref``)."""
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"cases": list(self.cases), "lanes": list(self.lanes), "pins_against": self.against,
+                               "pins": self.pins, "pin_set": self.pin_set, "rejections": self.rejections,
+                               "mutate": self.mutate}
+        if self.revisions:
+            out["revisions"] = dict(self.revisions)
+        return out
+
+
+@dataclass
+class RunResult:
+    """A finished (or stopped) run. ``report`` is report.json's value; its ``differential`` and
+    listed rejection findings are read from the run folder when iterated, not held in memory."""
+
+    report: Report
+    folder: Path
+    code: ExitCode
+    warning: str | None = None
+
+
+def _run_id(suite: Suite) -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    return f"{stamp}-{suite.name}-{os.getpid() % 10000:04d}"
+
+
+MutationSection = dict[str, Any]  # the mutation stage's own section (mutation.schema.json)
+Renderer = Callable[..., str]
+
+
+class RejectionStage(Protocol):
+    """What the runner asks of the rejection stage (``harness._reject.verdicts``) about its section."""
+
+    def exit_code(self, section: RejectionsSection) -> ExitCode: ...
+    def exit_reason(self, section: RejectionsSection, limit: int = 3) -> str: ...
+    def preload(self, suite: Suite) -> None: ...
+
+
+class MutationStage(Protocol):
+    """What the runner asks of the mutation stage (``harness._mutate``)."""
+
+    def run(self, suite: Suite, options: Mapping[str, Any] | None = None) -> MutationSection: ...
+    def exit_code(self, section: MutationSection) -> ExitCode: ...
+    def check_ledgers(self, suite: Suite) -> None: ...
+
+
+# No ImportError is caught in these: a stage that cannot import is a harness bug, never a stage
+# to skip quietly.
+def _rejection_stage() -> RejectionStage:
+    from harness._reject import verdicts
+
+    return verdicts
+
+
+def _mutation_stage() -> MutationStage:
+    from harness._mutate import ledger, runner
+
+    @dataclass(frozen=True)
+    class _Mutation:
+        run: Callable[..., MutationSection] = runner.run
+        exit_code: Callable[[MutationSection], ExitCode] = runner.exit_code
+        check_ledgers: Callable[[Suite], None] = ledger.check_ledgers
+
+    return _Mutation()
+
+
+def _renderers(sections: Sections) -> dict[str, Renderer]:
+    out: dict[str, Renderer] = {}
+    if sections.rejections is not None:
+        from harness._reject.report import render_markdown as rejections_markdown
+
+        out["rejections"] = rejections_markdown
+    if sections.mutation is not None:
+        from harness._mutate.render import render_markdown as mutation_markdown
+
+        out["mutation"] = mutation_markdown
+    return out
+
+
+def _pin_codes(pins: PinsSection | None) -> list[tuple[ExitCode, str]]:
+    if not pins:
+        return []
+    codes = []
+    bad = pins["summary"]["failed"] + pins["summary"]["error"]
+    if pins["against"] == "new" and bad:
+        codes.append((ExitCode.DIVERGENCE, f"{bad} failing pin(s)"))
+    claims = pins["catches_old"]
+    if pins["against"] == "old" and claims and claims["passed"]:
+        codes.append((ExitCode.DIVERGENCE, f"{len(claims['passed'])} catches_old pin(s) passed"))
+    return codes
+
+
+def _stage_codes(sections: Sections) -> list[tuple[ExitCode, str]]:
+    codes = []
+    if sections.rejections is not None:
+        stage = _rejection_stage()
+        code = ExitCode(stage.exit_code(sections.rejections))
+        if code:
+            codes.append((code, stage.exit_reason(sections.rejections)))
+    if sections.mutation is not None:
+        code = ExitCode(_mutation_stage().exit_code(sections.mutation))
+        if code:
+            codes.append((code, f"mutation: exit {int(code)}"))
+    return codes
+
+
+def _exit(report: Report, sections: Sections) -> tuple[ExitCode, str]:
+    codes: list[tuple[ExitCode, str]] = []
+    failed = report["summary"]["failed"]
+    if failed:
+        codes.append((ExitCode.DIVERGENCE, f"{failed} failing case x lane verdict(s)"))
+    codes += _pin_codes(sections.pins) + _stage_codes(sections)
+    if not codes:
+        return ExitCode.OK, "clean"
+    best = combine(*(c for c, _ in codes))
+    return best, "; ".join(reason for c, reason in codes if c == best)
+
+
+def _write(folder: Path, name: str, data: bytes | str) -> None:
+    tmp = folder / f".{name}.tmp"
+    tmp.write_bytes(data if isinstance(data, bytes) else data.encode())
+    tmp.replace(folder / name)
+
+
+def _point_latest(out: Path, folder: Path) -> str | None:
+    """Point ``out/latest`` at the run; a problem here must not hide a finished run's verdict,
+    so it comes back as a sentence for the caller to print."""
+    link = out / "latest"
+    if link.exists() and not link.is_symlink():
+        return f"{link} is not a symlink, so it was left alone; this run is in {folder}"
+    tmp = out / f".latest.{os.getpid()}"
+    try:
+        if tmp.is_symlink() or tmp.exists():
+            tmp.unlink()
+        tmp.symlink_to(folder.name)
+        tmp.replace(link)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return f"could not point {link} at this run ({exc.strerror}); this run is in {folder}"
+    return None
+
+
+def preload(suite: Suite, options: RunOptions) -> None:
+    """The stages' input checks, before anything is built: a broken rules file, declaration or
+    ledger is bad input (exit 2), found before a run folder exists. Raises InputErrors."""
+    if options.rejections:
+        _rejection_stage().preload(suite)
+    _mutation_stage().check_ledgers(suite)  # ledgers are suite files: checked on every run
+
+
+def _baseline(options: RunOptions) -> tuple[str, dict[str, Any]] | None:
+    """The baseline run, read before anything is built: a wrong path is bad input, not a lost run."""
+    if options.fail_on == "new" and options.baseline is None:
+        raise ConfigError("--fail-on", "new", "--baseline PREVIOUS_RUN_DIR as well (new since what?)")
+    return load_baseline(options.baseline) if options.baseline is not None else None
+
+
+def _compared(report: Report, options: RunOptions, base: tuple[str, dict[str, Any]] | None,
+              code: ExitCode, reason: str) -> tuple[ExitCode, str]:
+    """With a baseline, the comparison goes into the report and, with ``new``, only new findings
+    fail; a mutation run limited to the diff fails on any escape there, not the suite threshold."""
+    fail_on = options.fail_on or ("new" if base is not None else "any")
+    if base is not None:
+        # the baseline's run id, not its path: report.json holds no absolute path
+        report["baseline"] = compare(findings(report), findings(base[1]), Path(base[0]).name, fail_on)
+    if base is None and fail_on == "any" and not (report.get("mutation") or {}).get("in_diff"):
+        return code, reason
+    return judge(report, fail_on)
+
+
+class _Progress:
+    """Where a run is, so a stopped run can say so: the stage, the finished units; and the
+    streams each finished unit goes to."""
+
+    def __init__(self, suite: Suite, options: RunOptions, folder: Path) -> None:
+        plan = units(suite, options.cases or None, options.lanes or None, options.timeout)
+        self.slots = Slots((u.case.id, u.lane.id) for u in plan)
+        self.stage = "build"
+        self.planned = self.slots.total
+        self.done = 0
+        self.rows = DifferentialStream(folder, self.planned)
+        self.rejections = RejectionStream(suite, folder, self.planned) if options.rejections else None
+        self.pins: PinsSection | None = None
+
+    def finished(self, res: UnitResult, saved: Mapping[str, Saved], evidence: str) -> None:
+        """One unit to the streams; then its bodies are let go (the build stage keeps its result
+        object, but nothing of it is read again), which keeps a run's memory flat."""
+        slot = self.slots(res.unit.case.id, res.unit.lane.id)
+        self.rows.put(slot, res, evidence_links(evidence, saved.get("old"), saved.get("new")))
+        if self.rejections is not None:
+            self.rejections.add(slot, res.unit.case, res.unit.lane, res.old, res.new)
+        res.old = res.new = None
+        res.checks = res.verdict = None
+        self.done += 1
+
+    def sections(self, mutation: MutationSection | None = None) -> Sections:
+        rejections = self.rejections.section() if self.rejections is not None else None
+        return Sections(pins=self.pins, rejections=rejections, mutation=mutation)
+
+
+def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
+    preload(suite, options)
+    base = _baseline(options)
+    started = time.time()
+    folder = options.out / _run_id(suite)
+    folder.mkdir(parents=True, exist_ok=False)
+    where = _Progress(suite, options, folder)
+    try:
+        return _stages(suite, options, folder, started, where, progress, base)
+    except (Terminated, KeyboardInterrupt) as exc:
+        signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
+        return _partial(suite, options, folder, started, where, signum)
+
+
+def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, where: _Progress,
+            progress: Callable[[UnitResult], None] | None, base: tuple[str, dict[str, Any]] | None) -> RunResult:
+    # Two stores: the run folder's evidence, scrubbed of secrets, and a private one with the
+    # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after.
+    private = tempfile.TemporaryDirectory(prefix="harness-observations-")
+    store = ObservationStore(Path(private.name))
+    evidence = ObservationStore(folder / "observations", scrub=redactor().redact,  # bodies stay JSON
+                                limits=options.evidence_limits)
+
+    def on_result(res: UnitResult) -> None:
+        saved: dict[str, Saved] = {}
+        for obs in (res.old, res.new):
+            if obs is not None:
+                store.put(obs)
+                saved[obs.side] = evidence.save(obs)
+        if progress:
+            progress(res)
+        where.finished(res, saved, evidence.folder.name)
+
+    try:
+        build(suite, options.cases or None, options.lanes or None, workers=options.workers,
+              timeout=options.timeout, on_result=on_result)
+    finally:
+        store.close()
+        evidence.close()
+    built = time.time()
+    rows = where.rows.finish()
+    with private:
+        where.stage = "pins"
+        pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder,
+                         pin_set=options.pin_set, revisions=options.revisions) if options.pins else None)
+        where.pins = cast(PinsSection | None, pins)  # run_pins' document is the pins section's schema
+    pinned = time.time()
+    mutation = None
+    if options.mutate:
+        where.stage = "mutation"
+        out = str(folder / "mutation")
+        mutation = _mutation_stage().run(suite, {**options.mutation_options, "out": out, "pins": options.pin_set})
+    where.stage = "report"
+    sections = where.sections(mutation)
+    timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
+               "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3), "total_s": 0.0}
+    counts = summary(where.done, where.rows.verdicts, where.rows.failed, sections.pins)
+    report = report_document(suite, options.as_json(), rows, counts, sections, timings, evidence.summary(),
+                             where.rows.subjects)
+    code, reason = _compared(report, options, base, *_exit(report, sections))
+    report["exit"] = {"code": int(code), "reason": reason}
+    return _written(report, folder, options, sections, code, started)
+
+
+def _written(report: Report, folder: Path, options: RunOptions, sections: Sections,
+             code: ExitCode, started: float, banner: str = "") -> RunResult:
+    # Before anything is written or printed: no secret leaves the run. The streamed lists were
+    # redacted row by row as they were made; the walk passes them through untouched.
+    report = cast(Report, redactor().value(report))
+    validate_report(report)
+    report["timings"]["total_s"] = round(time.time() - started, 3)  # redaction and validation included
+    write_json(folder / "report.json", report)
+    _write(folder, "report.md", banner + markdown.render(report, _renderers(sections)))
+    junit.write(folder / "junit.xml", report)
+    warning = _point_latest(options.out, folder)
+    return RunResult(report, folder, code, warning)
+
+
+def _partial(suite: Suite, options: RunOptions, folder: Path, started: float, where: _Progress,
+             signum: int) -> RunResult:
+    """The report of a stopped run: what was finished, and where it stopped. Stages after the
+    one that was running are absent (null), not empty: nothing claims they passed."""
+    name = signal.Signals(signum).name
+    code = ExitCode.TERMINATED if signum == signal.SIGTERM else ExitCode.INTERRUPTED
+    sections = where.sections()
+    timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
+               "total_s": round(time.time() - started, 3)}
+    rows = where.rows.finish()
+    counts = summary(where.done, where.rows.verdicts, where.rows.failed, sections.pins)
+    report = report_document(suite, options.as_json(), rows, counts, sections, timings, None, where.rows.subjects)
+    report["partial"] = {"stage": where.stage, "signal": name, "units_done": where.done,
+                         "units_planned": where.planned}
+    reason = (f"stopped by {name} during the {where.stage} stage: a partial report "
+              f"({where.done} of {where.planned} case x lane runs finished)")
+    report["exit"] = {"code": int(code), "reason": reason}
+    banner = f"> **Partial run.** {reason[0].upper()}{reason[1:]}.\n\n"
+    return _written(report, folder, options, sections, code, started, banner)

@@ -1,0 +1,97 @@
+"""Tool sources: where a case's tools come from.
+
+A case names its tools in one of four forms (the ``source`` definition in cases.schema.json):
+
+    tools: [{name, description, input_schema}, ...]     inline
+    tools: {file: tools.json, pick: [a, b]}             a JSON/YAML list, or {tools: [...]}
+    tools: {mcp: server.tools.json, pick: [...]}        an MCP ``tools/list`` answer (inputSchema)
+    tools: {openapi: api.json, operations: [...]}       an OpenAPI 3.0/3.1 document, a tool an operation
+
+Every form resolves to a list of ``{"name", "description", "input_schema"}`` dicts. Tools from
+an OpenAPI document also carry ``openapi``: ``{operation_id, method, path, responses}`` (the
+result-pruning subject needs the 2xx response schemas); subjects read tool fields by name, so
+this extra key never reaches a request body unless a subject ships it. Paths are relative to
+the case file; URLs are refused (the harness never fetches). A path must stay inside the suite
+folder, or inside a folder the suite names in ``read_roots`` (suite.yaml), once ``..`` and
+symlinks are resolved: a case file cannot make the harness read ``/etc/passwd`` or a key file.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from harness._common.documents import load_once, made_once
+from harness._common.files import confined, read_roots, resolve_path, suite_files
+from harness._common.yamlsafe import Document
+from harness._errors import InputError, Place
+
+__all__ = ["confined", "read_roots", "resolve_path", "resolve_tools", "suite_files", "tools_from_listing"]
+
+
+def _tool(entry: Any, place: Place) -> dict[str, Any]:
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        raise InputError(place, "a tool object with a string name", repr(entry)[:60])
+    schema = entry["input_schema"] if "input_schema" in entry else entry.get("inputSchema", {})
+    return {
+        "name": entry["name"],
+        "description": entry.get("description") or "",
+        "input_schema": schema,
+    }
+
+
+def tools_from_listing(value: Any, place: Place, doc: Document | None = None) -> list[dict[str, Any]]:
+    """Tools from a list, ``{tools: [...]}`` or an MCP ``tools/list`` result (``inputSchema``).
+    With the loaded ``doc``, an error names the line of the tool at fault."""
+    prefix = ""
+    if isinstance(value, dict) and "result" in value and isinstance(value["result"], dict):
+        value, prefix = value["result"], "result."
+    listing = value.get("tools") if isinstance(value, dict) else value
+    prefix = f"{prefix}tools" if isinstance(value, dict) else prefix.rstrip(".")
+    if not isinstance(listing, list):
+        raise InputError(place, "a list of tools or an object with 'tools'", type(value).__name__)
+
+    def where(i: int) -> Place:
+        path = f"{prefix}[{i}]"
+        return doc.place(path) if doc is not None else Place(place.file, place.line, path)
+
+    return [_tool(t, where(i)) for i, t in enumerate(listing)]
+
+
+def _pick(tools: list[dict[str, Any]], names: list[str] | None, place: Place) -> list[dict[str, Any]]:
+    if not names:
+        return tools
+    by_name: dict[str, dict[str, Any]] = {}
+    for tool in tools:
+        if tool["name"] in by_name:  # picking by name would silently drop one of them
+            raise InputError(place, "tool names unique in the source to pick from", f"two tools named {tool['name']!r}")
+        by_name[tool["name"]] = tool
+    missing = [n for n in names if n not in by_name]
+    if missing:
+        known = ", ".join(sorted(by_name)[:12])
+        raise InputError(place, f"tool names from the source ({known}...)", f"unknown {missing}")
+    return [by_name[n] for n in names]
+
+
+def resolve_tools(source: Any, case_file: Path, place: Place,
+                  roots: Sequence[Path] | None = None) -> list[dict[str, Any]]:
+    """Resolve one case's ``tools`` value to a list of tool dicts; files only inside ``roots``."""
+    if isinstance(source, list):
+        return [_tool(t, Place(place.file, place.line, f"{place.path}[{i}]")) for i, t in enumerate(source)]
+    base = case_file.parent
+    if "openapi" in source:
+        from harness._sources import openapi  # local: only suites that use it pay for it
+
+        path = resolve_path(source["openapi"], base, place, roots)
+        tools = openapi.tools_from_document(path, source.get("operations"), place)
+        return _pick(tools, source.get("pick"), place)
+    key = "mcp" if "mcp" in source else "file"
+    path = resolve_path(source[key], base, place, roots)
+    display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
+    doc = load_once(path, display)  # parsed once per run however many cases pick from it
+    tools = made_once(("tools", path, display), lambda: tools_from_listing(doc.value, doc.place(""), doc))
+    picked = _pick(tools, source.get("pick"), place)
+    own: list[dict[str, Any]] = pickle.loads(pickle.dumps(picked))  # the parsed file is shared
+    return own

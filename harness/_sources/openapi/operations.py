@@ -1,0 +1,338 @@
+"""One operation, one tool: parameters and a JSON body flattened into one input schema.
+
+    path · query · header · cookie parameters ─┐
+    JSON request body (object: its properties) ─┴─> {type: object, properties, required}
+
+Clash rules (seed 002): a second parameter with a taken name gets its location (``query_id``);
+a body property with a taken name gets ``body_``; anything still taken is numbered from ``_2``.
+An object body's root ``oneOf``/``anyOf``/``allOf`` is carried to the tool's root (with renamed
+properties renamed inside it): that is how root compositions reach the wire. An array, scalar,
+map or composition-only body is one ``body`` field. readOnly body properties are left out.
+
+Every value read here from the document is checked for the type it is used as (see shapes):
+a wrong one raises Malformed naming its key path, which the importer turns into one InputError.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness._sources.openapi.names import NameTaker, sanitize
+from harness._sources.openapi.refs import Inliner
+from harness._sources.openapi.shapes import Malformed, child, describe, follow, need_list, need_object
+
+__all__ = [
+    "COMPOSITIONS",
+    "LOCATIONS",
+    "METHODS",
+    "NotJson",
+    "Operation",
+    "collect_operations",
+    "input_schema",
+    "is_json_media",
+    "parameters",
+    "success_schemas",
+]
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+COMPOSITIONS = ("oneOf", "anyOf", "allOf")
+LOCATIONS = ("path", "query", "header", "cookie")
+PATH_ITEM_FIELDS = frozenset({"$ref", "summary", "description", "servers", "parameters", *METHODS})
+_PATH_ITEM_EXPECTED = ("a path item field (get, put, post, delete, options, head, patch, trace, parameters, "
+                       "servers, summary, description, $ref) or an x- extension")
+_IGNORED_HEADERS = {"accept", "content-type", "authorization"}
+_SUCCESS = re.compile(r"^2(\d\d|XX)$")
+
+
+class NotJson(Exception):
+    """The request body has no JSON media type: the operation is skipped with this reason."""
+
+
+@dataclass
+class Operation:
+    """One operation of the document, before it is built."""
+
+    path: str
+    method: str
+    raw: dict[str, Any]
+    item: dict[str, Any]
+    where: str = ""  # key path of the operation object (in its path item, or a ref's target)
+    params_where: str = ""  # key path of the path item's parameters list
+    name: str = ""
+    operation_id: str | None = None
+    keys: set[str] = field(default_factory=set)
+    body_composition: bool = False  # its JSON body has a root oneOf/anyOf/allOf
+
+    @property
+    def key(self) -> str:
+        return f"{self.method}_{self.path}"
+
+
+def _path_item(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The path item (a ``$ref`` followed, its siblings laid over the target) and, per field,
+    the key path of the object it was written in."""
+    item = need_object(raw, where, "a path item object")
+    if "$ref" not in item:
+        return item, dict.fromkeys(item, where)
+    target, at = follow(root, item, where, "a path item object")
+    target = need_object(target, at, "a path item object", _via(where, at))
+    siblings = {k: v for k, v in item.items() if k != "$ref"}
+    return {**target, **siblings}, {**dict.fromkeys(target, at), **dict.fromkeys(siblings, where)}
+
+
+def _operations_of(root: Any, path: str) -> list[Operation]:
+    where = child("paths", path)
+    item, origin = _path_item(root, root["paths"][path], where)
+    params_where = child(origin.get("parameters", where), "parameters")
+    ops = []
+    for key, raw in item.items():
+        if key in METHODS:
+            op_where = child(origin[key], key)
+            op = need_object(raw, op_where, "an operation object")
+            op_id = op.get("operationId")
+            if op_id is not None and not isinstance(op_id, str):
+                raise Malformed(child(op_where, "operationId"), "a string operationId", describe(op_id))
+            ops.append(Operation(path, key, op, item, op_where, params_where, operation_id=op_id))
+        elif key not in PATH_ITEM_FIELDS and not key.startswith("x-"):
+            raise Malformed(child(origin[key], key), _PATH_ITEM_EXPECTED, f"the key {key!r}")
+    return ops
+
+
+def collect_operations(root: dict[str, Any]) -> list[Operation]:
+    """Every operation in document order, each given its unique tool name. Malformed when a
+    path item or an operation is not an object (nothing is passed over without a word)."""
+    ops = [op for path in root.get("paths", {}) for op in _operations_of(root, path)]
+    names = NameTaker()
+    for op in ops:
+        base = sanitize(op.operation_id or f"{op.method} {op.path}", fallback="operation")
+        op.name = names.take(base)
+        op.keys = {op.key, op.name, *([op.operation_id] if op.operation_id else [])}
+    return ops
+
+
+def is_json_media(media: str) -> bool:
+    main = media.split(";")[0].strip().lower()
+    return main == "application/json" or main.endswith("+json") or main == "*/*"
+
+
+def _via(where: str, at: str) -> str:
+    """``where`` when the value at ``at`` was reached through a ref standing there."""
+    return where if at != where else ""
+
+
+def _need_schema(value: Any, where: str) -> Any:
+    if not isinstance(value, (dict, bool)):
+        raise Malformed(where, "a schema (an object, or a boolean in 3.1)", describe(value))
+    return value
+
+
+def _need_flag(holder: dict[str, Any], key: str, where: str) -> bool:
+    value = holder.get(key, False)
+    if not isinstance(value, bool):
+        raise Malformed(child(where, key), f"{key}: true or false", describe(value))
+    return value
+
+
+def _parameter(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], str]:
+    found, at = follow(root, raw, where, "a parameter object")
+    param = need_object(found, at, "a parameter object", _via(where, at))
+    if not isinstance(param.get("name"), str):
+        named = "name" in param
+        raise Malformed(child(at, "name") if named else at, "a parameter with a string name",
+                        describe(param["name"]) if named else f"{describe(param)}, without name", _via(where, at))
+    if param.get("in") not in LOCATIONS:
+        named = "in" in param
+        raise Malformed(child(at, "in") if named else at, "in: path, query, header or cookie",
+                        describe(param["in"]) if named else f"parameter {param['name']!r} without in",
+                        _via(where, at))
+    _need_flag(param, "required", at)
+    return param, at
+
+
+def parameters(root: Any, op: Operation) -> list[tuple[dict[str, Any], str]]:
+    """(parameter, its key path): the path item's, overridden by the operation's own (same
+    name and location). Malformed when a list or a parameter has the wrong shape."""
+    merged: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
+    for where, listed in ((op.params_where, op.item.get("parameters")),
+                          (child(op.where, "parameters"), op.raw.get("parameters"))):
+        if listed is None:
+            continue
+        for i, raw in enumerate(need_list(listed, where, "a list of parameters")):
+            param, at = _parameter(root, raw, child(where, i))
+            merged[(param["name"], param["in"])] = (param, at)
+    return list(merged.values())
+
+
+def _json_schema_of(content: Any, where: str) -> tuple[str, Any] | None:
+    """(media type, schema) of the first JSON media type of a content object, or None."""
+    content = need_object(content, where, "a content object (media type -> media type object)")
+    for media, spec in content.items():
+        if is_json_media(media):
+            at = child(where, media)
+            spec = need_object(spec, at, "a media type object")
+            return media, _need_schema(spec.get("schema", {}), child(at, "schema"))
+    return None
+
+
+def _param_schema(inl: Inliner, param: dict[str, Any], at: str) -> Any:
+    schema: Any = {}
+    if "schema" in param:
+        schema = _need_schema(param["schema"], child(at, "schema"))
+    elif "content" in param:
+        found = _json_schema_of(param["content"], child(at, "content"))
+        schema = found[1] if found else {}
+    built = inl.build(schema, "input")
+    desc = param.get("description")
+    if isinstance(built, dict) and isinstance(desc, str) and "description" not in built:
+        built = {**built, "description": desc}  # a new object: a shared schema stays untouched
+    return built
+
+
+class _Fields:
+    def __init__(self) -> None:
+        self.names = NameTaker()
+        self.properties: dict[str, Any] = {}
+        self.required: list[str] = []
+
+    def add(self, wanted: str, fallback: str, schema: Any, required: bool) -> str:
+        name = wanted if wanted not in self.names else fallback
+        name = self.names.take(name)
+        self.properties[name] = schema
+        if required:
+            self.required.append(name)
+        return name
+
+
+def _json_body(root: Any, op: Operation) -> tuple[Any, bool, str] | None:
+    """(schema, required, key path of the schema) of the JSON request body, None without one."""
+    if op.raw.get("requestBody") is None:
+        return None
+    where = child(op.where, "requestBody")
+    found, at = follow(root, op.raw["requestBody"], where, "a request body object")
+    body = need_object(found, at, "a request body object", _via(where, at))
+    if "content" not in body:
+        raise Malformed(at, "a request body with content", f"{describe(body)}, without content", _via(where, at))
+    required = _need_flag(body, "required", at)
+    json_body = _json_schema_of(body["content"], child(at, "content"))
+    if json_body is None:
+        if not body["content"]:
+            return None
+        raise NotJson(f"request body is not JSON ({', '.join(map(str, body['content']))})")
+    return json_body[1], required, child(child(child(at, "content"), json_body[0]), "schema")
+
+
+def _is_object_body(schema: Any) -> bool:
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return False
+    declared = schema.get("type", "object")
+    kinds = declared if isinstance(declared, list) else [declared]
+    return bool(schema["properties"]) and "object" in kinds
+
+
+def _renamed(branch: Any, renames: dict[str, str]) -> Any:
+    if not isinstance(branch, dict):
+        return branch
+    out = dict(branch)
+    if isinstance(branch.get("properties"), dict):
+        out["properties"] = {renames.get(k, k): v for k, v in branch["properties"].items()}
+    if isinstance(branch.get("required"), list):
+        out["required"] = [renames.get(k, k) if isinstance(k, str) else k for k in branch["required"]]
+    return out
+
+
+def _check_object_body(schema: Any, where: str) -> None:
+    """The keywords of a body's root schema that flattening reads must have their JSON Schema
+    types: a string ``required`` must not become a set of its characters."""
+    if not isinstance(schema, dict):
+        return
+    if "properties" in schema and not isinstance(schema["properties"], dict):
+        raise Malformed(child(where, "properties"), "properties: an object (name -> schema)",
+                        describe(schema["properties"]))
+    required = schema.get("required", [])
+    if not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
+        raise Malformed(child(where, "required"), "required: a list of property names", describe(required))
+    for key in COMPOSITIONS:
+        if key in schema and not isinstance(schema[key], list):
+            raise Malformed(child(where, key), f"{key}: a list of schemas", describe(schema[key]))
+
+
+def _merge_body(fields: _Fields, schema: dict[str, Any], body_required: bool) -> dict[str, Any]:
+    """Join an object body's properties; return the root compositions to carry over."""
+    wanted = set(schema.get("required", [])) if body_required else set()
+    renames: dict[str, str] = {}
+    for prop, sub in schema["properties"].items():
+        if isinstance(sub, dict) and sub.get("readOnly") is True:
+            continue
+        base = sanitize(prop, fallback="field")
+        name = fields.add(base, f"body_{base}", sub, prop in wanted)
+        if name != prop:
+            renames[prop] = name
+    carried: dict[str, Any] = {}
+    for key in COMPOSITIONS:
+        if key in schema:
+            carried[key] = [_renamed(b, renames) for b in schema[key]]
+    return carried
+
+
+def _without_read_only(schema: Any) -> Any:
+    if not (isinstance(schema, dict) and isinstance(schema.get("properties"), dict)):
+        return schema
+    props = schema["properties"]
+    gone = [k for k, v in props.items() if isinstance(v, dict) and v.get("readOnly") is True]
+    if not gone:
+        return schema
+    out = {**schema, "properties": {k: v for k, v in props.items() if k not in gone}}
+    if isinstance(schema.get("required"), list):
+        out["required"] = [r for r in schema["required"] if r not in gone]
+    return out
+
+
+def input_schema(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
+    """The flat input schema of ``op``. Raises NotJson, OverBound, RemoteRef, BadRef, Malformed."""
+    fields = _Fields()
+    for param, at in parameters(root, op):
+        where = param["in"]
+        if where == "header" and param["name"].lower() in _IGNORED_HEADERS:
+            continue
+        base = sanitize(param["name"], fallback="param")
+        required = where == "path" or param.get("required") is True
+        fields.add(base, sanitize(f"{where}_{base}"), _param_schema(inl, param, at), required)
+    carried: dict[str, Any] = {}
+    body = _json_body(root, op)
+    if body is not None:
+        built = inl.build(body[0], "input")
+        _check_object_body(built, body[2])
+        op.body_composition = isinstance(built, dict) and any(k in built for k in COMPOSITIONS)
+        if _is_object_body(built):
+            carried = _merge_body(fields, built, body[1])
+        else:
+            fields.add("body", "body_body", _without_read_only(built), body[1])
+    out: dict[str, Any] = {"type": "object", "properties": fields.properties}
+    if fields.required:
+        out["required"] = fields.required
+    out.update(carried)
+    return out
+
+
+def success_schemas(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
+    """Status -> built schema of every 2xx JSON response (a JSON response without one: ``{}``).
+    Malformed when what it reads (responses, a 2xx response, its content) has the wrong shape."""
+    out: dict[str, Any] = {}
+    if op.raw.get("responses") is None:
+        return out
+    listed = child(op.where, "responses")
+    responses = need_object(op.raw["responses"], listed, "a responses object (status -> response)")
+    for status, raw in responses.items():
+        if not _SUCCESS.match(status):
+            continue
+        where = child(listed, status)
+        found, at = follow(root, raw, where, "a response object")
+        response = need_object(found, at, "a response object", _via(where, at))
+        if response.get("content") is None:
+            continue
+        json_response = _json_schema_of(response["content"], child(at, "content"))
+        if json_response is not None:
+            out[status] = inl.build(json_response[1], "response")
+    return out
