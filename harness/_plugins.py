@@ -1,8 +1,8 @@
-"""Subjects and wires that installed distributions register: the ``harness._subjects`` and
+"""Subjects and wires that installed distributions register: the ``harness.subjects`` and
 ``harness.wires`` entry-point groups.
 
 The harness names no subject. A case file's ``subject:`` is looked up in the suite's own
-``subjects:`` table, then among the ``harness._subjects`` entry points of every installed
+``subjects:`` table, then among the ``harness.subjects`` entry points of every installed
 distribution (the built-in ones come from ``wire-harness-subjects``, the repository's
 ``subjects/`` folder), then read as ``module:attribute`` naming a ``harness.Subject``.
 
@@ -38,7 +38,7 @@ __all__ = [
     "wire_for_validator",
 ]
 
-SUBJECT_GROUP = "harness._subjects"
+SUBJECT_GROUP = "harness.subjects"
 WIRE_GROUP = "harness.wires"
 
 

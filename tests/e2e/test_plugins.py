@@ -43,7 +43,7 @@ def test_without_the_plugin_installed_the_case_file_gets_one_error_listing_the_r
     got = harness(plugin, "run", "suite", "--out", "out")
     assert got.returncode == 2, got.stdout + got.stderr
     assert "Traceback" not in got.stderr
-    assert ("acme.cases.yaml:2 at subject: expected a registered subject (harness._subjects entry points: "
+    assert ("acme.cases.yaml:2 at subject: expected a registered subject (harness.subjects entry points: "
             "anthropic_messages, anthropic_messages_fixed, openai_strict_resume, openapi_omit) or "
             "module:attribute, found 'acme_echo'") in got.stderr
 

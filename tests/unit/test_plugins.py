@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_the_built_in_subjects_are_entry_points_of_their_own_distribution() -> None:
     assert set(BUILT_IN) <= set(registered_subjects())
-    points = {ep.name: ep for ep in metadata.entry_points(group="harness._subjects")}
+    points = {ep.name: ep for ep in metadata.entry_points(group="harness.subjects")}
     for name in BUILT_IN:
         assert points[name].dist is not None and points[name].dist.metadata["Name"] == "wire-harness-subjects"
         subject = resolve_subject(name)
@@ -37,7 +37,7 @@ def test_an_unknown_subject_lists_the_registered_ones_and_those_the_suite_declar
     with pytest.raises(UnknownSubject) as err:
         resolve_subject("nope", {"mine": own})
     assert err.value.name == "nope" and err.value.declared == ("mine",)
-    assert err.value.expected == ("a registered subject (harness._subjects entry points: "
+    assert err.value.expected == ("a registered subject (harness.subjects entry points: "
                                   f"{', '.join(registered_subjects())}; declared in suite.yaml: mine) "
                                   "or module:attribute")
     assert resolve_subject("mine", {"mine": own}) is own

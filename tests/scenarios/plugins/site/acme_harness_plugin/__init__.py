@@ -1,5 +1,5 @@
 """A third party's plugin, installed as a distribution (the dist-info beside this folder): one
-subject and one wire profile, registered through the harness._subjects and harness.wires
+subject and one wire profile, registered through the harness.subjects and harness.wires
 entry-point groups, written against the harness's public names only."""
 
 from __future__ import annotations
