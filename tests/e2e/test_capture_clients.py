@@ -15,25 +15,14 @@ import pytest
 
 from harness._pipeline.capture import REMOVED, ClientPipeline, client_side
 from harness._report.validate import validate_report
+from tests.sdk_clients import CLAUDE, OPENAI, ROOT_ONEOF, copy_sdk_suite
 
 pytestmark = pytest.mark.slow
-REPO = Path(__file__).resolve().parents[2]
-ROOT_ONEOF = {"name": "apply_patch", "input_schema": {
-    "type": "object", "properties": {"path": {"type": "string"}, "patch": {"type": "string"}},
-    "oneOf": [{"required": ["path"]}, {"required": ["patch"]}]}}
-CLAUDE = {"id": "claude", "wire": "anthropic-messages", "provider": "anthropic", "model": "claude-sonnet-4-5",
-          "fronts": ["anthropic"], "options": {}}
-OPENAI = {"id": "openai-chat", "wire": "openai-chat", "provider": "openai", "model": "gpt-4.1",
-          "fronts": ["openai-chat"], "options": {}}
 
 
 @pytest.fixture
 def suite(tmp_path: Path, scenarios: Path) -> Path:
-    folder = tmp_path / "sdk_clients"
-    shutil.copytree(scenarios / "suites" / "sdk_clients", folder)
-    text = (folder / "suite.yaml").read_text().replace("CASSETTES", str(REPO / "cassettes"))
-    (folder / "suite.yaml").write_text(text.replace("PYTHON", sys.executable))
-    return folder
+    return copy_sdk_suite(tmp_path, scenarios)
 
 
 def _client(suite: Path, script: str, env: str, base_path: str = "") -> ClientPipeline:
@@ -82,21 +71,32 @@ def test_a_client_that_sends_nothing_is_an_error_outcome_naming_its_exit(suite: 
     assert "exited with code 7" in obs.error.message and "stderr: no" in obs.error.message
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_harness_run_compares_the_anthropic_sdk_with_a_node_fetch_client_on_the_wire(suite: Path,
-                                                                                     tmp_path: Path) -> None:
+def _run_json(suite: Path, tmp_path: Path) -> dict[str, Any]:
+    """``harness run SUITE --format json``: exit 0, and a report valid against its schema."""
     got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--out", str(tmp_path / "out"),
                           "--format", "json"], capture_output=True, text=True, timeout=600, cwd=tmp_path,
                          check=False, env=os.environ.copy())
     assert got.returncode == 0, got.stderr
-    report = json.loads(got.stdout)
+    report: dict[str, Any] = json.loads(got.stdout)
     validate_report(report)
-    # Two clients in two languages put the same body on the wire.
+    return report
+
+
+def _same_body_same_rejection(report: dict[str, Any]) -> None:
+    """Both sides put the same body on the wire, and the root-oneOf tool's is refused on both."""
     assert {r["case"]: r["verdict"] for r in report["differential"]} == {
         "root-oneof-tool": "identical", "clean-tool": "identical"}
     rules = {(f["side"], r["rule"]) for f in report["rejections"]["findings"] if f["case"] == "root-oneof-tool"
              for r in f["rejections"]}
     assert rules == {("old", "anthropic.root-composition"), ("new", "anthropic.root-composition")}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_harness_run_compares_the_anthropic_sdk_with_a_node_fetch_client_on_the_wire(suite: Path,
+                                                                                     tmp_path: Path) -> None:
+    report = _run_json(suite, tmp_path)
+    # Two clients in two languages put the same body on the wire.
+    _same_body_same_rejection(report)
     assert report["rejections"]["delta"]["summary"]["persisting"] == 1
     run = next((tmp_path / "out").glob("2*"))
     assert not [p for p in run.rglob("*") if p.is_file() and "not-a-real-key" in p.read_text(errors="replace")]
@@ -137,14 +137,5 @@ def test_harness_run_compares_an_sdk_on_the_wire_with_the_same_sdk_in_process(su
     (suite / "suite.yaml").write_text(text.replace(
         "{client: [node, clients/fetch_client.mjs], base_url_env: ANTHROPIC_BASE_URL}",
         "{call: 'clients.inproc:anthropic_send', transport: httpx2}"))
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--out", str(tmp_path / "out"),
-                          "--format", "json"], capture_output=True, text=True, timeout=600, cwd=tmp_path,
-                         check=False, env=os.environ.copy())
-    assert got.returncode == 0, got.stderr
-    report = json.loads(got.stdout)
-    validate_report(report)
-    assert {r["case"]: r["verdict"] for r in report["differential"]} == {
-        "root-oneof-tool": "identical", "clean-tool": "identical"}
-    rules = {(f["side"], r["rule"]) for f in report["rejections"]["findings"] if f["case"] == "root-oneof-tool"
-             for r in f["rejections"]}
-    assert rules == {("old", "anthropic.root-composition"), ("new", "anthropic.root-composition")}
+    report = _run_json(suite, tmp_path)
+    _same_body_same_rejection(report)

@@ -4,7 +4,6 @@ the official SDKs' requests recorded and answered from the bundled cassettes, wi
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,26 +14,15 @@ from harness._load import load_suite
 from harness._model import Observation, PipelineSpec
 from harness._pipeline.capture import REMOVED, open_client
 from harness._pipeline.capture.transport import TransportPipeline
+from tests.sdk_clients import CLAUDE, OPENAI, ROOT_ONEOF, copy_sdk_suite
 
 pytest.importorskip("anthropic")
 pytest.importorskip("openai")
-REPO = Path(__file__).resolve().parents[3]
-ROOT_ONEOF = {"name": "apply_patch", "input_schema": {
-    "type": "object", "properties": {"path": {"type": "string"}, "patch": {"type": "string"}},
-    "oneOf": [{"required": ["path"]}, {"required": ["patch"]}]}}
-CLAUDE = {"id": "claude", "wire": "anthropic-messages", "provider": "anthropic", "model": "claude-sonnet-4-5",
-          "fronts": ["anthropic"], "options": {}}
-OPENAI = {"id": "openai-chat", "wire": "openai-chat", "provider": "openai", "model": "gpt-4.1",
-          "fronts": ["openai-chat"], "options": {}}
 
 
 @pytest.fixture
 def suite(tmp_path: Path, scenarios: Path) -> Path:
-    folder = tmp_path / "sdk_clients"
-    shutil.copytree(scenarios / "suites" / "sdk_clients", folder)
-    text = (folder / "suite.yaml").read_text().replace("CASSETTES", str(REPO / "cassettes"))
-    (folder / "suite.yaml").write_text(text)
-    return folder
+    return copy_sdk_suite(tmp_path, scenarios)
 
 
 def _pipe(suite: Path, call: str, **extra: Any) -> TransportPipeline:
