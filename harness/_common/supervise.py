@@ -53,6 +53,7 @@ __all__ = [
     "Terminated",
     "ceiling",
     "die_with_parent",
+    "ended_by",
     "exited",
     "forked_child",
     "kill_group",
@@ -117,6 +118,14 @@ class Terminated(BaseException):
     def __init__(self, signum: int = signal.SIGTERM) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
+
+
+def ended_by(code: int | None) -> str:
+    """How a process ended, from its return code (negative: the signal): the words every
+    outcome that names a dead process uses."""
+    if code is not None and code < 0:
+        return f"signal {signal.Signals(-code).name}"
+    return f"exit code {code}"
 
 
 def _libc() -> Any:
@@ -266,9 +275,7 @@ class Finished:
     def how(self) -> str:
         if self.timed_out:
             return "killed at its deadline"
-        if self.code < 0:
-            return f"killed by signal {signal.Signals(-self.code).name}"
-        return f"exit code {self.code}"
+        return f"killed by {ended_by(self.code)}" if self.code < 0 else ended_by(self.code)
 
 
 class _Capped:

@@ -306,8 +306,7 @@ class _Pool:
         if outcome == "timeout":
             info = ErrorInfo("Timeout", f"no answer within {res.unit.timeout:g} s; the worker was killed")
         else:
-            how = f"signal {signal.Signals(-code).name}" if code and code < 0 else f"exit code {code}"
-            info = ErrorInfo("Crash", f"the pipeline's process died ({how})")
+            info = ErrorInfo("Crash", f"the pipeline's process died ({supervise.ended_by(code)})")
         if res.old is None or res.new is None:
             side: Side = "old" if res.old is None else "new"
             obs = Observation(res.unit.case.id, res.unit.lane.id, side, outcome, error=info)  # type: ignore[arg-type]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import os
 import select
-import signal
 import sys
 import time
 
@@ -74,6 +73,4 @@ def probe_import(module: str, timeout: float) -> str | None:
         return None
     if answer.startswith(b"error:"):
         return f"cannot import {module}: {answer[6:].decode(errors='replace')}"
-    code = os.waitstatus_to_exitcode(status)
-    how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
-    return f"importing {module} ended its process ({how})"
+    return f"importing {module} ended its process ({supervise.ended_by(os.waitstatus_to_exitcode(status))})"

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from harness._common import supervise
 from harness._common.canonical import canonical_bytes
 from harness._model import ErrorInfo, Observation, Side
 
@@ -221,8 +222,7 @@ def call_isolated(
     if chunks:
         result: Observation = pickle.loads(b"".join(chunks))
         return result
-    how = (f"signal {signal.Signals(-os.waitstatus_to_exitcode(status)).name}"
-           if os.WIFSIGNALED(status) else f"exit code {os.waitstatus_to_exitcode(status)}")
+    how = supervise.ended_by(os.waitstatus_to_exitcode(status))
     return Observation(case_id, lane_id, side, "crash",
                        error=ErrorInfo("Crash", f"the pipeline's process died ({how})"),
                        duration_s=time.perf_counter() - start)

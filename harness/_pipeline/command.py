@@ -247,7 +247,7 @@ class CommandPipeline:
             code = self.proc.wait(timeout=wait)
         except subprocess.TimeoutExpired:
             return "still running"
-        return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+        return supervise.ended_by(code)
 
     def _stderr_note(self) -> str:
         """The program's last words: its last stderr line first (``ModuleNotFoundError: ...``, what

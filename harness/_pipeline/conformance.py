@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from harness._common import supervise
 from harness._pipeline.command import Lines, StdinClosed, die_with_parent
 from harness._pipeline.protocol import PROTOCOL_VERSION, ProtocolViolation, call_message, schema_errors
 
@@ -106,7 +107,7 @@ class _Program:
             code = self.proc.wait(timeout=wait)
         except subprocess.TimeoutExpired:
             return "still running"
-        return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+        return supervise.ended_by(code)
 
     def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
