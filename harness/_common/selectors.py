@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from harness._errors import ConfigError
+from harness._errors import ConfigError, InputError, Place
 
-__all__ = ["Selector", "compile_selector", "location", "select", "walk"]
+__all__ = ["Selector", "check_selectors", "compile_selector", "location", "select", "walk"]
 
 _STEP = re.compile(r'\.?(?:(?P<key>[A-Za-z_$][\w$-]*)|"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<star>\*))'
                    r"|\[(?:(?P<index>-?\d+)|(?P<all>\*))\]")
@@ -56,6 +56,17 @@ def compile_selector(text: str) -> Selector:
             steps.append(("any-index", None))
         pos = m.end()
     return tuple(steps)
+
+
+def check_selectors(raw: Mapping[str, Any], keys: Sequence[str], place: Callable[[str], Place]) -> None:
+    """Each of ``keys`` that ``raw`` holds compiles as a selector; the first that does not is an
+    InputError at ``place(key)`` (a suite file's pin or rule, read before anything runs)."""
+    for key in keys:
+        if key in raw:
+            try:
+                compile_selector(raw[key])
+            except ConfigError as exc:
+                raise InputError(place(key), exc.expected, repr(raw[key])) from None
 
 
 @cache

@@ -17,9 +17,9 @@ from typing import Any
 
 from harness._common.documents import read_once
 from harness._common.schemacheck import check, check_value
-from harness._common.selectors import compile_selector, select
+from harness._common.selectors import check_selectors, select
 from harness._common.yamlsafe import Document, load_document
-from harness._errors import ConfigError, HarnessError, InputError, InputErrors, Place, SubjectError
+from harness._errors import HarnessError, InputError, InputErrors, Place, SubjectError
 from harness._load.above import lane_allowances, with_above
 from harness._load.imports import probe_import
 from harness._model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
@@ -171,12 +171,7 @@ def _expectations(raw: dict[str, Any]) -> dict[str, Expectation]:
 
 
 def _selectors_compile(doc: Document, where: str, pin: dict[str, Any]) -> None:
-    for key in ("select", "same_as_input"):
-        if key in pin:
-            try:
-                compile_selector(pin[key])
-            except ConfigError as exc:
-                raise InputError(doc.place(f"{where}.{key}"), exc.expected, repr(pin[key])) from None
+    check_selectors(pin, ("select", "same_as_input"), lambda key: doc.place(f"{where}.{key}"))
 
 
 def _pin_lanes(doc: Document, where: str, pin: dict[str, Any], lanes: tuple[str, ...],

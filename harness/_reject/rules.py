@@ -22,9 +22,9 @@ from referencing.jsonschema import DRAFT202012
 
 from harness._common.patterns import BoundedPattern, bounded
 from harness._common.schemacheck import check
-from harness._common.selectors import compile_selector
+from harness._common.selectors import check_selectors
 from harness._common.yamlsafe import Document, load_document
-from harness._errors import ConfigError, HarnessError, InputError, InputErrors, Place
+from harness._errors import HarnessError, InputError, InputErrors, Place
 from harness._model import Lane
 from harness._reject.walk import subschemas
 
@@ -99,12 +99,7 @@ def _check_parts(doc: Document, at: str, raw: Mapping[str, Any]) -> None:
         bounded(raw["message"], dotall=True)
     except (re.error, regex.error) as exc:
         raise InputError(doc.place(f"{at}.message"), "a regular expression", f"{exc}") from None
-    for key in ("select", "within"):
-        if key in raw:
-            try:
-                compile_selector(raw[key])
-            except ConfigError as exc:
-                raise InputError(doc.place(f"{at}.{key}"), exc.expected, repr(raw[key])) from None
+    check_selectors(raw, ("select", "within"), lambda key: doc.place(f"{at}.{key}"))
     for key in ("rejects", "when"):
         if isinstance(raw.get(key), dict):
             try:
