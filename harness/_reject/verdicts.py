@@ -85,8 +85,9 @@ def findings_for_body(catalog: Catalog, lane: Lane, body: Any) -> list[tuple[Rul
     return compiled(catalog.rules.for_lane(lane)).fire(body)
 
 
-def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observation | None,
-             output: str) -> dict[str, Any]:
+def finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observation | None,
+            output: str) -> dict[str, Any]:
+    """One case x lane x side's finding (the runner streams these: harness._report.findings)."""
     base: dict[str, Any] = {"case": case.id, "lane": lane.id, "side": side, "fronts": list(lane.fronts)}
     if output != "request-body":
         return {**base, "status": "not-a-request-body", "rejections": []}
@@ -105,7 +106,6 @@ def _finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observati
     return {**base, "status": status, "rejections": rejections}
 
 
-finding = _finding  # one body's finding: the runner's streamed rejection stage (harness._report.findings)
 
 
 def _declared_keys(case: Case, decl: Mapping[str, Any],
@@ -148,7 +148,7 @@ def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observa
             if not _was_run(observations, case.id, lane_id):
                 continue  # this case x lane was not part of the run
             lane = suite.lanes[lane_id]
-            findings.extend(_finding(catalog, case, lane, side, observations.get((case.id, lane_id, side)), output)
+            findings.extend(finding(catalog, case, lane, side, observations.get((case.id, lane_id, side)), output)
                             for side in ("old", "new"))
     return findings
 
