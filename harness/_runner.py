@@ -285,9 +285,10 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
 def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, where: _Progress,
             progress: Callable[[UnitResult], None] | None, base: tuple[str, dict[str, Any]] | None) -> RunResult:
     # Two stores: the run folder's evidence, scrubbed of secrets, and a private one with the
-    # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after.
+    # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after; a
+    # run without pins keeps no private copy.
     private = tempfile.TemporaryDirectory(prefix="harness-observations-")
-    store = ObservationStore(Path(private.name))
+    store = ObservationStore(Path(private.name)) if options.pins else None
     evidence = ObservationStore(folder / "observations", scrub=redactor().redact,  # bodies stay JSON
                                 limits=options.evidence_limits)
 
@@ -295,7 +296,8 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
         saved: dict[str, Saved] = {}
         for obs in (res.old, res.new):
             if obs is not None:
-                store.put(obs)
+                if store is not None:
+                    store.put(obs)
                 saved[obs.side] = evidence.save(obs)
         if progress:
             progress(res)
@@ -305,14 +307,15 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
         build(suite, options.cases or None, options.lanes or None, workers=options.workers,
               timeout=options.timeout, on_result=on_result)
     finally:
-        store.close()
+        if store is not None:
+            store.close()
         evidence.close()
     built = time.time()
     rows = where.rows.finish()
     with private:
         where.stage = "pins"
         pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder,
-                         pin_set=options.pin_set, revisions=options.revisions) if options.pins else None)
+                         pin_set=options.pin_set, revisions=options.revisions) if store is not None else None)
         where.pins = cast(PinsSection | None, pins)  # run_pins' document is the pins section's schema
     pinned = time.time()
     mutation = None
