@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,10 @@ def test_the_node_adapter_answers_throws_promises_and_outputs_json_cannot_carry(
         assert obs.error is not None and obs.error.type == "OutputNotJSON", name
     logs = _open(opened, argv, "logs")
     assert [call(logs).value for _ in range(2)] == [{"logged": True}] * 2
+    # stderr is drained by a thread: the answer on stdout can come before the log line is read
+    deadline = time.monotonic() + 10
+    while "progress, through console.log" not in logs.stderr_tail() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert logs.stray == 0 and "progress, through console.log" in logs.stderr_tail()
 
 
