@@ -20,7 +20,7 @@ Kinds of problem (each has a test with its own tiny scenario folder):
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,9 +88,14 @@ def place_named(rule: Rule, body: object, texts: tuple[str, ...]) -> tuple[bool,
     for template in rule.location:
         for found in extract(template, list(texts)):
             named += 1
-            if not any(all(normalize(h.get(k, "\0")) == normalize(v) for k, v in found.items()) for h in holes):
+            if not _fits(found, holes):
                 missed.append(f"{template} -> {found}")
     return not missed, missed if missed else ([] if named == 0 else ["(all matched)"])
+
+
+def _fits(found: Mapping[str, str], holes: list[dict[str, str]]) -> bool:
+    """Whether one hit's holes say what the message named at each of them (loosely: quotes, spaces)."""
+    return any(all(normalize(h.get(k, "\0")) == normalize(v) for k, v in found.items()) for h in holes)
 
 
 def _rejected(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> None:
@@ -100,9 +105,14 @@ def _rejected(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> Non
         return
     if 200 <= i.status < 300:
         out.append(_about(i, "status-mismatch", f"outcome rejected but status {i.status}"))
-    if not fire(rule, i.body):
+    if fire(rule, i.body):
+        _explained(i, rule, out)
+    else:
         out.append(_about(i, "rule-does-not-fire", f"{rule.id} does not fire on the recorded body"))
-        return
+
+
+def _explained(i: Interaction, rule: Rule, out: list[Problem]) -> None:
+    """A rule that fires on the recorded body: its message is in the answer, at a place it fires."""
     if not any(rule.pattern.search(t) for t in i.texts):
         out.append(_about(i, "message-mismatch",
                            f"{rule.id}: /{rule.message}/ not found in the recorded response"))
@@ -140,17 +150,20 @@ def dangling_receipts(catalog: Catalog, rule: Rule) -> list[Problem]:
 
 def _receipts(catalog: Catalog, out: list[Problem]) -> None:
     for rule in catalog.rules.rules:
-        interactions = catalog.backing(rule.id)
-        dangling = dangling_receipts(catalog, rule)
-        out.extend(dangling)
-        if not interactions:
-            if not dangling:  # each dangling id already says why nothing backs the rule
-                out.append(_about_rule(rule, "rule-without-receipt", "no manifest interaction backs this rule"))
-            continue
-        # a template that names no place in any receipt checks nothing: say so
-        if rule.location and not any(place_named(rule, i.body, i.texts)[1] for i in interactions):
-            out.append(_about_rule(rule, "wrong-place",
-                                   f"no location template ({', '.join(rule.location)}) names a place in any receipt"))
+        out.extend(_backing(catalog, rule))
+
+
+def _backing(catalog: Catalog, rule: Rule) -> list[Problem]:
+    """What is wrong with the evidence behind one rule: dangling receipt ids, no interaction at
+    all, or location templates that name no place in any receipt (so they check nothing)."""
+    interactions = catalog.backing(rule.id)
+    dangling = dangling_receipts(catalog, rule)
+    if not interactions:  # each dangling id already says why nothing backs the rule
+        return dangling or [_about_rule(rule, "rule-without-receipt", "no manifest interaction backs this rule")]
+    if rule.location and not any(place_named(rule, i.body, i.texts)[1] for i in interactions):
+        return [*dangling, _about_rule(rule, "wrong-place",
+                                       f"no location template ({', '.join(rule.location)}) names a place in any receipt")]
+    return dangling
 
 
 def _files(catalog: Catalog, out: list[Problem]) -> None:
@@ -158,20 +171,23 @@ def _files(catalog: Catalog, out: list[Problem]) -> None:
     described = {(e.cassette, e.index) for e in catalog.manifest.entries}
     for rel in catalog.files:
         path = folder / rel
-        for f in scan(path.read_bytes()):
-            out.append(Problem("secret", rel, str(f), Place(str(path))))
+        found = [Problem("secret", rel, str(f), Place(str(path))) for f in scan(path.read_bytes())]
         pairs = read_cassette(path)
-        for where, data in _bodies(pairs):
-            for f in scan(data):
-                out.append(Problem("secret", rel, f"{f} of {where}", Place(str(path), None, where)))
-        for n in range(len(pairs)):
-            if (rel, n) not in described:
-                out.append(Problem("unlisted", f"{rel}#{n}", "no manifest entry describes this interaction",
-                                   Place(str(path), None, f"interactions[{n}]")))
+        out += found + _secrets_inside(path, rel, pairs) + _unlisted(path, rel, len(pairs), described)
     manifest = Path(catalog.manifest.file)
     if manifest.is_file():
-        for f in scan(manifest.read_bytes()):
-            out.append(Problem("secret", manifest.name, str(f), Place(str(manifest))))
+        out += [Problem("secret", manifest.name, str(f), Place(str(manifest))) for f in scan(manifest.read_bytes())]
+
+
+def _secrets_inside(path: Path, rel: str, pairs: list[tuple[Any, dict[str, Any]]]) -> list[Problem]:
+    """Credentials in the recorded bodies, decoded and decompressed (see ``_bodies``)."""
+    return [Problem("secret", rel, f"{f} of {where}", Place(str(path), None, where))
+            for where, data in _bodies(pairs) for f in scan(data)]
+
+
+def _unlisted(path: Path, rel: str, count: int, described: set[tuple[str, int]]) -> list[Problem]:
+    return [Problem("unlisted", f"{rel}#{n}", "no manifest entry describes this interaction",
+                    Place(str(path), None, f"interactions[{n}]")) for n in range(count) if (rel, n) not in described]
 
 
 INFLATE_LIMIT = 64 * 1024 * 1024  # a recorded answer past this once decompressed is not scanned further
@@ -200,11 +216,18 @@ def _bodies(pairs: list[tuple[Any, dict[str, Any]]]) -> Iterator[tuple[str, byte
         for where, body, headers in sides:
             data = body if isinstance(body, bytes) else str(body or "").encode("utf-8", "surrogatepass")
             yield where, data
-            encoding = next((str(v[0] if isinstance(v, list) and v else v).strip().lower()
-                             for k, v in dict(headers or {}).items() if str(k).lower() == "content-encoding"), "")
-            inflated = _inflate(data, encoding)
+            inflated = _inflate(data, _content_encoding(headers))
             if inflated is not None:
                 yield f"{where} (decompressed)", inflated
+
+
+def _content_encoding(headers: Any) -> str:
+    """The first Content-Encoding a recorded side names (vcrpy keeps values as lists), lowercased."""
+    for name, value in dict(headers or {}).items():
+        if str(name).lower() == "content-encoding":
+            first = value[0] if isinstance(value, list) and value else value
+            return str(first).strip().lower()
+    return ""
 
 
 def _provenance(i: Interaction, out: list[Problem]) -> None:
