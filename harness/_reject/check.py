@@ -161,8 +161,9 @@ def _backing(catalog: Catalog, rule: Rule) -> list[Problem]:
     if not interactions:  # each dangling id already says why nothing backs the rule
         return dangling or [_about_rule(rule, "rule-without-receipt", "no manifest interaction backs this rule")]
     if rule.location and not any(place_named(rule, i.body, i.texts)[1] for i in interactions):
+        templates = ", ".join(rule.location)
         return [*dangling, _about_rule(rule, "wrong-place",
-                                       f"no location template ({', '.join(rule.location)}) names a place in any receipt")]
+                                       f"no location template ({templates}) names a place in any receipt")]
     return dangling
 
 
