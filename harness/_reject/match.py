@@ -193,6 +193,11 @@ def predicate_subs(pred: Mapping[str, Any] | None, node: Any) -> Subs | None:
     test = _NODE_PREDICATES.get(name)
     if test is None:
         raise ValueError(f"unknown predicate {name!r}")  # the schema keeps this unreachable
+    return _at_node(test, pred, node)
+
+
+def _at_node(test: Callable[[Mapping[str, Any], dict[str, Any]], bool], pred: Mapping[str, Any], node: Any) -> Subs:
+    """A node predicate's places: the object node itself when it holds there, else none."""
     return [[]] if isinstance(node, dict) and test(pred, node) else []
 
 
@@ -219,7 +224,7 @@ def _nodes(rule: Rule, value: Any, cache: Walks | None = None) -> Iterator[Node]
         yield [], value, []
         return
     for within_loc, root in select(value, rule.within):
-        base = [s[1] for s in compile_selector(within_loc)] if within_loc != "$" else []
+        base = [s[1] for s in compile_selector(within_loc)]  # "$" compiles to no step
         for parts, node in _walked(root, cache):
             if rule.nodes == "objects" and not isinstance(node, dict):
                 continue
@@ -233,12 +238,17 @@ def _node_hits(rule: Rule, node: Any) -> Subs | None:
     return predicate_subs(rule.predicate, node)
 
 
+def _first_root(rule: Rule, value: Any) -> Any:
+    """The first root the rule's ``within`` reaches in ``value`` (paths render below it), else ``value``."""
+    roots = select(value, rule.within) if rule.within else []
+    return roots[0][1] if roots else value
+
+
 def _fire_value(rule: Rule, loc: str, value: Any, cache: Walks | None) -> Iterator[Hit]:
     """The hits under one selected value (``loc`` its place in the body)."""
     captures = _captures(rule.select, loc)
     base = [s[1] for s in compile_selector(loc)]
-    roots = select(value, rule.within) if rule.within else [("$", value)]
-    root = roots[0][1] if roots else value
+    root = _first_root(rule, value)
     for below, node, walked in _nodes(rule, value, cache):
         subs = _node_hits(rule, node)
         if subs == []:

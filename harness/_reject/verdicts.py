@@ -14,7 +14,7 @@ default) or on any undeclared one (``any``: the suite setting ``fail_on_rejectio
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -70,14 +70,15 @@ def _receipt(catalog: Catalog, rule: Rule) -> dict[str, Any] | None:
 def _declared(case: Case, rule_id: str, lane_id: str, side: str) -> str | None:
     """The ``why`` of a declaration covering this hit, else None."""
     for decl in case.rejections:
-        if decl.get("rule") != rule_id:
-            continue
-        if decl.get("lanes") and lane_id not in decl["lanes"]:
-            continue
-        if decl.get("side", "new") not in ("both", side):
-            continue
-        return str(decl.get("why", ""))
+        if _covers(decl, rule_id, lane_id, side):
+            return str(decl.get("why", ""))
     return None
+
+
+def _covers(decl: Mapping[str, Any], rule_id: str, lane_id: str, side: str) -> bool:
+    """A declaration covers a hit of its rule on its lanes (default: every lane) and side (default: new)."""
+    return (decl.get("rule") == rule_id and (not decl.get("lanes") or lane_id in decl["lanes"])
+            and decl.get("side", "new") in ("both", side))
 
 
 def findings_for_body(catalog: Catalog, lane: Lane, body: Any) -> list[tuple[Rule, Hit]]:
@@ -93,19 +94,21 @@ def finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observatio
         return {**base, "status": "not-a-request-body", "rejections": []}
     if obs is None or obs.outcome != "ok":
         return {**base, "status": "not-built", "rejections": []}
-    rejections = []
-    for rule, hit in findings_for_body(catalog, lane, obs.value):
-        why = _declared(case, rule.id, lane.id, side)
-        rejections.append({
-            "rule": rule.id, "validator": rule.validator, "title": rule.title, "location": hit.location,
-            "expected": why is not None, "why": why, "receipt": _receipt(catalog, rule),
-        })
+    rejections = [_rejection(catalog, case, lane, side, rule, hit)
+                  for rule, hit in findings_for_body(catalog, lane, obs.value)]
     status = "known-rejected" if rejections else "no-known-rejection"
     if obs.answer is not None:  # a gateway side: what reached the client (harness._pipeline.capture.envelope)
         base["answer"] = dict(obs.answer)
     return {**base, "status": status, "rejections": rejections}
 
 
+
+
+def _rejection(catalog: Catalog, case: Case, lane: Lane, side: str, rule: Rule, hit: Hit) -> dict[str, Any]:
+    """One known rejection of a finding: where, whether a declaration expects it, and its receipt."""
+    why = _declared(case, rule.id, lane.id, side)
+    return {"rule": rule.id, "validator": rule.validator, "title": rule.title, "location": hit.location,
+            "expected": why is not None, "why": why, "receipt": _receipt(catalog, rule)}
 
 
 def _declared_keys(case: Case, decl: Mapping[str, Any],
@@ -121,13 +124,17 @@ def _stale(suite: Suite, findings: list[dict[str, Any]]) -> list[dict[str, Any]]
     """Declared rejections that no observed body set off: documentation that went out of date."""
     seen = {(f["case"], f["lane"], f["side"], r["rule"]) for f in findings for r in f["rejections"]}
     built = {(f["case"], f["lane"], f["side"]) for f in findings if f["status"] != "not-built"}
-    out = []
-    for case in suite.cases:
-        for decl in case.rejections:
-            keys, sides, lanes = _declared_keys(case, decl, built)
-            if keys and not any((*k, decl["rule"]) in seen for k in keys):
-                out.append({"case": case.id, "rule": decl["rule"], "lanes": lanes, "sides": list(sides)})
-    return out
+    stale = (_stale_declaration(case, decl, seen, built) for case in suite.cases for decl in case.rejections)
+    return [s for s in stale if s is not None]
+
+
+def _stale_declaration(case: Case, decl: Mapping[str, Any], seen: set[tuple[str, str, str, str]],
+                       built: set[tuple[str, str, str]]) -> dict[str, Any] | None:
+    """The declaration, when it covers built bodies and none of them set its rule off."""
+    keys, sides, lanes = _declared_keys(case, decl, built)
+    if keys and not any((*k, decl["rule"]) in seen for k in keys):
+        return {"case": case.id, "rule": decl["rule"], "lanes": lanes, "sides": list(sides)}
+    return None
 
 
 def _output_of(suite: Suite, case: Case) -> str:
@@ -208,18 +215,27 @@ def undeclared_new(section: Mapping[str, Any]) -> dict[str, tuple[list[str], lis
     """rule -> (lanes, cases) of every undeclared known rejection of the new pipeline that fails
     the run (see ``exit_code``), in report order."""
     out: dict[str, tuple[list[str], list[str]]] = {}
+    for finding, rej in _failing_rejections(section):
+        lanes, cases = out.setdefault(rej["rule"], ([], []))
+        _append_new(lanes, finding["lane"])
+        _append_new(cases, finding["case"])
+    return out
+
+
+def _failing_rejections(section: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """(finding, rejection) of every undeclared rejection of the new pipeline that fails the run."""
     fails = _failing(section)
     for finding in section.get("findings", []):
         if finding["side"] != "new":
             continue
         for rej in finding["rejections"]:
-            if rej["expected"] or (finding["case"], finding["lane"], rej["rule"]) not in fails:
-                continue
-            lanes, cases = out.setdefault(rej["rule"], ([], []))
-            for seen, name in ((lanes, finding["lane"]), (cases, finding["case"])):
-                if name not in seen:
-                    seen.append(name)
-    return out
+            if not rej["expected"] and (finding["case"], finding["lane"], rej["rule"]) in fails:
+                yield finding, rej
+
+
+def _append_new(names: list[str], name: str) -> None:
+    if name not in names:
+        names.append(name)
 
 
 def _few(names: list[str], shown: int = 2) -> str:
@@ -229,11 +245,10 @@ def _few(names: list[str], shown: int = 2) -> str:
 def exit_reason(section: Mapping[str, Any], limit: int = 3) -> str:
     """One short line saying why ``exit_code`` is what it is: the undeclared rejections by rule."""
     groups = undeclared_new(section)
-    introduced = section.get("fail_on") == "introduced"
+    what = "introduced by" if section.get("fail_on") == "introduced" else "on"
     if not groups:
-        return f"no undeclared known rejection {'introduced by' if introduced else 'on'} the new pipeline"
+        return f"no undeclared known rejection {what} the new pipeline"
     count = len(_failing(section))
     parts = [f"{rule} on {_few(lanes)} ({_few(cases)})" for rule, (lanes, cases) in list(groups.items())[:limit]]
     more = f", and {len(groups) - limit} more rule(s)" if len(groups) > limit else ""
-    what = "introduced by" if introduced else "on"
     return f"{count} undeclared known rejection(s) {what} the new pipeline: {', '.join(parts)}{more}"
