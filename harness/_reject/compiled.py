@@ -321,15 +321,13 @@ class _Group:
             nodes = walks.get(id(root))
             if nodes is None:  # groups whose selections reach one schema (tools[*].function, within
                 nodes = walks[id(root)] = subschema_tree(root)  # parameters) share one walk of it
-            _test_tree(index, nodes, _Where(parts, root_parts, nodes, first, self.wild), out)
-
-
-def _test_tree(index: _Index, nodes: Tree, where: _Where, out: list[list[Hit]]) -> None:
-    """Every node of one walked root, tested by the entries it meets."""
-    for at, (_, _, node) in enumerate(nodes):
-        for plan, test in _candidates(index, node):
-            if test(node):
-                _emit(plan, where, at, node, out)
+            where = _Where(parts, root_parts, nodes, first, self.wild)
+            # the tests run inline: a hit's predicate may validate a schema nested near the
+            # recursion limit, so this path keeps as few frames as ``_whole``'s
+            for at, (_, _, node) in enumerate(nodes):
+                for plan, test in _candidates(index, node):
+                    if test(node):
+                        _emit(plan, where, at, node, out)
 
 
 def _whole(live: list[_Plan], parts: Parts, value: Any, wild: tuple[int, ...], out: list[list[Hit]]) -> None:

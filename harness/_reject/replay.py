@@ -141,11 +141,8 @@ def replay(catalog: Catalog, lane: Lane, body: Any, url: str | None = None) -> R
     hits = findings_for_body(catalog, lane, body)
     if not hits:
         return Replayed("unknown")
-    rules = [rule for rule in catalog.rules.for_lane(lane)]
     fired = sorted({rule.id for rule, _ in hits})
-    recorder = vcr.VCR(record_mode="none", match_on=["method", "rejection_signature"])
-    recorder.register_matcher("rejection_signature", _matcher(rules))
-    recorder.register_persister(_Persister(catalog, fired))
+    recorder = _recorder(catalog, catalog.rules.for_lane(lane), fired)
     target = url or (lane.base_url or "https://replay.invalid").rstrip("/") + "/"
     try:
         with block_network(), recorder.use_cassette(
@@ -154,6 +151,18 @@ def replay(catalog: Catalog, lane: Lane, body: Any, url: str | None = None) -> R
                                    headers={"Content-Type": "application/json"})
     except CannotOverwriteExistingCassetteException:
         return Replayed("unknown", tuple(fired))
-    receipts = tuple(i.entry.id for i in catalog.interactions if i.entry.rule in fired)
     return Replayed("rejected", tuple(fired), tuple(hit.location for _, hit in hits),
-                    response.status_code, response.text, receipts)
+                    response.status_code, response.text, _receipts(catalog, fired))
+
+
+def _recorder(catalog: Catalog, rules: Sequence[Rule], fired: list[str]) -> vcr.VCR:
+    """vcrpy in replay-only mode, matching on the method and the rejection signature alone."""
+    recorder = vcr.VCR(record_mode="none", match_on=["method", "rejection_signature"])
+    recorder.register_matcher("rejection_signature", _matcher(rules))
+    recorder.register_persister(_Persister(catalog, fired))
+    return recorder
+
+
+def _receipts(catalog: Catalog, fired: list[str]) -> tuple[str, ...]:
+    """Every recorded interaction backing a rule that fired."""
+    return tuple(i.entry.id for i in catalog.interactions if i.entry.rule in fired)
