@@ -111,10 +111,7 @@ class _BoundedPool:
 
     def handle_request(self, request: Any) -> Any:
         response = self._pool.handle_request(request)
-        encoding = ""
-        for name, value in response.headers:
-            if name.lower() == b"content-encoding":
-                encoding = value.decode("latin-1").strip().lower()
+        encoding = _content_encoding(response.headers)
         length = next((v for n, v in response.headers if n.lower() == b"content-length"), b"")
         if length.strip().isdigit() and int(length) > self._max:
             response.close()
@@ -127,6 +124,15 @@ class _BoundedPool:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._pool, name)
+
+
+def _content_encoding(headers: Any) -> str:
+    """The last Content-Encoding of raw (name, value) headers, lowercased; "" for none."""
+    encoding = ""
+    for name, value in headers:
+        if name.lower() == b"content-encoding":
+            encoding = value.decode("latin-1").strip().lower()
+    return encoding
 
 
 def bounded_transport(max_bytes: int, seconds: float) -> httpx.HTTPTransport:

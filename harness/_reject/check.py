@@ -28,6 +28,7 @@ from typing import Any
 from harness._common.secrets import scan
 from harness._errors import Place
 from harness._reject.cassettes import Catalog, Interaction, read_cassette
+from harness._reject.manifest import Entry
 from harness._reject.match import fire, fire_all
 from harness._reject.rules import Rule
 from harness._reject.template import extract, normalize
@@ -139,13 +140,17 @@ def dangling_receipts(catalog: Catalog, rule: Rule) -> list[Problem]:
     out = []
     for j, rid in enumerate(rule.receipts):
         entry = entries.get(rid)
-        if entry is not None and entry.rule == rule.id:
-            continue
-        found = (f"{rid!r}, which is not in {catalog.manifest.file}" if entry is None
-                 else f"{rid!r}, which the manifest says backs {entry.rule or 'no rule'}")
-        place = rule.receipt_places[j] if j < len(rule.receipt_places) else None
-        out.append(_about_rule(rule, "rule-without-receipt", found, place))
+        if entry is None or entry.rule != rule.id:
+            place = rule.receipt_places[j] if j < len(rule.receipt_places) else None
+            out.append(_about_rule(rule, "rule-without-receipt", _dangling(rid, entry, catalog), place))
     return out
+
+
+def _dangling(rid: str, entry: Entry | None, catalog: Catalog) -> str:
+    """Why a receipt id backs nothing: the manifest lacks it, or says it backs another rule."""
+    if entry is None:
+        return f"{rid!r}, which is not in {catalog.manifest.file}"
+    return f"{rid!r}, which the manifest says backs {entry.rule or 'no rule'}"
 
 
 def _receipts(catalog: Catalog, out: list[Problem]) -> None:

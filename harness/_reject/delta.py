@@ -15,6 +15,7 @@ pipeline, persisting ones too.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard
 
@@ -66,16 +67,20 @@ def _changes(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> dict[str,
 def delta(findings: Iterable[Mapping[str, Any]], subject_of: Mapping[str, str]) -> dict[str, Any]:
     """The ``delta`` part of the rejections section: counts, then one group per subject, lane and
     rule with the cases in each kind (``undeclared``: introduced ones no case declares)."""
-    groups: dict[tuple[str, str, str], dict[str, list[str]]] = {}
+    groups: defaultdict[tuple[str, str, str], dict[str, list[str]]] = defaultdict(_no_cases)
     for (case, lane), sides in _by_side(findings).items():
         new = sides.get("new")
         if not _built(new):  # nothing new to tell apart: no rule is introduced, fixed or kept
             continue
         for kind, rules in _changes(sides.get("old"), new).items():
             for rule in rules:
-                groups.setdefault((subject_of.get(case, ""), lane, rule), {k: [] for k in _LISTS})[kind].append(case)
+                groups[subject_of.get(case, ""), lane, rule][kind].append(case)
     rows = [{"subject": s, "lane": ln, "rule": r, **cases} for (s, ln, r), cases in sorted(groups.items())]
     return {"summary": _totals(rows), "groups": rows}
+
+
+def _no_cases() -> dict[str, list[str]]:
+    return {k: [] for k in _LISTS}
 
 
 def _totals(rows: list[dict[str, Any]]) -> dict[str, int]:

@@ -101,6 +101,13 @@ class _Gen:
             return str(schema)  # "True" or "False"
         if not isinstance(schema, dict):
             return None
+        parts = self.keywords(schema)
+        if parts is None:
+            return None
+        return "(" + " and ".join(parts) + ")" if parts else "True"
+
+    def keywords(self, schema: dict[str, Any]) -> list[str] | None:
+        """Each keyword's expression but those always true; None when one is out of reach."""
         parts: list[str] = []
         for key, arg in schema.items():
             part = self.keyword(key, arg)
@@ -108,7 +115,7 @@ class _Gen:
                 return None
             if part != "True":
                 parts.append(part)
-        return "(" + " and ".join(parts) + ")" if parts else "True"
+        return parts
 
     def keyword(self, key: str, arg: Any) -> str | None:
         """The expression for one keyword, None when it is out of reach (jsonschema decides)."""

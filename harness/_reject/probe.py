@@ -146,16 +146,25 @@ def _judge(catalog: Catalog, interaction: Interaction | None, response: httpx.Re
            error: str) -> tuple[str, str]:
     if response is None:
         return "error", error
-    if 300 <= response.status_code < 400:
-        return "error", f"redirect {response.status_code} not followed"
-    if response.status_code >= 500:  # a server failing says nothing about the body, even a new one
-        return "error", f"server error {response.status_code}"
+    unusable = _unusable(response.status_code)
+    if unusable:
+        return "error", unusable
     ok = 200 <= response.status_code < 300
     if interaction is None:
         return ("accepted", "") if ok else ("new-rejection", " ".join(response.text.split())[:300])
     if ok:
         return "passes-now", f"recorded {interaction.status}, now {response.status_code}"
     return _compare(catalog.rules.by_id()[interaction.entry.rule or ""].pattern, interaction, response)
+
+
+def _unusable(status: int) -> str:
+    """Why an answer with this status says nothing about the body (a redirect, a server failing,
+    even for a new body); "" when it can be judged."""
+    if 300 <= status < 400:
+        return f"redirect {status} not followed"
+    if status >= 500:
+        return f"server error {status}"
+    return ""
 
 
 def _compare(rule_pattern: Any, interaction: Interaction, response: httpx.Response) -> tuple[str, str]:

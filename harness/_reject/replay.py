@@ -143,7 +143,7 @@ def replay(catalog: Catalog, lane: Lane, body: Any, url: str | None = None) -> R
         return Replayed("unknown")
     fired = sorted({rule.id for rule, _ in hits})
     recorder = _recorder(catalog, catalog.rules.for_lane(lane), fired)
-    target = url or (lane.base_url or "https://replay.invalid").rstrip("/") + "/"
+    target = url or _lane_url(lane)
     try:
         with block_network(), recorder.use_cassette(
                 f"replay:{lane.id}", allow_playback_repeats=True), httpx.Client() as client:
@@ -153,6 +153,11 @@ def replay(catalog: Catalog, lane: Lane, body: Any, url: str | None = None) -> R
         return Replayed("unknown", tuple(fired))
     return Replayed("rejected", tuple(fired), tuple(hit.location for _, hit in hits),
                     response.status_code, response.text, _receipts(catalog, fired))
+
+
+def _lane_url(lane: Lane) -> str:
+    """Where the body would have gone: the lane's base URL, or a name that never resolves."""
+    return (lane.base_url or "https://replay.invalid").rstrip("/") + "/"
 
 
 def _recorder(catalog: Catalog, rules: Sequence[Rule], fired: list[str]) -> vcr.VCR:

@@ -243,7 +243,11 @@ def _gateway(findings: list[Mapping[str, Any]]) -> list[str]:
 def _split(section: Mapping[str, Any]) -> tuple[list[Row], list[Row], list[Row]]:
     """Every (finding, rejection) of the section; the undeclared ones; the declared ones."""
     rows = [(f, r) for f in section.get("findings", []) for r in f.get("rejections", [])]
-    return rows, [(f, r) for f, r in rows if not r["expected"]], [(f, r) for f, r in rows if r["expected"]]
+    undeclared: list[Row] = []
+    declared: list[Row] = []
+    for row in rows:
+        (declared if row[1]["expected"] else undeclared).append(row)
+    return rows, undeclared, declared
 
 
 def _failing_table(section: Mapping[str, Any], undeclared: list[Row], fail_on: str) -> str:

@@ -180,15 +180,20 @@ def load_rules(paths: Iterable[Path], root: Path | None = None) -> RuleSet:
         display = _display(path, root)
         try:
             rules += _file_rules(path, display, seen)
-        except InputErrors as exc:
-            errors.extend(exc.errors)
-        except InputError as exc:
-            errors.append(exc)
         except HarnessError as exc:
-            errors.append(InputError(Place(display), "a loadable rules file", str(exc)))
+            errors += _input_errors(exc, display)
     if errors:
         raise InputErrors(errors)
     return RuleSet(tuple(rules))
+
+
+def _input_errors(exc: HarnessError, display: str) -> list[InputError]:
+    """What went wrong with one rules file, as input errors (a file that would not load is one)."""
+    if isinstance(exc, InputErrors):
+        return list(exc.errors)
+    if isinstance(exc, InputError):
+        return [exc]
+    return [InputError(Place(display), "a loadable rules file", str(exc))]
 
 
 def _file_rules(path: Path, display: str, seen: dict[str, Rule]) -> list[Rule]:

@@ -122,10 +122,16 @@ def _declared_keys(case: Case, decl: Mapping[str, Any],
 
 def _stale(suite: Suite, findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Declared rejections that no observed body set off: documentation that went out of date."""
-    seen = {(f["case"], f["lane"], f["side"], r["rule"]) for f in findings for r in f["rejections"]}
-    built = {(f["case"], f["lane"], f["side"]) for f in findings if f["status"] != "not-built"}
+    seen, built = _observed(findings)
     stale = (_stale_declaration(case, decl, seen, built) for case in suite.cases for decl in case.rejections)
     return [s for s in stale if s is not None]
+
+
+def _observed(findings: list[dict[str, Any]]) -> tuple[set[tuple[str, str, str, str]], set[tuple[str, str, str]]]:
+    """(case, lane, side, rule) of every rejection seen, and (case, lane, side) of every body built."""
+    seen = {(f["case"], f["lane"], f["side"], r["rule"]) for f in findings for r in f["rejections"]}
+    built = {(f["case"], f["lane"], f["side"]) for f in findings if f["status"] != "not-built"}
+    return seen, built
 
 
 def _stale_declaration(case: Case, decl: Mapping[str, Any], seen: set[tuple[str, str, str, str]],
