@@ -206,7 +206,7 @@ def _setting_line(suite_yaml: Path, key: str) -> int | None:
     if not suite_yaml.is_file():
         return None
     for n, line in enumerate(suite_yaml.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        if line.startswith(f"{key}:") or line.startswith(f'"{key}":'):
+        if line.startswith((f"{key}:", f'"{key}":')):
             return n
     return None
 

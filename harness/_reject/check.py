@@ -229,7 +229,7 @@ def _bodies(pairs: list[tuple[Any, dict[str, Any]]]) -> Iterator[tuple[str, byte
 
 def _content_encoding(headers: Any) -> str:
     """The first Content-Encoding a recorded side names (vcrpy keeps values as lists), lowercased."""
-    for name, value in dict(headers or {}).items():
+    for name, value in dict(headers).items():  # a Mapping: read_cassette checked the response's
         if str(name).lower() == "content-encoding":
             first = value[0] if isinstance(value, list) and value else value
             return str(first).strip().lower()

@@ -20,7 +20,7 @@ import regex
 
 from harness._common.patterns import BoundedPattern, bounded
 
-__all__ = ["Check", "compile_schema", "json_equal", "rust_pattern"]
+__all__ = ["Check", "all_strings", "compile_schema", "json_equal", "rust_pattern"]
 
 Check = Callable[[Any], bool]
 
@@ -208,7 +208,7 @@ class _Gen:
         if not isinstance(arg, list) or not arg:
             return None
         subs = [self.expr(s) for s in arg]
-        if any(x is None for x in subs):
+        if None in subs:
             return None
         opening, between, closing = _JOINS[key]
         return opening + between.join(cast(list[str], subs)) + closing
@@ -233,10 +233,15 @@ def _by_string(values: list[Any]) -> tuple[frozenset[str], list[Any]]:
 
 def _string_enum(schema: Any) -> frozenset[str] | None:
     """The names of ``{enum: [strings]}`` (keys are strings: no ``type`` needed), else None."""
-    if not (isinstance(schema, dict) and set(schema) == {"enum"} and isinstance(schema["enum"], list)):
+    if not (isinstance(schema, dict) and set(schema) == {"enum"}):
         return None
     names = schema["enum"]
-    return frozenset(names) if all(isinstance(n, str) for n in names) else None
+    return frozenset(names) if all_strings(names) else None
+
+
+def all_strings(values: Any) -> bool:
+    """Whether ``values`` is a list of strings only (an empty list is one)."""
+    return isinstance(values, list) and all(isinstance(v, str) for v in values)
 
 
 # Plain patterns: anchors, letters, digits and a few marks, character classes of those, each with

@@ -14,15 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
+from harness._reject.fastschema import all_strings
+
 __all__ = ["LIST", "Pre", "anchor", "prefilter"]
 
 Pre = Callable[[dict[str, Any]], bool]
 
 
 def _strings(values: Any) -> frozenset[str] | None:
-    if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
-        return frozenset(values)
-    return None
+    return frozenset(values) if values and all_strings(values) else None
 
 
 def _const_or_enum(sub: Mapping[str, Any]) -> frozenset[str] | None:
@@ -39,7 +39,7 @@ def _required(schema: Mapping[str, Any]) -> tuple[str, ...]:
 # ``not`` of a few exact shapes, decided by key membership alone: one maker per keyword of a
 # one-keyword ``not``.
 def _not_required(arg: Any) -> Pre | None:
-    if not (isinstance(arg, list) and all(isinstance(k, str) for k in arg)):
+    if not all_strings(arg):
         return None
     return lambda n: not all(k in n for k in arg)
 

@@ -330,7 +330,7 @@ def _manifest_entry(lane: Lane, item: ProbeItem, status: int, index: int, today:
 
 
 def _probe_report(lane: Lane, items: list[ProbeItem], today: str) -> dict[str, Any]:
-    return {"lane": lane.id, "date": today, "drift": sum(1 for i in items if i.outcome in DRIFT),
+    return {"lane": lane.id, "date": today, "drift": len(_with(items, DRIFT)),
             "could_not_check": len(unchecked(items)), "not_recorded": sum(1 for i in items if i.refused),
             "items": [asdict(i) for i in items]}
 
@@ -350,7 +350,11 @@ def _write_manifest(out: Path, lane: Lane, items: list[ProbeItem], today: str, s
 
 def unchecked(items: Iterable[ProbeItem]) -> list[ProbeItem]:
     """The requests that got no answer to compare with the record (see UNCHECKED)."""
-    return [i for i in items if i.outcome in UNCHECKED]
+    return _with(items, UNCHECKED)
+
+
+def _with(items: Iterable[ProbeItem], outcomes: tuple[str, ...]) -> list[ProbeItem]:
+    return [i for i in items if i.outcome in outcomes]
 
 
 def summarize(items: Iterable[ProbeItem]) -> Mapping[str, int]:

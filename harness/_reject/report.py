@@ -87,6 +87,11 @@ def _names(items: Iterable[str]) -> str:
     return shown + (f" +{len(unique) - MAX_NAMES} more" if len(unique) > MAX_NAMES else "")
 
 
+def _column(members: list[Row], key: str) -> list[str]:
+    """One field (``case``, ``lane``, ``side``) of each finding in a group, in order."""
+    return [f[key] for f, _ in members]
+
+
 def _kinds(section: Mapping[str, Any]) -> dict[tuple[str, str, str], str]:
     """(lane, rule, case) -> introduced, fixed or persisting, from the section's delta."""
     out: dict[tuple[str, str, str], str] = {}
@@ -132,7 +137,7 @@ def _first_location(members: list[Row]) -> str:
 def _group_row(members: list[Row], kinds: Mapping[tuple[str, str, str], str]) -> str:
     finding, rej = members[0]
     receipt = rej.get("receipt") or {}
-    cases = [f["case"] for f, _ in members]
+    cases = _column(members, "case")
     return "| " + " | ".join(_cell(c) for c in (
         finding["lane"], rej["rule"], finding["side"], _names(cases),
         _tally(cases, kinds, finding["lane"], rej["rule"]), _first_location(members),
@@ -169,6 +174,12 @@ def _delta_row(group: Mapping[str, Any], subjects: bool) -> str:
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 
+def _delta_head(subjects: bool) -> list[str]:
+    head = ["subject"] if subjects else []
+    return ["| " + " | ".join([*head, "lane", "rule", "introduced", "fixed", "persisting"]) + " |",
+            "|" + "---|" * (len(head) + 5)]
+
+
 def _delta(section: Mapping[str, Any]) -> list[str]:
     """The introduced / fixed / persisting table, one row per subject, lane and rule."""
     data = section.get("delta")
@@ -176,10 +187,7 @@ def _delta(section: Mapping[str, Any]) -> list[str]:
         return []
     groups = data["groups"]
     subjects = len({g["subject"] for g in groups}) > 1
-    head = ["subject"] if subjects else []
-    out = ["", _delta_headline(data["summary"], section.get("fail_on", "any")), "",
-           "| " + " | ".join([*head, "lane", "rule", "introduced", "fixed", "persisting"]) + " |",
-           "|" + "---|" * (len(head) + 5)]
+    out = ["", _delta_headline(data["summary"], section.get("fail_on", "any")), "", *_delta_head(subjects)]
     out += [_delta_row(g, subjects) for g in groups[:MAX_ROWS]]
     if len(groups) > MAX_ROWS:
         out += ["", f"… and {len(groups) - MAX_ROWS} more row(s) in report.json (`rejections.delta`)."]
@@ -188,9 +196,9 @@ def _delta(section: Mapping[str, Any]) -> list[str]:
 
 def _declared_line(rule: str, why: str, members: list[Row]) -> str:
     """One rule and reason: the sides, lanes and cases it covers, and the evidence behind it."""
-    sides = sorted({f["side"] for f, _ in members})
-    lanes = [f["lane"] for f, _ in members]
-    cases = [f["case"] for f, _ in members]
+    sides = sorted(set(_column(members, "side")))
+    lanes = _column(members, "lane")
+    cases = _column(members, "case")
     reason = _cell(why).rstrip(".") or "(no reason)"
     return (f"- `{rule}`: {len(members)} on the {'/'.join(sides)} pipeline, {len(set(lanes))} lane(s) "
             f"({_names(lanes)}), {len(set(cases))} case(s) ({_names(cases)}): {reason}. "
@@ -294,7 +302,7 @@ def _rejected_lines(section: Mapping[str, Any]) -> list[str]:
     rows = [(f, r) for f, r in _split(section)[1] if f["side"] == "new"]
     lines = []
     for (lane, rule, side), members in _grouped(rows).items():
-        cases = [f["case"] for f, _ in members]
+        cases = _column(members, "case")
         lines.append(f"  REJECTED {rule} on {lane} ({side}): {len(set(cases))} case(s), "
                      f"{_tally(cases, kinds, lane, rule)}: {_names(cases)}")
     return lines

@@ -111,10 +111,14 @@ def _rejection(catalog: Catalog, case: Case, lane: Lane, side: str, rule: Rule, 
             "expected": why is not None, "why": why, "receipt": _receipt(catalog, rule)}
 
 
+_SIDES = {"both": ("old", "new")}
+
+
 def _declared_keys(case: Case, decl: Mapping[str, Any],
                    built: set[tuple[str, str, str]]) -> tuple[list[tuple[str, str, str]], tuple[str, ...], list[str]]:
     """The built (case, lane, side) keys a declaration covers, with its sides and lanes."""
-    sides = ("old", "new") if decl.get("side") == "both" else (decl.get("side", "new"),)
+    side = decl.get("side", "new")
+    sides = _SIDES.get(side, (side,))
     lanes = list(decl.get("lanes") or case.lanes)
     keys = [(case.id, ln, s) for ln in lanes for s in sides if (case.id, ln, s) in built]
     return keys, sides, lanes
