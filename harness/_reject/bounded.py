@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 
-__all__ = ["MAX_ANSWER_BYTES", "AnswerRefused", "bounded_transport", "deadline"]
+__all__ = ["MAX_ANSWER_BYTES", "WBITS", "AnswerRefused", "bounded_transport", "deadline"]
 
 MAX_ANSWER_BYTES = 4 * 1024 * 1024  # a provider's error answer is a few KB; a completion well under this
 
@@ -54,6 +54,10 @@ def deadline(seconds: float, what: str) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+# zlib's window setting for each Content-Encoding it can undo (16 + : with a gzip header)
+WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+
+
 class _Counted:
     """The raw byte stream of one answer, counted as sent and as decoded, and timed."""
 
@@ -64,8 +68,7 @@ class _Counted:
         self._seconds = seconds
         self._raw = 0
         self._decoded = 0
-        wbits = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
-        self._inflate = zlib.decompressobj(wbits[encoding]) if encoding in wbits else None
+        self._inflate = zlib.decompressobj(WBITS[encoding]) if encoding in WBITS else None
 
     def _count_decoded(self, chunk: bytes) -> None:
         if self._inflate is None:

@@ -27,11 +27,12 @@ from typing import Any
 
 from harness._common.secrets import scan
 from harness._errors import Place
+from harness._reject.bounded import WBITS
 from harness._reject.cassettes import Catalog, Interaction, read_cassette
 from harness._reject.manifest import Entry
 from harness._reject.match import fire, fire_all
 from harness._reject.rules import Rule
-from harness._reject.template import extract, normalize
+from harness._reject.template import Named, extract, normalize
 
 __all__ = ["KINDS", "CheckResult", "Problem", "check_catalog", "dangling_receipts", "place_named"]
 
@@ -84,14 +85,14 @@ def place_named(rule: Rule, body: object, texts: tuple[str, ...]) -> tuple[bool,
     then flags a rule whose templates name a place in none of its receipts.
     """
     holes = [{**dict(hit.captures), "path": hit.path} for hit in fire(rule, body)]
-    named = 0
-    missed: list[str] = []
-    for template in rule.location:
-        for found in extract(template, list(texts)):
-            named += 1
-            if not _fits(found, holes):
-                missed.append(f"{template} -> {found}")
-    return not missed, missed if missed else ([] if named == 0 else ["(all matched)"])
+    named = _named_places(rule, texts)
+    missed = [f"{template} -> {found}" for template, found in named if not _fits(found, holes)]
+    return not missed, missed if missed else ([] if not named else ["(all matched)"])
+
+
+def _named_places(rule: Rule, texts: tuple[str, ...]) -> list[tuple[str, Named]]:
+    """(template, place) of every place the rule's location templates find in the texts."""
+    return [(template, found) for template in rule.location for found in extract(template, list(texts))]
 
 
 def _fits(found: Mapping[str, str], holes: list[dict[str, str]]) -> bool:
@@ -100,20 +101,14 @@ def _fits(found: Mapping[str, str], holes: list[dict[str, str]]) -> bool:
 
 
 def _rejected(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> None:
-    rule = rules.get(i.entry.rule or "")
+    # the rule fires and places are matched in this frame: recorded bodies may nest near the
+    # recursion limit, and the invalid-schema predicate validates them recursively
+    rule = _known_rule(i, rules, out)
     if rule is None:
-        out.append(_about(i, "unknown-rule", f"rule {i.entry.rule!r} is not in the suite's rules"))
         return
-    if 200 <= i.status < 300:
-        out.append(_about(i, "status-mismatch", f"outcome rejected but status {i.status}"))
-    if fire(rule, i.body):
-        _explained(i, rule, out)
-    else:
+    if not fire(rule, i.body):
         out.append(_about(i, "rule-does-not-fire", f"{rule.id} does not fire on the recorded body"))
-
-
-def _explained(i: Interaction, rule: Rule, out: list[Problem]) -> None:
-    """A rule that fires on the recorded body: its message is in the answer, at a place it fires."""
+        return
     if not any(rule.pattern.search(t) for t in i.texts):
         out.append(_about(i, "message-mismatch",
                            f"{rule.id}: /{rule.message}/ not found in the recorded response"))
@@ -122,6 +117,18 @@ def _explained(i: Interaction, rule: Rule, out: list[Problem]) -> None:
         out.append(_about(i, "wrong-place",
                            f"{rule.id} fired at {[h.location for h in fire(rule, i.body)]} "
                            f"but the message names {missed}"))
+
+
+def _known_rule(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> Rule | None:
+    """The rule a rejected interaction names (None, with a problem, if the suite lacks it); a
+    rejection with a 2xx status is a problem too."""
+    rule = rules.get(i.entry.rule or "")
+    if rule is None:
+        out.append(_about(i, "unknown-rule", f"rule {i.entry.rule!r} is not in the suite's rules"))
+        return None
+    if 200 <= i.status < 300:
+        out.append(_about(i, "status-mismatch", f"outcome rejected but status {i.status}"))
+    return rule
 
 
 def _accepted(i: Interaction, catalog: Catalog, out: list[Problem]) -> None:
@@ -180,9 +187,13 @@ def _files(catalog: Catalog, out: list[Problem]) -> None:
         found = [Problem("secret", rel, str(f), Place(str(path))) for f in scan(path.read_bytes())]
         pairs = read_cassette(path)
         out += found + _secrets_inside(path, rel, pairs) + _unlisted(path, rel, len(pairs), described)
-    manifest = Path(catalog.manifest.file)
-    if manifest.is_file():
-        out += [Problem("secret", manifest.name, str(f), Place(str(manifest))) for f in scan(manifest.read_bytes())]
+    out += _manifest_secrets(Path(catalog.manifest.file))
+
+
+def _manifest_secrets(manifest: Path) -> list[Problem]:
+    if not manifest.is_file():
+        return []
+    return [Problem("secret", manifest.name, str(f), Place(str(manifest))) for f in scan(manifest.read_bytes())]
 
 
 def _secrets_inside(path: Path, rel: str, pairs: list[tuple[Any, dict[str, Any]]]) -> list[Problem]:
@@ -201,11 +212,8 @@ INFLATE_LIMIT = 64 * 1024 * 1024  # a recorded answer past this once decompresse
 
 def _inflate(data: bytes, encoding: str) -> bytes | None:
     """``data`` decompressed (gzip or deflate, by header or gzip's magic), at most INFLATE_LIMIT bytes."""
-    if encoding in ("gzip", "x-gzip") or data[:2] == b"\x1f\x8b":
-        wbits = 16 + zlib.MAX_WBITS
-    elif encoding == "deflate":
-        wbits = zlib.MAX_WBITS
-    else:
+    wbits = WBITS.get("gzip" if data[:2] == b"\x1f\x8b" else encoding)
+    if wbits is None:
         return None
     try:
         return zlib.decompressobj(wbits).decompress(data, INFLATE_LIMIT)
@@ -220,11 +228,16 @@ def _bodies(pairs: list[tuple[Any, dict[str, Any]]]) -> Iterator[tuple[str, byte
         sides = ((f"interactions[{n}].request.body", req.body, req.headers),
                  (f"interactions[{n}].response.body.string", resp["body"]["string"], resp.get("headers", {})))
         for where, body, headers in sides:
-            data = body if isinstance(body, bytes) else str(body or "").encode("utf-8", "surrogatepass")
+            data = _as_bytes(body)
             yield where, data
             inflated = _inflate(data, _content_encoding(headers))
             if inflated is not None:
                 yield f"{where} (decompressed)", inflated
+
+
+def _as_bytes(body: Any) -> bytes:
+    """A recorded body as vcrpy holds it (bytes, text or nothing) as bytes."""
+    return body if isinstance(body, bytes) else str(body or "").encode("utf-8", "surrogatepass")
 
 
 def _content_encoding(headers: Any) -> str:

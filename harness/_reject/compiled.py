@@ -120,7 +120,7 @@ def _other_test(plan: _Plan) -> Test | None:
 
 def _buckets(plan: _Plan, index: _Index) -> list[list[Entry]]:
     """The lists of ``index`` an objects plan is filed in: by its anchor key or type values."""
-    if plan.rule.nodes != "objects" or plan.anchor is None:
+    if plan.anchor is None:  # every plan of a rule on any node is unanchored (``_anchor``)
         return [index.objects]
     key, values = plan.anchor
     if values is None:

@@ -62,13 +62,19 @@ def _fronting(suite: Suite, case: Case, rule: Rule) -> list[str]:
     return [ln for ln in case.lanes if rule.meets(suite.lanes[ln].fronts, suite.lanes[ln].upstream)]
 
 
+def _named_lanes_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rule: Rule,
+                        fronting: list[str], place: Callable[[str], Place]) -> list[InputError]:
+    """One error per lane the declaration names that cannot show the rule's rejection."""
+    named = (_named_lane_error(suite, case, lane_id, rule, fronting, place(f"{at}.lanes[{k}]"))
+             for k, lane_id in enumerate(decl.get("lanes") or ()))
+    return [e for e in named if e is not None]
+
+
 def _lane_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rule: Rule,
                  place: Callable[[str], Place]) -> list[InputError]:
     """A declaration on a lane that cannot show the rule's rejection documents nothing: refuse it."""
     fronting = _fronting(suite, case, rule)
-    named = (_named_lane_error(suite, case, lane_id, rule, fronting, place(f"{at}.lanes[{k}]"))
-             for k, lane_id in enumerate(decl.get("lanes") or ()))
-    errors = [e for e in named if e is not None]
+    errors = _named_lanes_errors(suite, case, at, decl, rule, fronting, place)
     if not decl.get("lanes") and not fronting:
         errors.append(InputError(place(f"{at}.rule"), f"a rule of a validator one of this case's lanes fronts "
                                  f"({', '.join(case.lanes)})", f"{rule.id!r}, whose validator is {rule.validator}"))

@@ -223,23 +223,21 @@ def _refuse_old_cassette(cassette: Path) -> None:
 
 
 def _targets(catalog: Catalog, lane: Lane, bodies: Iterable[Any]) -> list[tuple[Interaction | None, Any]]:
-    """The recorded rejections backing the lane's rules, then the bodies no rule covers."""
-    rules = {r.id for r in catalog.rules.for_lane(lane)}
-    todo: list[tuple[Interaction | None, Any]] = [
-        (i, i.body) for i in catalog.interactions if i.entry.outcome == "rejected" and i.entry.rule in rules]
-    return todo + [(None, body) for body in _uncovered(catalog, lane, bodies)]
-
-
-def _uncovered(catalog: Catalog, lane: Lane, bodies: Iterable[Any]) -> list[Any]:
-    """The distinct bodies no rule of the lane fires on, in the order given."""
+    """The recorded rejections backing the lane's rules, then the distinct bodies no rule covers."""
+    todo: list[tuple[Interaction | None, Any]] = [(i, i.body) for i in _recorded(catalog, lane)]
     seen: set[bytes] = set()
-    out = []
     for body in bodies:
         key = canonical_bytes(body)
         if key not in seen and not findings_for_body(catalog, lane, body):
             seen.add(key)
-            out.append(body)
-    return out
+            todo.append((None, body))
+    return todo
+
+
+def _recorded(catalog: Catalog, lane: Lane) -> list[Interaction]:
+    """The recorded rejections backing a rule of the lane's validators."""
+    rules = {r.id for r in catalog.rules.for_lane(lane)}
+    return [i for i in catalog.interactions if i.entry.outcome == "rejected" and i.entry.rule in rules]
 
 
 def _recorder(refusals: _Refusals, secrets: list[str]) -> vcr.VCR:
@@ -278,10 +276,15 @@ def probe(catalog: Catalog, lane: Lane, out: Path, key: str, *, bodies: Iterable
     with _recorder(refusals, secrets).use_cassette(str(cassette)), _client(lane, key, timeout, max_bytes) as client:
         items = [_one(catalog, lane, client, refusals, interaction, body, timeout, ends, n)
                  for n, (interaction, body) in enumerate(todo)]
-    clean = Redactor(secrets)
-    items = [ProbeItem(i.id, i.rule, i.outcome, i.status, clean.text(i.detail), i.refused) for i in items]
+    items = _redacted(items, secrets)
     _write_manifest(out, lane, items, today or datetime.date.today().isoformat(), secrets)
     return items
+
+
+def _redacted(items: list[ProbeItem], secrets: list[str]) -> list[ProbeItem]:
+    """The items with every secret taken out of their details, before anything writes them."""
+    clean = Redactor(secrets)
+    return [ProbeItem(i.id, i.rule, i.outcome, i.status, clean.text(i.detail), i.refused) for i in items]
 
 
 def _one(catalog: Catalog, lane: Lane, client: httpx.Client, refusals: _Refusals, interaction: Interaction | None,

@@ -144,15 +144,21 @@ def replay(catalog: Catalog, lane: Lane, body: Any, url: str | None = None) -> R
     fired = sorted({rule.id for rule, _ in hits})
     recorder = _recorder(catalog, catalog.rules.for_lane(lane), fired)
     target = url or _lane_url(lane)
-    try:
-        with block_network(), recorder.use_cassette(
-                f"replay:{lane.id}", allow_playback_repeats=True), httpx.Client() as client:
-            response = client.post(target, content=canonical_bytes(body),
-                                   headers={"Content-Type": "application/json"})
-    except CannotOverwriteExistingCassetteException:
+    response = _played(recorder, lane, target, body)
+    if response is None:
         return Replayed("unknown", tuple(fired))
     return Replayed("rejected", tuple(fired), tuple(hit.location for _, hit in hits),
                     response.status_code, response.text, _receipts(catalog, fired))
+
+
+def _played(recorder: vcr.VCR, lane: Lane, target: str, body: Any) -> httpx.Response | None:
+    """The recorded answer vcrpy plays back for ``body``; None when no interaction matches it."""
+    try:
+        with block_network(), recorder.use_cassette(
+                f"replay:{lane.id}", allow_playback_repeats=True), httpx.Client() as client:
+            return client.post(target, content=canonical_bytes(body), headers={"Content-Type": "application/json"})
+    except CannotOverwriteExistingCassetteException:
+        return None
 
 
 def _lane_url(lane: Lane) -> str:

@@ -102,11 +102,16 @@ def _check_parts(doc: Document, at: str, raw: Mapping[str, Any]) -> None:
     check_selectors(raw, ("select", "within"), lambda key: doc.place(f"{at}.{key}"))
     for key in ("rejects", "when"):
         if isinstance(raw.get(key), dict):
-            try:
-                jsonschema.Draft202012Validator.check_schema(raw[key])
-            except jsonschema.SchemaError as exc:
-                raise InputError(doc.place(f"{at}.{key}"), "a JSON Schema", exc.message) from None
-            _check_refs(doc, f"{at}.{key}", raw[key])
+            _check_schema(doc, f"{at}.{key}", raw[key])
+
+
+def _check_schema(doc: Document, at: str, schema: Mapping[str, Any]) -> None:
+    """A Draft 2020-12 schema whose every ``$ref`` resolves inside it."""
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise InputError(doc.place(at), "a JSON Schema", exc.message) from None
+    _check_refs(doc, at, schema)
 
 
 def _check_refs(doc: Document, at: str, schema: Mapping[str, Any]) -> None:

@@ -94,12 +94,16 @@ def finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observatio
         return {**base, "status": "not-a-request-body", "rejections": []}
     if obs is None or obs.outcome != "ok":
         return {**base, "status": "not-built", "rejections": []}
+    # the rules fire in this frame: a body nested near the recursion limit leaves few to spare
     rejections = [_rejection(catalog, case, lane, side, rule, hit)
                   for rule, hit in findings_for_body(catalog, lane, obs.value)]
     status = "known-rejected" if rejections else "no-known-rejection"
-    if obs.answer is not None:  # a gateway side: what reached the client (harness._pipeline.capture.envelope)
-        base["answer"] = dict(obs.answer)
-    return {**base, "status": status, "rejections": rejections}
+    return {**base, **_gateway_answer(obs), "status": status, "rejections": rejections}
+
+
+def _gateway_answer(obs: Observation) -> dict[str, Any]:
+    """A gateway side's ``answer``: what reached the client (harness._pipeline.capture.envelope)."""
+    return {"answer": dict(obs.answer)} if obs.answer is not None else {}
 
 
 
