@@ -162,21 +162,22 @@ def _dangling(rid: str, entry: Entry | None, catalog: Catalog) -> str:
 
 def _receipts(catalog: Catalog, out: list[Problem]) -> None:
     for rule in catalog.rules.rules:
-        out.extend(_backing(catalog, rule))
+        interactions = catalog.backing(rule.id)
+        out.extend(_unbacked(catalog, rule, interactions))
+        # a template that names no place in any receipt checks nothing: say so (place_named fires
+        # the rule here, in this frame: recorded bodies may nest near the recursion limit)
+        if interactions and rule.location and not any(place_named(rule, i.body, i.texts)[1] for i in interactions):
+            out.append(_about_rule(rule, "wrong-place",
+                                   f"no location template ({', '.join(rule.location)}) names a place in any receipt"))
 
 
-def _backing(catalog: Catalog, rule: Rule) -> list[Problem]:
-    """What is wrong with the evidence behind one rule: dangling receipt ids, no interaction at
-    all, or location templates that name no place in any receipt (so they check nothing)."""
-    interactions = catalog.backing(rule.id)
+def _unbacked(catalog: Catalog, rule: Rule, interactions: list[Interaction]) -> list[Problem]:
+    """Dangling receipt ids of a rule, or that no interaction backs it when none dangles (each
+    dangling id already says why nothing backs the rule)."""
     dangling = dangling_receipts(catalog, rule)
-    if not interactions:  # each dangling id already says why nothing backs the rule
-        return dangling or [_about_rule(rule, "rule-without-receipt", "no manifest interaction backs this rule")]
-    if rule.location and not any(place_named(rule, i.body, i.texts)[1] for i in interactions):
-        templates = ", ".join(rule.location)
-        return [*dangling, _about_rule(rule, "wrong-place",
-                                       f"no location template ({templates}) names a place in any receipt")]
-    return dangling
+    if interactions or dangling:
+        return dangling
+    return [_about_rule(rule, "rule-without-receipt", "no manifest interaction backs this rule")]
 
 
 def _files(catalog: Catalog, out: list[Problem]) -> None:

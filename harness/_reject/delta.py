@@ -72,11 +72,17 @@ def delta(findings: Iterable[Mapping[str, Any]], subject_of: Mapping[str, str]) 
         new = sides.get("new")
         if not _built(new):  # nothing new to tell apart: no rule is introduced, fixed or kept
             continue
-        for kind, rules in _changes(sides.get("old"), new).items():
-            for rule in rules:
-                groups[subject_of.get(case, ""), lane, rule][kind].append(case)
+        _file(groups, subject_of.get(case, ""), lane, case, _changes(sides.get("old"), new))
     rows = [{"subject": s, "lane": ln, "rule": r, **cases} for (s, ln, r), cases in sorted(groups.items())]
     return {"summary": _totals(rows), "groups": rows}
+
+
+def _file(groups: Mapping[tuple[str, str, str], dict[str, list[str]]], subject: str, lane: str, case: str,
+          changes: Mapping[str, set[str]]) -> None:
+    """File one case under the group of each rule it changed, in each kind of change."""
+    for kind, rules in changes.items():
+        for rule in rules:
+            groups[subject, lane, rule][kind].append(case)
 
 
 def _no_cases() -> dict[str, list[str]]:

@@ -325,11 +325,17 @@ def _manifest_entry(lane: Lane, item: ProbeItem, status: int, index: int, today:
                        "sdk": f"httpx {httpx.__version__} (harness probe)",
                        "host": _netloc(*_origin(lane)[1:]), "lane": lane.id},
     }
+    return {**entry, **_judged(item, status)}
+
+
+def _judged(item: ProbeItem, status: int) -> dict[str, str]:
+    """What an entry adds for the answer: the rule a refusal backs, the drift it showed."""
+    extra: dict[str, str] = {}
     if item.rule and status >= 400:
-        entry["rule"] = item.rule
+        extra["rule"] = item.rule
     if item.outcome in DRIFT:
-        entry["drift"] = f"{item.outcome}: {item.detail}"
-    return entry
+        extra["drift"] = f"{item.outcome}: {item.detail}"
+    return extra
 
 
 def _probe_report(lane: Lane, items: list[ProbeItem], today: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import errno
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,8 +83,13 @@ def body_depth(value: Any, stop: int = MAX_BODY_DEPTH + 1) -> int:
             deepest = max(deepest, depth)
             if deepest >= stop:
                 return deepest
-            todo.extend((child, depth) for child in (node.values() if isinstance(node, dict) else node))
+            todo.extend((child, depth) for child in _children(node))
     return deepest
+
+
+def _children(node: dict[str, Any] | list[Any]) -> Iterable[Any]:
+    """The values inside a container."""
+    return node.values() if isinstance(node, dict) else node
 
 
 def _body_of(request: Request) -> Any:

@@ -239,9 +239,14 @@ def _gateway_line(finding: Mapping[str, Any]) -> str:
             f"{_CARRIED.get(a['carried'], 'not judged')}")
 
 
+def _through_gateway(findings: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The findings whose answer came back from a gateway fronting a rejecting upstream."""
+    return [f for f in findings if f.get("answer") and f["answer"].get("upstream_rule")]
+
+
 def _gateway(findings: list[Mapping[str, Any]]) -> list[str]:
     """Gateway lanes: how each upstream rejection reached the client (harness._pipeline.capture.envelope)."""
-    rows = [f for f in findings if f.get("answer") and f["answer"].get("upstream_rule")][:MAX_ROWS]
+    rows = _through_gateway(findings)[:MAX_ROWS]
     if not rows:
         return []
     return ["", "Through a gateway (the upstream's recorded rejection, and what reached the client):", "",

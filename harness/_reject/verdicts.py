@@ -57,7 +57,7 @@ def _receipt(catalog: Catalog, rule: Rule) -> dict[str, Any] | None:
     if not backing:
         return None
     first = backing[0]
-    message = next((t for t in first.texts if rule.pattern.search(t)), first.texts[0] if first.texts else "")
+    message = _quoted(rule, first)
     prov = first.entry.provenance
     return {
         "id": first.entry.id, "status": first.status, "message": message,
@@ -65,6 +65,12 @@ def _receipt(catalog: Catalog, rule: Rule) -> dict[str, Any] | None:
         "date": prov.get("date"), "provider": first.entry.provider, "cassette": first.entry.cassette,
         "receipts": len(backing),
     }
+
+
+def _quoted(rule: Rule, interaction: Interaction) -> str:
+    """The text of a recorded answer the rule's message matches, else its first text."""
+    fallback = interaction.texts[0] if interaction.texts else ""
+    return next((t for t in interaction.texts if rule.pattern.search(t)), fallback)
 
 
 def _declared(case: Case, rule_id: str, lane_id: str, side: str) -> str | None:
