@@ -214,12 +214,16 @@ def _walked(root: Any, cache: Walks | None) -> list[tuple[list[str | int], Any]]
 Node = tuple[list[str | int], Any, list[str | int]]
 
 
-def _nodes(rule: Rule, value: Any, cache: Walks | None = None) -> Iterator[Node]:
+def _nodes(rule: Rule, value: Any, cache: Walks | None = None) -> Iterable[Node]:
     """(parts below the selected value, node, parts below the walked root) to test."""
     if rule.within is None:
-        yield [], value, []
-        return
-    for within_loc, root in select(value, rule.within):
+        return [([], value, [])]
+    return _within_nodes(rule, rule.within, value, cache)
+
+
+def _within_nodes(rule: Rule, within: str, value: Any, cache: Walks | None) -> Iterator[Node]:
+    """Every subschema of each root ``within`` reaches (its objects only, for an objects rule)."""
+    for within_loc, root in select(value, within):
         base = [s[1] for s in compile_selector(within_loc)]  # "$" compiles to no step
         for parts, node in _walked(root, cache):
             if rule.nodes == "objects" and not isinstance(node, dict):

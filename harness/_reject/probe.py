@@ -151,10 +151,20 @@ def _judge(catalog: Catalog, interaction: Interaction | None, response: httpx.Re
         return "error", unusable
     ok = 200 <= response.status_code < 300
     if interaction is None:
-        return ("accepted", "") if ok else ("new-rejection", " ".join(response.text.split())[:300])
+        return _new_body_verdict(response, ok)
     if ok:
         return "passes-now", f"recorded {interaction.status}, now {response.status_code}"
     return _compare(catalog.rules.by_id()[interaction.entry.rule or ""].pattern, interaction, response)
+
+
+def _new_body_verdict(response: httpx.Response, ok: bool) -> tuple[str, str]:
+    """A body no rule covers: accepted, or refused (a rejection no rule knows yet)."""
+    return ("accepted", "") if ok else ("new-rejection", _gist(response))
+
+
+def _gist(response: httpx.Response) -> str:
+    """The answer's text on one line, cut to 300 characters: enough to see what it said."""
+    return " ".join(response.text.split())[:300]
 
 
 def _unusable(status: int) -> str:
@@ -171,7 +181,7 @@ def _compare(rule_pattern: Any, interaction: Interaction, response: httpx.Respon
     texts = response_texts(response.text)
     if any(rule_pattern.search(t) for t in texts):
         return "holds", ""
-    return "message-changed", " ".join(response.text.split())[:300]
+    return "message-changed", _gist(response)
 
 
 def _send(client: httpx.Client, url: str, body: Any, seconds: float) -> tuple[httpx.Response | None, str]:

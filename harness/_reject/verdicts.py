@@ -245,12 +245,14 @@ def undeclared_new(section: Mapping[str, Any]) -> dict[str, tuple[list[str], lis
 def _failing_rejections(section: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any]]]:
     """(finding, rejection) of every undeclared rejection of the new pipeline that fails the run."""
     fails = _failing(section)
-    for finding in section.get("findings", []):
-        if finding["side"] != "new":
-            continue
-        for rej in finding["rejections"]:
-            if not rej["expected"] and (finding["case"], finding["lane"], rej["rule"]) in fails:
-                yield finding, rej
+    for finding, rej in _new_rejections(section):
+        if not rej["expected"] and (finding["case"], finding["lane"], rej["rule"]) in fails:
+            yield finding, rej
+
+
+def _new_rejections(section: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """(finding, rejection) of every known rejection of the new pipeline, in report order."""
+    return ((f, r) for f in section.get("findings", []) if f["side"] == "new" for r in f["rejections"])
 
 
 def _append_new(names: list[str], name: str) -> None:
