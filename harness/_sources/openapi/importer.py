@@ -27,14 +27,15 @@ from harness._sources.openapi.bounds import (
     MAX_DOCUMENT_VALUES,
     Budgets,
     OverBound,
+    Sizes,
     count_values,
-    measure,
 )
 from harness._sources.openapi.checks import path_key_problem, placeholders, server_problems
 from harness._sources.openapi.operations import (
     COMPOSITIONS,
     NotJson,
     Operation,
+    Parameter,
     collect_operations,
     input_schema,
     parameters,
@@ -190,6 +191,7 @@ class _Run:
         self.root: dict[str, Any] = doc.value
         self.budgets = budgets
         self.inliner = Inliner(self.root, budgets)
+        self.sizes = Sizes()
         self.responses_off: str | None = None
 
     def _malformed(self, op: Operation, exc: RemoteRef | BadRef | BudgetSpent | Malformed) -> InputError:
@@ -204,17 +206,17 @@ class _Run:
             return _refuse(self.doc, op.where, "a document within the inlining budget", exc.reason)
         return _refuse(self.doc, op.where, "a $ref naming a place in the document", f"{str(exc)[:80]!r}")
 
-    def path_parameters(self, op: Operation) -> list[str]:
+    def parameters(self, op: Operation) -> list[Parameter]:
         try:
-            return [p["name"] for p, _ in parameters(self.root, op) if p["in"] == "path"]
+            return parameters(self.root, op)
         except (RemoteRef, BadRef, Malformed) as exc:
             raise self._malformed(op, exc) from None
 
-    def tool(self, op: Operation, result: ImportResult) -> None:
+    def tool(self, op: Operation, params: list[Parameter], result: ImportResult) -> None:
         self.inliner.start_operation()
         try:
-            schema = input_schema(self.inliner, self.root, op)
-            held = measure(schema)
+            schema = input_schema(self.inliner, self.root, op, params)
+            size = self.sizes.check(schema)
         except NotJson as exc:
             result.skipped.append(Skipped(op.name, op.method, op.path, str(exc)))
             return
@@ -232,10 +234,9 @@ class _Run:
             reason = f"over the fields budget ({self.budgets.fields_limit:,} top-level fields)"
             result.skipped.append(Skipped(op.name, op.method, op.path, reason))
             return
-        if self.budgets.held + held > self.budgets.held_limit:
+        if not self.budgets.take_held([schema], size):
             raise self._malformed(op, BudgetSpent("input", self.budgets.held_limit))
         self.budgets.fields += fields
-        self.budgets.held += held
         result.tools.append({
             "name": op.name,
             "description": _description(op.raw),
@@ -253,7 +254,7 @@ class _Run:
         self.inliner.start_operation()
         try:
             schemas = success_schemas(self.inliner, self.root, op)
-            held = measure(*schemas.values())
+            size = self.sizes.check(*schemas.values())
         except BudgetSpent as exc:
             self.responses_off = exc.reason
             result.dropped_responses.append(Skipped(op.name, op.method, op.path, exc.reason))
@@ -263,11 +264,10 @@ class _Run:
             return {}
         except (RemoteRef, BadRef, Malformed) as exc:
             raise self._malformed(op, exc) from None
-        if self.budgets.held + held > self.budgets.held_limit:
+        if not self.budgets.take_held(list(schemas.values()), size):
             reason = f"over the held-values budget ({self.budgets.held_limit:,})"
             result.dropped_responses.append(Skipped(op.name, op.method, op.path, reason))
             return {}
-        self.budgets.held += held
         return schemas
 
 
@@ -308,8 +308,9 @@ def import_value(doc: Document, operations: list[str] | None = None, place: Plac
     result = ImportResult(doc.file, version, values, len(ops), duplicated_ids=_duplicated(ops))
     run = _Run(doc, Budgets.for_document(values))
     for op in _select(doc, ops, operations, place or Place(doc.file)):
-        _check_placeholders(doc, op, run.path_parameters(op))
-        run.tool(op, result)
+        params = run.parameters(op)  # read once: the placeholder check and the tool share them
+        _check_placeholders(doc, op, [p["name"] for p, _ in params if p["in"] == "path"])
+        run.tool(op, params, result)
     return result
 
 

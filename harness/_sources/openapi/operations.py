@@ -29,6 +29,7 @@ __all__ = [
     "METHODS",
     "NotJson",
     "Operation",
+    "Parameter",
     "collect_operations",
     "input_schema",
     "is_json_media",
@@ -44,6 +45,9 @@ _PATH_ITEM_EXPECTED = ("a path item field (get, put, post, delete, options, head
                        "servers, summary, description, $ref) or an x- extension")
 _IGNORED_HEADERS = {"accept", "content-type", "authorization"}
 _SUCCESS = re.compile(r"^2(\d\d|XX)$")
+
+
+Parameter = tuple[dict[str, Any], str]  # a parameter object and its key path
 
 
 class NotJson(Exception):
@@ -151,10 +155,10 @@ def _parameter(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], str]:
     return param, at
 
 
-def parameters(root: Any, op: Operation) -> list[tuple[dict[str, Any], str]]:
+def parameters(root: Any, op: Operation) -> list[Parameter]:
     """(parameter, its key path): the path item's, overridden by the operation's own (same
     name and location). Malformed when a list or a parameter has the wrong shape."""
-    merged: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
+    merged: dict[tuple[str, str], Parameter] = {}
     for where, listed in ((op.params_where, op.item.get("parameters")),
                           (child(op.where, "parameters"), op.raw.get("parameters"))):
         if listed is None:
@@ -289,10 +293,11 @@ def _without_read_only(schema: Any) -> Any:
     return out
 
 
-def input_schema(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
-    """The flat input schema of ``op``. Raises NotJson, OverBound, RemoteRef, BadRef, Malformed."""
+def input_schema(inl: Inliner, root: Any, op: Operation, params: list[Parameter]) -> dict[str, Any]:
+    """The flat input schema of ``op`` with its ``parameters``. Raises NotJson, OverBound,
+    RemoteRef, BadRef, Malformed."""
     fields = _Fields()
-    for param, at in parameters(root, op):
+    for param, at in params:
         where = param["in"]
         if where == "header" and param["name"].lower() in _IGNORED_HEADERS:
             continue
