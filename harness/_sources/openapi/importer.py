@@ -30,15 +30,15 @@ from harness._sources.openapi.bounds import (
     Sizes,
     count_values,
 )
-from harness._sources.openapi.checks import path_key_problem, placeholders, server_problems
+from harness._sources.openapi.checks import path_key_problem, placeholders, server_problem
 from harness._sources.openapi.operations import (
-    COMPOSITIONS,
     NotJson,
     Operation,
     Parameter,
     collect_operations,
     input_schema,
     parameters,
+    root_composition,
     success_schemas,
 )
 from harness._sources.openapi.quickjson import Counted, quick_json
@@ -80,7 +80,7 @@ class ImportResult:
         """Tools whose input schema carries oneOf/anyOf/allOf at its root (an object body's
         composition carried over). ``body_compositions`` also counts composition-only bodies,
         which seed 002 wraps as one ``body`` field."""
-        return [t["name"] for t in self.tools if any(k in t["input_schema"] for k in COMPOSITIONS)]
+        return [t["name"] for t in self.tools if root_composition(t["input_schema"])]
 
     def warnings(self) -> list[str]:
         """At most three lines, each naming the first five entries (seed 002's log contract)."""
@@ -149,8 +149,9 @@ def _check_document(doc: Document) -> str:
         raise _refuse(doc, "", _DOCUMENT, "an empty document" if value is None else describe(value))
     version = _version(doc, value)
     _check_paths(doc, value, version)
-    for where, expected, found in server_problems(value):
-        raise _refuse(doc, where, expected, found)
+    problem = server_problem(value)
+    if problem:
+        raise _refuse(doc, *problem)
     return version
 
 

@@ -34,11 +34,13 @@ __all__ = [
     "input_schema",
     "is_json_media",
     "parameters",
+    "root_composition",
     "success_schemas",
 ]
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 COMPOSITIONS = ("oneOf", "anyOf", "allOf")
+_COMPOSITION_KEYS = frozenset(COMPOSITIONS)
 LOCATIONS = ("path", "query", "header", "cookie")
 PATH_ITEM_FIELDS = frozenset({"$ref", "summary", "description", "servers", "parameters", *METHODS})
 _PATH_ITEM_EXPECTED = ("a path item field (get, put, post, delete, options, head, patch, trace, parameters, "
@@ -114,6 +116,11 @@ def collect_operations(root: dict[str, Any]) -> list[Operation]:
         op.name = names.take(base)
         op.keys = {op.key, op.name, *([op.operation_id] if op.operation_id else [])}
     return ops
+
+
+def root_composition(schema: Any) -> bool:
+    """Whether ``schema`` carries oneOf/anyOf/allOf at its root."""
+    return isinstance(schema, dict) and not _COMPOSITION_KEYS.isdisjoint(schema)
 
 
 def is_json_media(media: str) -> bool:
@@ -235,14 +242,21 @@ def _is_object_body(schema: Any) -> bool:
     return bool(schema["properties"]) and "object" in kinds
 
 
-def _renamed(branch: Any, renames: dict[str, str]) -> Any:
+def _read_only(schema: Any) -> bool:
+    return isinstance(schema, dict) and schema.get("readOnly") is True
+
+
+def _renamed(branch: Any, renames: dict[str, str], gone: tuple[str, ...] = ()) -> Any:
+    """A copy of an object schema with its properties (and required names) renamed, and those
+    named in ``gone`` left out; anything else as it is."""
     if not isinstance(branch, dict):
         return branch
     out = dict(branch)
     if isinstance(branch.get("properties"), dict):
-        out["properties"] = {renames.get(k, k): v for k, v in branch["properties"].items()}
+        out["properties"] = {renames.get(k, k): v for k, v in branch["properties"].items() if k not in gone}
     if isinstance(branch.get("required"), list):
-        out["required"] = [renames.get(k, k) if isinstance(k, str) else k for k in branch["required"]]
+        out["required"] = [renames.get(k, k) if isinstance(k, str) else k
+                           for k in branch["required"] if k not in gone]
     return out
 
 
@@ -258,7 +272,7 @@ def _check_object_body(schema: Any, where: str) -> None:
     if not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
         raise Malformed(child(where, "required"), "required: a list of property names", describe(required))
     for key in COMPOSITIONS:
-        if key in schema and not isinstance(schema[key], list):
+        if not isinstance(schema.get(key, []), list):
             raise Malformed(child(where, key), f"{key}: a list of schemas", describe(schema[key]))
 
 
@@ -267,36 +281,22 @@ def _merge_body(fields: _Fields, schema: dict[str, Any], body_required: bool) ->
     wanted = set(schema.get("required", [])) if body_required else set()
     renames: dict[str, str] = {}
     for prop, sub in schema["properties"].items():
-        if isinstance(sub, dict) and sub.get("readOnly") is True:
+        if _read_only(sub):
             continue
         base = sanitize(prop, fallback="field")
         name = fields.add(base, f"body_{base}", sub, prop in wanted)
         if name != prop:
             renames[prop] = name
-    carried: dict[str, Any] = {}
-    for key in COMPOSITIONS:
-        if key in schema:
-            carried[key] = [_renamed(b, renames) for b in schema[key]]
-    return carried
+    return {key: [_renamed(b, renames) for b in schema[key]] for key in COMPOSITIONS if key in schema}
 
 
 def _without_read_only(schema: Any) -> Any:
-    if not (isinstance(schema, dict) and isinstance(schema.get("properties"), dict)):
-        return schema
-    props = schema["properties"]
-    gone = [k for k, v in props.items() if isinstance(v, dict) and v.get("readOnly") is True]
-    if not gone:
-        return schema
-    out = {**schema, "properties": {k: v for k, v in props.items() if k not in gone}}
-    if isinstance(schema.get("required"), list):
-        out["required"] = [r for r in schema["required"] if r not in gone]
-    return out
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    gone = tuple(k for k, v in props.items() if _read_only(v)) if isinstance(props, dict) else ()
+    return _renamed(schema, {}, gone) if gone else schema
 
 
-def input_schema(inl: Inliner, root: Any, op: Operation, params: list[Parameter]) -> dict[str, Any]:
-    """The flat input schema of ``op`` with its ``parameters``. Raises NotJson, OverBound,
-    RemoteRef, BadRef, Malformed."""
-    fields = _Fields()
+def _add_parameters(inl: Inliner, fields: _Fields, params: list[Parameter]) -> None:
     for param, at in params:
         where = param["in"]
         if where == "header" and param["name"].lower() in _IGNORED_HEADERS:
@@ -304,16 +304,28 @@ def input_schema(inl: Inliner, root: Any, op: Operation, params: list[Parameter]
         base = sanitize(param["name"], fallback="param")
         required = where == "path" or param.get("required") is True
         fields.add(base, sanitize(f"{where}_{base}"), _param_schema(inl, param, at), required)
-    carried: dict[str, Any] = {}
+
+
+def _add_body(inl: Inliner, root: Any, op: Operation, fields: _Fields) -> dict[str, Any]:
+    """Add the JSON body's fields; return the root compositions to carry over."""
     body = _json_body(root, op)
-    if body is not None:
-        built = inl.build(body[0], "input")
-        _check_object_body(built, body[2])
-        op.body_composition = isinstance(built, dict) and any(k in built for k in COMPOSITIONS)
-        if _is_object_body(built):
-            carried = _merge_body(fields, built, body[1])
-        else:
-            fields.add("body", "body_body", _without_read_only(built), body[1])
+    if body is None:
+        return {}
+    built = inl.build(body[0], "input")
+    _check_object_body(built, body[2])
+    op.body_composition = root_composition(built)
+    if _is_object_body(built):
+        return _merge_body(fields, built, body[1])
+    fields.add("body", "body_body", _without_read_only(built), body[1])
+    return {}
+
+
+def input_schema(inl: Inliner, root: Any, op: Operation, params: list[Parameter]) -> dict[str, Any]:
+    """The flat input schema of ``op`` with its ``parameters``. Raises NotJson, OverBound,
+    RemoteRef, BadRef, Malformed."""
+    fields = _Fields()
+    _add_parameters(inl, fields, params)
+    carried = _add_body(inl, root, op, fields)
     out: dict[str, Any] = {"type": "object", "properties": fields.properties}
     if fields.required:
         out["required"] = fields.required
