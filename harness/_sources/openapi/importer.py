@@ -15,6 +15,7 @@ values are built, not afterwards.
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -56,6 +57,10 @@ class Skipped:
     method: str
     path: str
     reason: str
+
+    @classmethod
+    def of(cls, op: Operation, reason: str) -> Skipped:
+        return cls(op.name, op.method, op.path, reason)
 
     def as_dict(self) -> dict[str, str]:
         return {"name": self.name, "method": self.method, "path": self.path, "reason": self.reason}
@@ -113,10 +118,12 @@ class ImportResult:
 def load_openapi(path: Path, display: str | None = None, max_values: int = MAX_DOCUMENT_VALUES) -> Document:
     """Load a JSON or YAML document within the document-wide value bound."""
     name = display or str(path)
-    if path.suffix == ".json":
-        quick = quick_json(path, name, max_values)
-        if quick is not None:
-            return quick
+    quick = quick_json(path, name, max_values) if path.suffix == ".json" else None
+    return quick or _strict(path, name, max_values)
+
+
+def _strict(path: Path, name: str, max_values: int) -> Document:
+    """The strict reader's value (JSON or YAML), or its InputError said in OpenAPI's terms."""
     try:
         doc = load_document(path, display=name, max_nodes=max_values, numeric_keys=True)
     except RecursionError:
@@ -213,27 +220,29 @@ class _Run:
         except (RemoteRef, BadRef, Malformed) as exc:
             raise self._malformed(op, exc) from None
 
-    def tool(self, op: Operation, params: list[Parameter], result: ImportResult) -> None:
+    def _input(self, op: Operation, params: list[Parameter], result: ImportResult) -> tuple[dict[str, Any], int] | None:
+        """(input schema, its expanded size), or None when the operation is skipped."""
         self.inliner.start_operation()
         try:
             schema = input_schema(self.inliner, self.root, op, params)
-            size = self.sizes.check(schema)
-        except NotJson as exc:
-            result.skipped.append(Skipped(op.name, op.method, op.path, str(exc)))
-            return
-        except BudgetSpent as exc:
+            return schema, self.sizes.check(schema)
+        except (BudgetSpent, RemoteRef, BadRef, Malformed) as exc:  # BudgetSpent before OverBound
             raise self._malformed(op, exc) from None
-        except OverBound as exc:
-            result.skipped.append(Skipped(op.name, op.method, op.path, exc.reason))
+        except (NotJson, OverBound) as exc:
+            result.skipped.append(Skipped.of(op, str(exc)))
+            return None
+
+    def tool(self, op: Operation, params: list[Parameter], result: ImportResult) -> None:
+        built = self._input(op, params, result)
+        if built is None:
             return
-        except (RemoteRef, BadRef, Malformed) as exc:
-            raise self._malformed(op, exc) from None
+        schema, size = built
         if op.body_composition:
             result.body_compositions.append(op.name)
         fields = len(schema["properties"])
         if self.budgets.fields + fields > self.budgets.fields_limit:
             reason = f"over the fields budget ({self.budgets.fields_limit:,} top-level fields)"
-            result.skipped.append(Skipped(op.name, op.method, op.path, reason))
+            result.skipped.append(Skipped.of(op, reason))
             return
         if not self.budgets.take_held([schema], size):
             raise self._malformed(op, BudgetSpent("input", self.budgets.held_limit))
@@ -249,26 +258,28 @@ class _Run:
         })
 
     def _responses(self, op: Operation, result: ImportResult) -> dict[str, Any]:
-        if self.responses_off:
-            result.dropped_responses.append(Skipped(op.name, op.method, op.path, self.responses_off))
+        """The 2xx JSON response schemas, or ``{}`` with the reason they were dropped."""
+        try:
+            return self._success(op)
+        except OverBound as exc:
+            result.dropped_responses.append(Skipped.of(op, exc.reason))
             return {}
+
+    def _success(self, op: Operation) -> dict[str, Any]:
+        """``_responses`` within the bounds and budgets; OverBound with the reason if not."""
+        if self.responses_off:
+            raise OverBound(self.responses_off)
         self.inliner.start_operation()
         try:
             schemas = success_schemas(self.inliner, self.root, op)
             size = self.sizes.check(*schemas.values())
-        except BudgetSpent as exc:
-            self.responses_off = exc.reason
-            result.dropped_responses.append(Skipped(op.name, op.method, op.path, exc.reason))
-            return {}
-        except OverBound as exc:
-            result.dropped_responses.append(Skipped(op.name, op.method, op.path, exc.reason))
-            return {}
         except (RemoteRef, BadRef, Malformed) as exc:
             raise self._malformed(op, exc) from None
+        except BudgetSpent as exc:  # spent for the rest of the document
+            self.responses_off = exc.reason
+            raise
         if not self.budgets.take_held(list(schemas.values()), size):
-            reason = f"over the held-values budget ({self.budgets.held_limit:,})"
-            result.dropped_responses.append(Skipped(op.name, op.method, op.path, reason))
-            return {}
+            raise OverBound(f"over the held-values budget ({self.budgets.held_limit:,})")
         return schemas
 
 
@@ -282,10 +293,8 @@ def _description(raw: dict[str, Any]) -> str:
 def _select(doc: Document, ops: list[Operation], wanted: list[str] | None, place: Place) -> list[Operation]:
     if not wanted:
         return ops
-    chosen: list[Operation] = []
-    for name in wanted:
-        chosen.extend(op for op in _named(doc, ops, name, place) if op not in chosen)
-    return [op for op in ops if op in chosen]  # document order
+    chosen = {id(op) for name in wanted for op in _named(doc, ops, name, place)}
+    return [op for op in ops if id(op) in chosen]  # document order
 
 
 def _named(doc: Document, ops: list[Operation], name: str, place: Place) -> list[Operation]:
@@ -327,8 +336,8 @@ def _counted(doc: Document, max_values: int) -> int:
 
 
 def _duplicated(ops: list[Operation]) -> list[str]:
-    ids = [op.operation_id for op in ops if op.operation_id]
-    return sorted({i for i in ids if ids.count(i) > 1}) if len(ids) != len(set(ids)) else []
+    counts = Counter(op.operation_id for op in ops if op.operation_id)
+    return sorted(i for i, n in counts.items() if n > 1)
 
 
 def _refuse_non_json(doc: Document) -> None:
