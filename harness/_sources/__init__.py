@@ -42,14 +42,21 @@ def _tool(entry: Any, place: Place) -> dict[str, Any]:
     }
 
 
+def _listing(value: Any) -> tuple[Any, str]:
+    """The tools of a listing and their key path: ``tools`` of ``{tools}``, or of an MCP answer's
+    ``result``, or the value itself."""
+    prefix = ""
+    if isinstance(value, dict) and isinstance(value.get("result"), dict):
+        value, prefix = value["result"], "result."
+    if isinstance(value, dict):
+        return value.get("tools"), f"{prefix}tools"
+    return value, prefix
+
+
 def tools_from_listing(value: Any, place: Place, doc: Document | None = None) -> list[dict[str, Any]]:
     """Tools from a list, ``{tools: [...]}`` or an MCP ``tools/list`` result (``inputSchema``).
     With the loaded ``doc``, an error names the line of the tool at fault."""
-    prefix = ""
-    if isinstance(value, dict) and "result" in value and isinstance(value["result"], dict):
-        value, prefix = value["result"], "result."
-    listing = value.get("tools") if isinstance(value, dict) else value
-    prefix = f"{prefix}tools" if isinstance(value, dict) else prefix.rstrip(".")
+    listing, prefix = _listing(value)
     if not isinstance(listing, list):
         raise InputError(place, "a list of tools or an object with 'tools'", type(value).__name__)
 

@@ -14,6 +14,7 @@ Document-wide (scaled by the document's own size, so a big honest document fits)
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -64,8 +65,7 @@ class Budgets:
     built_limit: int
     held_limit: int
     fields_limit: int
-    built_inputs: int = 0
-    built_responses: int = 0
+    built: Counter[str] = field(default_factory=Counter)  # values built, per mode (input, response)
     held: int = 0  # counted exactly (a walk per schema), only once the upper bound runs short
     fields: int = 0
     unheld: list[Any] = field(default_factory=list)  # schemas taken on their expanded size

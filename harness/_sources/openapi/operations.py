@@ -21,7 +21,7 @@ from typing import Any
 
 from harness._sources.openapi.names import NameTaker, sanitize
 from harness._sources.openapi.refs import Inliner
-from harness._sources.openapi.shapes import Malformed, child, describe, follow, need_list, need_object
+from harness._sources.openapi.shapes import Malformed, child, describe, follow, is_names, need_list, need_object
 
 __all__ = [
     "COMPOSITIONS",
@@ -150,16 +150,20 @@ def _parameter(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], str]:
     found, at = follow(root, raw, where, "a parameter object")
     param = need_object(found, at, "a parameter object", _via(where, at))
     if not isinstance(param.get("name"), str):
-        named = "name" in param
-        raise Malformed(child(at, "name") if named else at, "a parameter with a string name",
-                        describe(param["name"]) if named else f"{describe(param)}, without name", _via(where, at))
+        raise _bad_member(param, "name", at, "a parameter with a string name", f"{describe(param)}, without name",
+                          _via(where, at))
     if param.get("in") not in LOCATIONS:
-        named = "in" in param
-        raise Malformed(child(at, "in") if named else at, "in: path, query, header or cookie",
-                        describe(param["in"]) if named else f"parameter {param['name']!r} without in",
-                        _via(where, at))
+        raise _bad_member(param, "in", at, "in: path, query, header or cookie",
+                          f"parameter {param['name']!r} without in", _via(where, at))
     _need_flag(param, "required", at)
     return param, at
+
+
+def _bad_member(holder: dict[str, Any], key: str, at: str, expected: str, absent: str, via: str) -> Malformed:
+    """A wrong ``key`` of the object at ``at`` named at the key, or the object when it is absent."""
+    if key in holder:
+        return Malformed(child(at, key), expected, describe(holder[key]), via)
+    return Malformed(at, expected, absent, via)
 
 
 def parameters(root: Any, op: Operation) -> list[Parameter]:
@@ -187,14 +191,16 @@ def _json_schema_of(content: Any, where: str) -> tuple[str, Any] | None:
     return None
 
 
-def _param_schema(inl: Inliner, param: dict[str, Any], at: str) -> Any:
-    schema: Any = {}
+def _written_schema(param: dict[str, Any], at: str) -> Any:
+    """A parameter's schema as written: its ``schema``, or the one of its JSON ``content``."""
     if "schema" in param:
-        schema = _need_schema(param["schema"], child(at, "schema"))
-    elif "content" in param:
-        found = _json_schema_of(param["content"], child(at, "content"))
-        schema = found[1] if found else {}
-    built = inl.build(schema, "input")
+        return _need_schema(param["schema"], child(at, "schema"))
+    found = _json_schema_of(param["content"], child(at, "content")) if "content" in param else None
+    return found[1] if found else {}
+
+
+def _param_schema(inl: Inliner, param: dict[str, Any], at: str) -> Any:
+    built = inl.build(_written_schema(param, at), "input")
     desc = param.get("description")
     if isinstance(built, dict) and isinstance(desc, str) and "description" not in built:
         built = {**built, "description": desc}  # a new object: a shared schema stays untouched
@@ -224,7 +230,8 @@ def _json_body(root: Any, op: Operation) -> tuple[Any, bool, str] | None:
     found, at = follow(root, op.raw["requestBody"], where, "a request body object")
     body = need_object(found, at, "a request body object", _via(where, at))
     if "content" not in body:
-        raise Malformed(at, "a request body with content", f"{describe(body)}, without content", _via(where, at))
+        raise _bad_member(body, "content", at, "a request body with content", f"{describe(body)}, without content",
+                          _via(where, at))
     required = _need_flag(body, "required", at)
     json_body = _json_schema_of(body["content"], child(at, "content"))
     if json_body is None:
@@ -269,7 +276,7 @@ def _check_object_body(schema: Any, where: str) -> None:
         raise Malformed(child(where, "properties"), "properties: an object (name -> schema)",
                         describe(schema["properties"]))
     required = schema.get("required", [])
-    if not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
+    if not is_names(required):
         raise Malformed(child(where, "required"), "required: a list of property names", describe(required))
     for key in COMPOSITIONS:
         if not isinstance(schema.get(key, []), list):

@@ -16,10 +16,9 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from typing import Any
-from urllib.parse import unquote
 
 from harness._sources.openapi.bounds import is_json_scalar
-from harness._sources.openapi.refs import BadRef, RemoteRef, resolve_pointer
+from harness._sources.openapi.refs import BadRef, RemoteRef, pointer_steps, resolve_pointer, step_into
 
 __all__ = [
     "MAX_REF_HOPS",
@@ -28,6 +27,7 @@ __all__ = [
     "describe",
     "first_non_json",
     "follow",
+    "is_names",
     "need_list",
     "need_object",
     "place_of",
@@ -80,12 +80,9 @@ def pointer_path(root: Any, ref: str) -> str:
     """``#/components/parameters/P~1x`` -> ``components.parameters."P/x"``; a step into a
     list is written ``[i]``, as the loader writes it. Only called on a ref that resolved."""
     path, node = "", root
-    for raw in unquote(ref[1:]).split("/")[1:]:
-        step = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, list) and step.isdigit() and int(step) < len(node):
-            path, node = child(path, int(step)), node[int(step)]
-        else:
-            path, node = child(path, step), node.get(step) if isinstance(node, dict) else None
+    for step in pointer_steps(ref):
+        path = child(path, int(step) if isinstance(node, list) and step.isdigit() else step)
+        node = step_into(node, step)
     return path
 
 
@@ -113,6 +110,11 @@ def need_object(value: Any, where: str, expected: str, via: str = "") -> dict[st
     return value
 
 
+def is_names(value: Any) -> bool:
+    """A list of strings (names of properties, of operations)."""
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 def need_list(value: Any, where: str, expected: str) -> list[Any]:
     if not isinstance(value, list):
         raise Malformed(where, expected, describe(value))
@@ -137,16 +139,20 @@ def follow(root: Any, value: Any, where: str, expected: str) -> tuple[Any, str]:
         if len(chain) >= MAX_REF_HOPS:
             raise Malformed(where, f"at most {MAX_REF_HOPS} $ref hops to {expected}", "a longer chain")
         chain.append(ref)
-        try:
-            value = resolve_pointer(root, ref)
-        except RemoteRef:
-            raise Malformed(child(here, "$ref"), "only local $refs (the harness never fetches)",
-                            f"$ref {ref[:80]!r}") from None
-        except BadRef:
-            raise Malformed(child(here, "$ref"), "a $ref naming a place in the document",
-                            f"{ref[:80]!r}") from None
+        value = _target(root, ref, here)
         here = ref  # a key path only if an error names it: see place_of
     return value, here
+
+
+def _target(root: Any, ref: str, here: str) -> Any:
+    """What the ``$ref`` standing at ``here`` names; Malformed there when it names nothing."""
+    try:
+        return resolve_pointer(root, ref)
+    except RemoteRef:
+        raise Malformed(child(here, "$ref"), "only local $refs (the harness never fetches)",
+                        f"$ref {ref[:80]!r}") from None
+    except BadRef:
+        raise Malformed(child(here, "$ref"), "a $ref naming a place in the document", f"{ref[:80]!r}") from None
 
 
 def first_non_json(value: Any) -> tuple[str, Any] | None:
