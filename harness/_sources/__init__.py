@@ -70,16 +70,21 @@ def tools_from_listing(value: Any, place: Place, doc: Document | None = None) ->
 def _pick(tools: list[dict[str, Any]], names: list[str] | None, place: Place) -> list[dict[str, Any]]:
     if not names:
         return tools
-    by_name: dict[str, dict[str, Any]] = {}
-    for tool in tools:
-        if tool["name"] in by_name:  # picking by name would silently drop one of them
-            raise InputError(place, "tool names unique in the source to pick from", f"two tools named {tool['name']!r}")
-        by_name[tool["name"]] = tool
+    by_name = _by_name(tools, place)
     missing = [n for n in names if n not in by_name]
     if missing:
         known = ", ".join(sorted(by_name)[:12])
         raise InputError(place, f"tool names from the source ({known}...)", f"unknown {missing}")
     return [by_name[n] for n in names]
+
+
+def _by_name(tools: list[dict[str, Any]], place: Place) -> dict[str, dict[str, Any]]:
+    by_name: dict[str, dict[str, Any]] = {}
+    for tool in tools:
+        if tool["name"] in by_name:  # picking by name would silently drop one of them
+            raise InputError(place, "tool names unique in the source to pick from", f"two tools named {tool['name']!r}")
+        by_name[tool["name"]] = tool
+    return by_name
 
 
 def resolve_tools(source: Any, case_file: Path, place: Place,

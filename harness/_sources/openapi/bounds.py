@@ -103,6 +103,7 @@ class Budgets:
 
 _PLAIN = frozenset({str, int, bool, type(None)})
 _CONTAINERS = frozenset({dict, list})
+_SCALAR = (1, 0)  # the expanded size and height of a scalar
 
 
 def count_values(value: Any, limit: int) -> tuple[int, bool]:
@@ -169,15 +170,11 @@ class Sizes:
         known = self.known
         size, height = 1, 0
         for child in children:
-            if type(child) in _CONTAINERS:
-                got = known.get(id(child)) or self._sized(child, below)
-                if below + got[1] > MAX_DEPTH:  # sized before, at a shallower place
-                    raise TooDeep(_TOO_DEEP)
-                size += got[0]
-                height = max(height, got[1] + 1)
-            else:
-                size += 1
-                height = height or 1
+            got = (known.get(id(child)) or self._sized(child, below)) if type(child) in _CONTAINERS else _SCALAR
+            if below + got[1] > MAX_DEPTH:  # sized before, at a shallower place
+                raise TooDeep(_TOO_DEEP)
+            size += got[0]
+            height = max(height, got[1] + 1)
             if size > MAX_SCHEMA_VALUES:
                 raise TooLarge(_TOO_LARGE)
         known[id(node)] = (size, height)

@@ -33,6 +33,7 @@ from harness._sources.openapi.operations import root_composition
 __all__ = ["LaneShipping", "load_lanes", "rules_beside", "ship"]
 
 _SCHEMA_PLACES = (("input_schema",), ("function", "parameters"), ("parameters",))
+_REQUEST_FIELDS = ("name", "description", "input_schema")
 _TOOL_INDEX = re.compile(r"^tools\[(\d+)\]")
 Bodies = list[tuple[list[int], Any]]  # (tool index of each tools[] entry, body)
 
@@ -100,9 +101,11 @@ def _classify(shipped: Any) -> str:
 
 
 def _fresh(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A copy per call (sharing kept, as the build stage's pickled inputs keep it): a pipeline
-    that edits a schema in place must not change what the next lane or side receives."""
-    copied: list[dict[str, Any]] = pickle.loads(pickle.dumps(tools, protocol=pickle.HIGHEST_PROTOCOL))
+    """The tools as a request carries them (name, description, input_schema), copied per call
+    (sharing kept, as the build stage's pickled inputs keep it): a pipeline that edits a schema
+    in place must not change what the next lane or side receives."""
+    plain = [{k: t[k] for k in _REQUEST_FIELDS} for t in tools]
+    copied: list[dict[str, Any]] = pickle.loads(pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL))
     return copied
 
 
@@ -164,20 +167,20 @@ def ship(tools: list[dict[str, Any]], subject: Subject, lanes: list[Lane],
          sides: tuple[str, ...] = ("old", "new"), rules: RuleSet | None = None) -> list[LaneShipping]:
     """Per lane of the subject's wires and per side: what the composed tools ship as."""
     composed = [i for i, t in enumerate(tools) if root_composition(t["input_schema"])]
-    plain = [{k: t[k] for k in ("name", "description", "input_schema")} for t in tools]
-    out: list[LaneShipping] = []
-    for lane in lanes:
-        if lane.wire not in subject.wires:
-            continue
-        for side in sides:
-            shipped, bodies = _shipped(load_callable(getattr(subject, side)), plain, lane)
-            hits = _rejected(rules, lane, _only(bodies, set(composed))) if rules is not None else {}
-            row = LaneShipping(lane.id, side)
-            for i in composed:
-                row.add(_classify(shipped[i]), tools[i]["name"], hits.get(i, set()))
-            row.counts["errors_any_tool"] = sum(isinstance(s, Exception) for s in shipped)
-            out.append(row)
-    return out
+    return [_row(load_callable(getattr(subject, side)), lane, side, tools, composed, rules)
+            for lane in lanes if lane.wire in subject.wires for side in sides]
+
+
+def _row(pipeline: Any, lane: Lane, side: str, tools: list[dict[str, Any]], composed: list[int],
+         rules: RuleSet | None) -> LaneShipping:
+    """One lane x side: the tools through ``pipeline``, each composed one classified."""
+    shipped, bodies = _shipped(pipeline, tools, lane)
+    hits = _rejected(rules, lane, _only(bodies, set(composed))) if rules is not None else {}
+    row = LaneShipping(lane.id, side)
+    for i in composed:
+        row.add(_classify(shipped[i]), tools[i]["name"], hits.get(i, set()))
+    row.counts["errors_any_tool"] = sum(isinstance(s, Exception) for s in shipped)
+    return row
 
 
 def rules_beside(where: Path) -> RuleSet | None:

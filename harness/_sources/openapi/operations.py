@@ -21,7 +21,7 @@ from typing import Any
 
 from harness._sources.openapi.names import NameTaker, sanitize
 from harness._sources.openapi.refs import Inliner
-from harness._sources.openapi.shapes import Malformed, child, describe, follow, is_names, need_list, need_object
+from harness._sources.openapi.shapes import Malformed, child, describe, follow_object, is_names, need_list, need_object
 
 __all__ = [
     "COMPOSITIONS",
@@ -82,8 +82,7 @@ def _path_item(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], dict[st
     item = need_object(raw, where, "a path item object")
     if "$ref" not in item:
         return item, dict.fromkeys(item, where)
-    target, at = follow(root, item, where, "a path item object")
-    target = need_object(target, at, "a path item object", _via(where, at))
+    target, at, _ = follow_object(root, item, where, "a path item object")
     siblings = {k: v for k, v in item.items() if k != "$ref"}
     return {**target, **siblings}, {**dict.fromkeys(target, at), **dict.fromkeys(siblings, where)}
 
@@ -128,11 +127,6 @@ def is_json_media(media: str) -> bool:
     return main == "application/json" or main.endswith("+json") or main == "*/*"
 
 
-def _via(where: str, at: str) -> str:
-    """``where`` when the value at ``at`` was reached through a ref standing there."""
-    return where if at != where else ""
-
-
 def _need_schema(value: Any, where: str) -> Any:
     if not isinstance(value, (dict, bool)):
         raise Malformed(where, "a schema (an object, or a boolean in 3.1)", describe(value))
@@ -147,14 +141,13 @@ def _need_flag(holder: dict[str, Any], key: str, where: str) -> bool:
 
 
 def _parameter(root: Any, raw: Any, where: str) -> tuple[dict[str, Any], str]:
-    found, at = follow(root, raw, where, "a parameter object")
-    param = need_object(found, at, "a parameter object", _via(where, at))
+    param, at, via = follow_object(root, raw, where, "a parameter object")
     if not isinstance(param.get("name"), str):
         raise _bad_member(param, "name", at, "a parameter with a string name", f"{describe(param)}, without name",
-                          _via(where, at))
+                          via)
     if param.get("in") not in LOCATIONS:
         raise _bad_member(param, "in", at, "in: path, query, header or cookie",
-                          f"parameter {param['name']!r} without in", _via(where, at))
+                          f"parameter {param['name']!r} without in", via)
     _need_flag(param, "required", at)
     return param, at
 
@@ -227,11 +220,10 @@ def _json_body(root: Any, op: Operation) -> tuple[Any, bool, str] | None:
     if op.raw.get("requestBody") is None:
         return None
     where = child(op.where, "requestBody")
-    found, at = follow(root, op.raw["requestBody"], where, "a request body object")
-    body = need_object(found, at, "a request body object", _via(where, at))
+    body, at, via = follow_object(root, op.raw["requestBody"], where, "a request body object")
     if "content" not in body:
         raise _bad_member(body, "content", at, "a request body with content", f"{describe(body)}, without content",
-                          _via(where, at))
+                          via)
     required = _need_flag(body, "required", at)
     json_body = _json_schema_of(body["content"], child(at, "content"))
     if json_body is None:
@@ -349,14 +341,16 @@ def success_schemas(inl: Inliner, root: Any, op: Operation) -> dict[str, Any]:
     listed = child(op.where, "responses")
     responses = need_object(op.raw["responses"], listed, "a responses object (status -> response)")
     for status, raw in responses.items():
-        if not _SUCCESS.match(status):
-            continue
-        where = child(listed, status)
-        found, at = follow(root, raw, where, "a response object")
-        response = need_object(found, at, "a response object", _via(where, at))
-        if response.get("content") is None:
-            continue
-        json_response = _json_schema_of(response["content"], child(at, "content"))
-        if json_response is not None:
-            out[status] = inl.build(json_response[1], "response")
+        schema = _response_schema(root, raw, child(listed, status)) if _SUCCESS.match(status) else None
+        if schema is not None:
+            out[status] = inl.build(schema, "response")
     return out
+
+
+def _response_schema(root: Any, raw: Any, where: str) -> Any:
+    """The JSON schema of one response as written, or None when it has no JSON content."""
+    response, at, _ = follow_object(root, raw, where, "a response object")
+    if response.get("content") is None:
+        return None
+    json_response = _json_schema_of(response["content"], child(at, "content"))
+    return json_response[1] if json_response else None

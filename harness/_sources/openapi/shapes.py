@@ -27,6 +27,7 @@ __all__ = [
     "describe",
     "first_non_json",
     "follow",
+    "follow_object",
     "is_names",
     "need_list",
     "need_object",
@@ -142,6 +143,14 @@ def follow(root: Any, value: Any, where: str, expected: str) -> tuple[Any, str]:
         value = _target(root, ref, here)
         here = ref  # a key path only if an error names it: see place_of
     return value, here
+
+
+def follow_object(root: Any, value: Any, where: str, expected: str) -> tuple[dict[str, Any], str, str]:
+    """``follow`` to an object: (the object, its place, the place of the $ref that led there or
+    ``""``). Malformed when what the chain reaches is not an object."""
+    found, at = follow(root, value, where, expected)
+    via = where if at != where else ""
+    return need_object(found, at, expected, via), at, via
 
 
 def _target(root: Any, ref: str, here: str) -> Any:
