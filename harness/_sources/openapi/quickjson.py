@@ -91,6 +91,7 @@ class LazyLines(LineMap):
         if self._pending is not None:
             text, file, max_values = self._pending
             self._pending = None
+            text = text.replace("\r\n", "\n").replace("\r", "\n")  # as read_text gives it
             _, self.lines = parse_json(text, file, max_nodes=max_values, max_depth=MAX_DEPTH)
         return super().line_of(path)
 
@@ -102,16 +103,24 @@ class Counted(Document):
     values: int = 0
 
 
-def quick_json(path: Path, name: str, max_values: int) -> Counted | None:
-    """``path`` read as the strict reader would read it, or None when only the strict reader
-    can decide (it then gives the value or the InputError)."""
+def _text(path: Path) -> str | None:
+    """The file's text (a byte order mark dropped), or None when the strict reader must say
+    why there is none. Line ends are left as written (decoding without newline translation is
+    a fifth faster, and JSON allows a raw line end only where it is whitespace); LazyLines
+    translates them as the strict reader's read_text does."""
     try:
         if path.stat().st_size > MAX_BYTES:
             return None
-        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
+        return path.read_bytes().decode("utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError):
         return None
-    if _SURROGATE_ESCAPE.search(text):
+
+
+def quick_json(path: Path, name: str, max_values: int) -> Counted | None:
+    """``path`` read as the strict reader would read it, or None when only the strict reader
+    can decide (it then gives the value or the InputError)."""
+    text = _text(path)
+    if text is None or _SURROGATE_ESCAPE.search(text):
         return None
     try:
         value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant,

@@ -191,3 +191,15 @@ def test_an_import_leaves_the_garbage_collector_as_it_found_it(write: Callable[.
             assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_a_refusal_after_the_fast_load_names_the_strict_readers_line_whatever_the_line_ends(
+        write: Callable[..., Path], newline: str) -> None:
+    doc = api({"/a": {"get": {"operationId": "a", "responses": ok()}}}, servers=[{"url": 7}])
+    path = write(json.dumps(doc, indent=1).replace("\n", newline))
+    assert isinstance(load_openapi(path), Counted)  # the fast path read it
+    with pytest.raises(InputError) as err:
+        import_document(path)
+    strict = load_document(path).place("servers[0]")
+    assert err.value.place == strict and strict.line is not None and strict.line > 1
