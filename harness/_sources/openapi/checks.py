@@ -142,9 +142,8 @@ def _server_lists(doc: dict[str, Any]) -> list[tuple[str, Any]]:
     places: list[tuple[str, Any]] = [("servers", doc.get("servers"))]
     for where, item in _path_items(doc):
         places.append((child(where, "servers"), item.get("servers")))
-        for method, op in item.items():
-            if isinstance(op, dict):
-                places.append((child(child(where, method), "servers"), op.get("servers")))
+        places += [(child(child(where, key), "servers"), op.get("servers"))
+                   for key, op in item.items() if isinstance(op, dict)]
     return [(where, servers) for where, servers in places if servers is not None]
 
 
@@ -153,9 +152,17 @@ def server_problem(doc: dict[str, Any]) -> tuple[str, str, str] | None:
     for where, servers in _server_lists(doc):
         if not isinstance(servers, list):
             return where, "a list of servers", _kind(servers)
-        for i, server in enumerate(servers):
-            problem = _server_problem(server)
-            if problem:
-                at = child(where, i)
-                return (child(at, "url") if problem[0] == _URL_RULES else at, *problem)
+        problem = _list_problem(where, servers)
+        if problem:
+            return problem
+    return None
+
+
+def _list_problem(where: str, servers: list[Any]) -> tuple[str, str, str] | None:
+    """``server_problem`` for one list of servers at ``where``."""
+    for i, server in enumerate(servers):
+        problem = _server_problem(server)
+        if problem:
+            at = child(where, i)
+            return (child(at, "url") if problem[0] == _URL_RULES else at, *problem)
     return None

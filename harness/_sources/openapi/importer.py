@@ -89,16 +89,12 @@ class ImportResult:
 
     def warnings(self) -> list[str]:
         """At most three lines, each naming the first five entries (seed 002's log contract)."""
-        out = []
-        for what, names in (
+        lines = (
             ("duplicated operationIds", self.duplicated_ids),
             ("skipped operations", [f"{s.name} ({s.reason})" for s in self.skipped]),
             ("dropped response schemas", [f"{s.name} ({s.reason})" for s in self.dropped_responses]),
-        ):
-            if names:
-                more = f" and {len(names) - 5} more" if len(names) > 5 else ""
-                out.append(f"{len(names)} {what}: {', '.join(names[:5])}{more}")
-        return out
+        )
+        return [_warning(what, names) for what, names in lines if names]
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -113,6 +109,11 @@ class ImportResult:
             "root_compositions": self.root_compositions,
             "body_compositions": self.body_compositions,
         }
+
+
+def _warning(what: str, names: list[str]) -> str:
+    more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+    return f"{len(names)} {what}: {', '.join(names[:5])}{more}"
 
 
 def load_openapi(path: Path, display: str | None = None, max_values: int = MAX_DOCUMENT_VALUES) -> Document:
@@ -174,23 +175,28 @@ def _version(doc: Document, value: dict[str, Any]) -> str:
 
 
 def _check_paths(doc: Document, value: dict[str, Any], version: str) -> None:
-    optional = version.startswith("3.1.")  # 3.1 may leave paths out (webhooks or components only)
-    if not isinstance(value.get("paths"), dict) and not ("paths" not in value and optional):
-        found = describe(value["paths"]) if "paths" in value else "no paths key"
+    if "paths" not in value and version.startswith("3.1."):
+        return  # 3.1 may leave paths out (webhooks or components only)
+    paths = value.get("paths")
+    if not isinstance(paths, dict):
+        found = describe(paths) if "paths" in value else "no paths key"
         raise _refuse(doc, "paths", "paths: an object (path -> path item)", found)
-    for key in value.get("paths", {}):
+    _check_path_keys(doc, paths)
+
+
+def _check_path_keys(doc: Document, paths: dict[str, Any]) -> None:
+    for key in paths:
         problem = path_key_problem(str(key))
         if problem:
             raise _refuse(doc, child("paths", key), "a plain absolute path", problem)
 
 
-def _check_placeholders(doc: Document, op: Operation, params: list[str]) -> None:
+def _check_placeholders(doc: Document, op: Operation, params: list[Parameter]) -> None:
     wanted = sorted(set(placeholders(op.path)))
-    if wanted != sorted(set(params)):
-        raise _refuse(
-            doc, op.where,
-            f"path parameters matching the placeholders {wanted}", f"path parameters {sorted(set(params))}",
-        )
+    found = sorted({p["name"] for p, _ in params if p["in"] == "path"})
+    if wanted != found:
+        raise _refuse(doc, op.where, f"path parameters matching the placeholders {wanted}",
+                      f"path parameters {found}")
 
 
 class _Run:
@@ -232,7 +238,10 @@ class _Run:
             result.skipped.append(Skipped.of(op, str(exc)))
             return None
 
-    def tool(self, op: Operation, params: list[Parameter], result: ImportResult) -> None:
+    def tool(self, op: Operation, result: ImportResult) -> None:
+        """Add ``op``'s tool to ``result``, or the reason it was skipped."""
+        params = self.parameters(op)  # read once: the placeholder check and the tool share them
+        _check_placeholders(self.doc, op, params)
         built = self._input(op, params, result)
         if built is None:
             return
@@ -318,9 +327,7 @@ def import_value(doc: Document, operations: list[str] | None = None, place: Plac
     result = ImportResult(doc.file, version, values, len(ops), duplicated_ids=_duplicated(ops))
     run = _Run(doc, Budgets.for_document(values))
     for op in _select(doc, ops, operations, place or Place(doc.file)):
-        params = run.parameters(op)  # read once: the placeholder check and the tool share them
-        _check_placeholders(doc, op, [p["name"] for p, _ in params if p["in"] == "path"])
-        run.tool(op, params, result)
+        run.tool(op, result)
     return result
 
 

@@ -94,15 +94,18 @@ def _operations_of(root: Any, path: str) -> list[Operation]:
     ops = []
     for key, raw in item.items():
         if key in METHODS:
-            op_where = child(origin[key], key)
-            op = need_object(raw, op_where, "an operation object")
-            op_id = op.get("operationId")
-            if op_id is not None and not isinstance(op_id, str):
-                raise Malformed(child(op_where, "operationId"), "a string operationId", describe(op_id))
-            ops.append(Operation(path, key, op, item, op_where, params_where, operation_id=op_id))
+            ops.append(_operation(path, key, raw, item, child(origin[key], key), params_where))
         elif key not in PATH_ITEM_FIELDS and not key.startswith("x-"):
             raise Malformed(child(origin[key], key), _PATH_ITEM_EXPECTED, f"the key {key!r}")
     return ops
+
+
+def _operation(path: str, method: str, raw: Any, item: dict[str, Any], where: str, params_where: str) -> Operation:
+    op = need_object(raw, where, "an operation object")
+    op_id = op.get("operationId")
+    if op_id is not None and not isinstance(op_id, str):
+        raise Malformed(child(where, "operationId"), "a string operationId", describe(op_id))
+    return Operation(path, method, op, item, where, params_where, operation_id=op_id)
 
 
 def collect_operations(root: dict[str, Any]) -> list[Operation]:

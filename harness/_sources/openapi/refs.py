@@ -150,22 +150,29 @@ class Inliner:
         elif key in self.active:
             value, low = {}, self.active[key]  # recursive: any value
         else:
-            target = resolve_pointer(self.root, ref)
-            mine = len(self.active)
-            self.active[key] = mine
-            try:
-                value, low = self._build(target, depth + 1, mode)
-            finally:
-                del self.active[key]
-            if low >= mine:
-                self.memo[key] = value
-                low = _NO_CUT
+            value, low = self._target(key, depth, mode)
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if siblings and isinstance(value, dict):
             built, cut = self._object(siblings, depth, mode)
             value = {**value, **built}  # a new object: the shared target stays as it is
             low = min(low, cut)
         return value, low
+
+
+    def _target(self, key: tuple[str, Mode], depth: int, mode: Mode) -> tuple[Any, int]:
+        """A ref's target built the first time it is met on this path; memoised unless its
+        value cut a ref to an enclosing target (then it depends on where it was reached)."""
+        target = resolve_pointer(self.root, key[0])
+        mine = len(self.active)
+        self.active[key] = mine
+        try:
+            value, low = self._build(target, depth + 1, mode)
+        finally:
+            del self.active[key]
+        if low < mine:
+            return value, low
+        self.memo[key] = value
+        return value, _NO_CUT
 
 
 def _as_type_list(schema: dict[str, Any]) -> None:
