@@ -92,15 +92,25 @@ def resolve_tools(source: Any, case_file: Path, place: Place,
     """Resolve one case's ``tools`` value to a list of tool dicts; files only inside ``roots``."""
     if isinstance(source, list):
         return [_tool(t, Place(place.file, place.line, f"{place.path}[{i}]")) for i, t in enumerate(source)]
-    base = case_file.parent
     if "openapi" in source:
-        from harness._sources import openapi  # local: only suites that use it pay for it
+        return _openapi_tools(source, case_file, place, roots)
+    return _listed_tools(source, case_file, place, roots)
 
-        path = resolve_path(source["openapi"], base, place, roots)
-        tools = openapi.tools_from_document(path, source.get("operations"), place)
-        return _pick(tools, source.get("pick"), place)
+
+def _openapi_tools(source: dict[str, Any], case_file: Path, place: Place,
+                   roots: Sequence[Path] | None) -> list[dict[str, Any]]:
+    from harness._sources import openapi  # local: only suites that use it pay for it
+
+    path = resolve_path(source["openapi"], case_file.parent, place, roots)
+    tools = openapi.tools_from_document(path, source.get("operations"), place)
+    return _pick(tools, source.get("pick"), place)
+
+
+def _listed_tools(source: dict[str, Any], case_file: Path, place: Place,
+                  roots: Sequence[Path] | None) -> list[dict[str, Any]]:
+    """The tools of a ``file:`` or ``mcp:`` listing, picked, as the case's own copy."""
     key = "mcp" if "mcp" in source else "file"
-    path = resolve_path(source[key], base, place, roots)
+    path = resolve_path(source[key], case_file.parent, place, roots)
     display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
     doc = load_once(path, display)  # parsed once per run however many cases pick from it
     tools = made_once(("tools", path, display), lambda: tools_from_listing(doc.value, doc.place(""), doc))

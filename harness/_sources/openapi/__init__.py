@@ -43,6 +43,10 @@ def tools_from_document(path: Path, operations: list[str] | None, place: Place) 
     for line in result.warnings():  # at most three lines: nothing is dropped without a word
         _log.warning("%s: %s", place, line)
     if operations and result.skipped:  # only named operations were built, so each is named
-        reasons = "; ".join(f"{s.name}: {s.reason}" for s in result.skipped[:5])
-        raise InputError(place, "every named operation imported", f"skipped {reasons}")
+        raise _named_but_skipped(result.skipped, place)
     return result.tools
+
+
+def _named_but_skipped(skipped: list[Skipped], place: Place) -> InputError:
+    reasons = "; ".join(f"{s.name}: {s.reason}" for s in skipped[:5])
+    return InputError(place, "every named operation imported", f"skipped {reasons}")

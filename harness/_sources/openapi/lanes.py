@@ -145,9 +145,10 @@ def _only(bodies: Bodies, wanted: set[int]) -> Bodies:
     """The bodies cut down to the wanted tools: rules walk every subschema, so this is the cost."""
     out: Bodies = []
     for indices, body in bodies:
+        tools = _tools_of(body)
         keep = [k for k, i in enumerate(indices) if i in wanted]
-        if keep and _tools_of(body) is not None:
-            out.append(([indices[k] for k in keep], {**body, "tools": [body["tools"][k] for k in keep]}))
+        if keep and tools is not None:
+            out.append(([indices[k] for k in keep], {**body, "tools": [tools[k] for k in keep]}))
     return out
 
 

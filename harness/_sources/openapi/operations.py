@@ -116,7 +116,7 @@ def collect_operations(root: dict[str, Any]) -> list[Operation]:
     for op in ops:
         base = sanitize(op.operation_id or f"{op.method} {op.path}", fallback="operation")
         op.name = names.take(base)
-        op.keys = {op.key, op.name, *([op.operation_id] if op.operation_id else [])}
+        op.keys = {op.key, op.name, op.operation_id or op.key}
     return ops
 
 
@@ -257,9 +257,13 @@ def _renamed(branch: Any, renames: dict[str, str], gone: tuple[str, ...] = ()) -
     if isinstance(branch.get("properties"), dict):
         out["properties"] = {renames.get(k, k): v for k, v in branch["properties"].items() if k not in gone}
     if isinstance(branch.get("required"), list):
-        out["required"] = [renames.get(k, k) if isinstance(k, str) else k
-                           for k in branch["required"] if k not in gone]
+        out["required"] = _renamed_names(branch["required"], renames, gone)
     return out
+
+
+def _renamed_names(names: list[Any], renames: dict[str, str], gone: tuple[str, ...]) -> list[Any]:
+    """A ``required`` list renamed (an entry that is no name, as a hostile one may be, kept)."""
+    return [renames.get(k, k) if isinstance(k, str) else k for k in names if k not in gone]
 
 
 def _check_object_body(schema: Any, where: str) -> None:
@@ -273,13 +277,24 @@ def _check_object_body(schema: Any, where: str) -> None:
     required = schema.get("required", [])
     if not is_names(required):
         raise Malformed(child(where, "required"), "required: a list of property names", describe(required))
+    _check_compositions(schema, where)
+
+
+def _check_compositions(schema: dict[str, Any], where: str) -> None:
     for key in COMPOSITIONS:
         if not isinstance(schema.get(key, []), list):
             raise Malformed(child(where, key), f"{key}: a list of schemas", describe(schema[key]))
 
 
 def _merge_body(fields: _Fields, schema: dict[str, Any], body_required: bool) -> dict[str, Any]:
-    """Join an object body's properties; return the root compositions to carry over."""
+    """Join an object body's properties; return the root compositions to carry over (with the
+    properties renamed there as they were in the tool)."""
+    renames = _add_properties(fields, schema, body_required)
+    return {key: [_renamed(b, renames) for b in schema[key]] for key in COMPOSITIONS if key in schema}
+
+
+def _add_properties(fields: _Fields, schema: dict[str, Any], body_required: bool) -> dict[str, str]:
+    """Add an object body's properties (readOnly ones left out); return the renamed ones."""
     wanted = set(schema.get("required", [])) if body_required else set()
     renames: dict[str, str] = {}
     for prop, sub in schema["properties"].items():
@@ -289,7 +304,7 @@ def _merge_body(fields: _Fields, schema: dict[str, Any], body_required: bool) ->
         name = fields.add(base, f"body_{base}", sub, prop in wanted)
         if name != prop:
             renames[prop] = name
-    return {key: [_renamed(b, renames) for b in schema[key]] for key in COMPOSITIONS if key in schema}
+    return renames
 
 
 def _without_read_only(schema: Any) -> Any:

@@ -95,14 +95,22 @@ def describe(value: Any) -> str:
         return f"the boolean {str(value).lower()}"
     if isinstance(value, (int, float)):
         return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the string {value[:40]!r}" if value else "an empty string"
-    if isinstance(value, list):
-        return f"a list of {len(value)} item{'s' * (len(value) != 1)}" if value else "an empty list"
-    if isinstance(value, dict):
-        keys = ", ".join(map(str, list(value)[:5]))
-        return f"an object with keys {keys}" if value else "an empty object"
+    if isinstance(value, (str, list, dict)):
+        return _describe_sized(value)
     return f"a YAML {type(value).__name__} value"
+
+
+def _describe_sized(value: str | list[Any] | dict[Any, Any]) -> str:
+    if not value:
+        return f"an empty {_SIZED_KINDS.get(type(value), 'value')}"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item{'s' * (len(value) != 1)}"
+    return f"an object with keys {', '.join(map(str, list(value)[:5]))}"
+
+
+_SIZED_KINDS: dict[type, str] = {str: "string", list: "list", dict: "object"}
 
 
 def need_object(value: Any, where: str, expected: str, via: str = "") -> dict[str, Any]:
