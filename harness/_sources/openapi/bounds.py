@@ -128,7 +128,7 @@ def count_values(value: Any, limit: int) -> tuple[int, bool]:
 
 def is_json_scalar(value: Any) -> bool:
     """A scalar a tool can carry: JSON's, or a YAML date (written out as ISO text)."""
-    if value is None or isinstance(value, (str, int, date)):
+    if isinstance(value, (str, int, date, type(None))):
         return True
     return isinstance(value, float) and math.isfinite(value)
 

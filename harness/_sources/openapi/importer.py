@@ -167,11 +167,18 @@ def _version(doc: Document, value: dict[str, Any]) -> str:
     version = value.get("openapi")
     if isinstance(version, str) and version[:4] in ("3.0.", "3.1."):
         return version
+    raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document (openapi: \"3.0.x\" or \"3.1.x\", quoted)",
+                  _not_openapi(value))
+
+
+def _not_openapi(value: dict[str, Any]) -> str:
+    """What a document without an OpenAPI 3.x version says it is instead (Swagger 2, often)."""
     swagger = value.get("swagger")
-    found = (f"swagger {swagger[:20]}" if isinstance(swagger, str) else
-             f"swagger: {describe(swagger)}" if "swagger" in value else
-             "no openapi key" if "openapi" not in value else describe(version))
-    raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document (openapi: \"3.0.x\" or \"3.1.x\", quoted)", found)
+    if isinstance(swagger, str):
+        return f"swagger {swagger[:20]}"
+    if "swagger" in value:
+        return f"swagger: {describe(swagger)}"
+    return "no openapi key" if "openapi" not in value else describe(value["openapi"])
 
 
 def _check_paths(doc: Document, value: dict[str, Any], version: str) -> None:

@@ -127,7 +127,7 @@ def root_composition(schema: Any) -> bool:
 
 def is_json_media(media: str) -> bool:
     main = media.split(";")[0].strip().lower()
-    return main == "application/json" or main.endswith("+json") or main == "*/*"
+    return main in ("application/json", "*/*") or main.endswith("+json")
 
 
 def _need_schema(value: Any, where: str) -> Any:
