@@ -9,6 +9,9 @@ Document-wide (scaled by the document's own size, so a big honest document fits)
     values all imported tools hold                         64 per document value, 50 000..4 000 000
     top-level input fields of all tools                    8 per document value, 5 000..100 000
                                                            (operations that no longer fit are skipped)
+
+``Sizes`` checks the per-schema bounds, remembering each container it sized for the rest of the
+import; ``Budgets.take_held`` counts held values exactly only when the sizes no longer fit.
 """
 
 from __future__ import annotations
