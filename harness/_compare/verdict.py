@@ -58,10 +58,12 @@ def compare(old: Observation, new: Observation, exp: Expectation) -> Judgement:
     return _reordered(old, new, exp) or _differs(old, new, exp)
 
 
+_IDENTICAL = Judgement("identical", False)
+_STALE = Judgement("identical", True, "declared to diverge, but old and new are identical")
+
+
 def _identical(exp: Expectation) -> Judgement:
-    if exp.kind == "diverges":
-        return Judgement("identical", True, "declared to diverge, but old and new are identical")
-    return Judgement("identical", False)
+    return _STALE if exp.kind == "diverges" else _IDENTICAL
 
 
 def _reordered(old: Observation, new: Observation, exp: Expectation) -> Judgement | None:

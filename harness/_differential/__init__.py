@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from harness._differential.pool import UnitResult, run_units
 from harness._differential.unit import Pipelines, Unit
@@ -26,29 +26,26 @@ def _match(value: str, patterns: Sequence[str] | None) -> bool:
     return not patterns or any(fnmatch.fnmatchcase(value, p) for p in patterns)
 
 
-def _pairs(suite: Suite, cases: Sequence[str] | None, lanes: Sequence[str] | None) -> Iterator[tuple[Case, str]]:
-    for case in suite.cases:
-        if _match(case.id, cases):
-            yield from ((case, lane_id) for lane_id in case.lanes if _match(lane_id, lanes))
+def _case_units(suite: Suite, case: Case, lanes: Sequence[str] | None, limit: float) -> list[Unit]:
+    subject = suite.subjects[case.subject]  # once per case, not per lane
+    return [Unit(case, suite.lanes[lane_id], subject, limit) for lane_id in case.lanes if _match(lane_id, lanes)]
 
 
 def units(suite: Suite, cases: Sequence[str] | None = None, lanes: Sequence[str] | None = None,
           timeout: float | None = None) -> list[Unit]:
     """The case x lane pairs to run; ConfigError when a filter matches nothing."""
-    limit = float(timeout or suite.settings.get("timeout_s", 10.0))
-    out = [Unit(case, suite.lanes[lane_id], suite.subjects[case.subject], limit)
-           for case, lane_id in _pairs(suite, cases, lanes)]
-    if not out and (cases or lanes):
-        raise ConfigError("--case/--lane", [*(cases or ()), *(lanes or ())],
-                          "filters that match at least one case x lane of the suite")
+    limit = float(timeout or suite.settings.timeout_s)
+    out = [unit for case in suite.cases if _match(case.id, cases) for unit in _case_units(suite, case, lanes, limit)]
+    filters = [*(cases or ()), *(lanes or ())]
+    if filters and not out:
+        raise ConfigError("--case/--lane", filters, "filters that match at least one case x lane of the suite")
     return out
 
 
 def _ready(subject: Subject) -> None:
     """Before any worker forks: each side's setup command run once, each in-process callable
     imported (a missing pipeline is bad configuration, said once, not an outcome per unit)."""
-    for side in ("old", "new"):
-        spec = subject.pipeline(side)
+    for spec in (subject.pipeline("old"), subject.pipeline("new")):
         prepare(spec)
         if spec.in_process and spec.call:
             resolve_in_suite(spec.call, spec.root)
@@ -59,10 +56,10 @@ def _ready(subject: Subject) -> None:
 def build(suite: Suite, cases: Sequence[str] | None = None, lanes: Sequence[str] | None = None,
           *, workers: int | None = None, timeout: float | None = None,
           on_result: Callable[[UnitResult], None] | None = None) -> list[UnitResult]:
-    """Run old and new on every selected case x lane; results in suite order."""
+    """Run old and new on every selected case x lane; results in suite order. ``workers``:
+    None is one per core; 0 runs every unit in this process."""
     todo = units(suite, cases, lanes, timeout)
-    for subject in {u.subject for u in todo}:
-        _ready(subject)
+    for name in {unit.case.subject for unit in todo}:  # a name hashes cheaply; a Subject hashes every field
+        _ready(suite.subjects[name])
     count = (os.cpu_count() or 1) if workers is None else workers
-    memory = suite.settings.get("memory_mb")
-    return run_units(todo, count, on_result or (lambda _r: None), float(memory) if memory else None)
+    return run_units(todo, count, on_result or (lambda _r: None), suite.settings.memory_mb)
