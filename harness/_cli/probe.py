@@ -46,7 +46,7 @@ def _run_bodies(suite: Suite, lane_id: str) -> list[Any]:
     """The new pipeline's request bodies on this lane (probe decides which no rule covers)."""
     if not any(lane_id in case.lanes for case in suite.cases):
         return []
-    return [new.value for result in build(suite, lanes=[lane_id]) 
+    return [new.value for result in build(suite, lanes=[lane_id])
             if (new := _new_request(suite, result)) is not None]
 
 
