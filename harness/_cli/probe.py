@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from harness._cli.args import suite_lane
 from harness._common.jsonread import parse_json
 from harness._common.yamlsafe import MAX_DEPTH, MAX_NODES
 from harness._differential import UnitResult, build
@@ -83,9 +84,7 @@ def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodie
             from_run: bool, limit: int | None, timeout: float, run_deadline: float) -> int:
     """Re-probe a lane live: needs its key in the environment; records to --out; exit 5 on drift."""
     suite = load_suite(suite_dir)
-    if lane_id not in suite.lanes:
-        raise ConfigError("--lane", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
-    lane = suite.lanes[lane_id]
+    lane = suite_lane(suite, lane_id, "--lane")
     name = key_env or KEY_ENV.get(lane.provider, "HARNESS_PROBE_KEY")
     key = os.environ.get(name, "")
     if not key:

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from harness._cli.args import suite_lane
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load.suite import load_suite
@@ -55,10 +56,9 @@ def _read_body(body_file: Path) -> dict[str, Any]:
 def command(body_file: Path, lane_id: str, suite_dir: Path) -> int:
     """Replay the recorded answer to a request body sent on LANE (never the network)."""
     suite = load_suite(suite_dir)
-    if lane_id not in suite.lanes:
-        raise ConfigError("--lane", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
+    lane = suite_lane(suite, lane_id, "--lane")
     body = _read_body(body_file)
-    result = replay(catalog_of(suite), suite.lanes[lane_id], body)
+    result = replay(catalog_of(suite), lane, body)
     if result.status == "unknown":
         click.echo(f"unknown: no recorded rejection covers this body on {lane_id} (nothing was sent)")
         return ExitCode.OK
