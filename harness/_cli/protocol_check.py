@@ -43,9 +43,7 @@ def _json_file(option: str, path: Path | None) -> Any:
 def command(cmd: tuple[str, ...], timeout: float, start_timeout: float, input_file: Path | None,
             lane_file: Path | None) -> int:
     """Check that the program CMD speaks the JSON-lines pipeline protocol (put `--` before CMD)."""
-    lane = _json_file("--lane", lane_file)
-    if lane is not None and not isinstance(lane, dict):
-        raise ConfigError("--lane", str(lane_file), "a JSON object (a lane)")
+    lane = _lane(lane_file)  # read before --input, as each names its own option when it is bad
     checks = check_program(list(cmd), timeout=timeout, start_timeout=start_timeout,
                            probe=_json_file("--input", input_file), lane=lane)
     click.echo(f"protocol-check: {' '.join(cmd)}")
@@ -54,3 +52,11 @@ def command(cmd: tuple[str, ...], timeout: float, start_timeout: float, input_fi
     failed = sum(c.status == "fail" for c in checks)
     click.echo(f"{len(checks) - failed} of {len(checks)} checks passed" + (f", {failed} failed" if failed else ""))
     return ExitCode.DIVERGENCE if failed else ExitCode.OK
+
+
+def _lane(lane_file: Path | None) -> dict[str, Any] | None:
+    """--lane's JSON object, or None without one."""
+    lane = _json_file("--lane", lane_file)
+    if lane is not None and not isinstance(lane, dict):
+        raise ConfigError("--lane", str(lane_file), "a JSON object (a lane)")
+    return lane

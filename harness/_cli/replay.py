@@ -26,19 +26,7 @@ __all__ = ["command"]
 
 def _read_body(body_file: Path) -> dict[str, Any]:
     """The request body: a JSON object read as UTF-8; anything else is a bad argument naming the file."""
-    try:
-        data = sys.stdin.buffer.read() if str(body_file) == "-" else body_file.read_bytes()
-    except OSError as exc:
-        raise ConfigError("BODY", str(body_file), f"a readable JSON file ({exc.strerror or exc})") from None
-    try:
-        body = json.loads(data.decode("utf-8"))
-    except RecursionError:  # the JSON decoder recurses per level: thousands of levels end here
-        raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
-                          "found one nested too deep to parse") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError("BODY", str(body_file), f"UTF-8 text (byte {exc.start} is not)") from None
-    except ValueError as exc:
-        raise ConfigError("BODY", str(body_file), f"a JSON request body ({exc})") from None
+    body = _decoded(_read_bytes(body_file), body_file)
     depth = body_depth(body)
     if depth > MAX_BODY_DEPTH:
         raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
@@ -47,6 +35,26 @@ def _read_body(body_file: Path) -> dict[str, Any]:
         # a request body is an object; replaying a list or a scalar would only ever say "unknown"
         raise ConfigError("BODY", str(body_file), f"a JSON object (a request body), found {type(body).__name__}")
     return body
+
+
+def _read_bytes(body_file: Path) -> bytes:
+    """The file's bytes, or stdin's for ``-``."""
+    try:
+        return sys.stdin.buffer.read() if str(body_file) == "-" else body_file.read_bytes()
+    except OSError as exc:
+        raise ConfigError("BODY", str(body_file), f"a readable JSON file ({exc.strerror or exc})") from None
+
+
+def _decoded(data: bytes, body_file: Path) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:  # the JSON decoder recurses per level: thousands of levels end here
+        raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
+                          "found one nested too deep to parse") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError("BODY", str(body_file), f"UTF-8 text (byte {exc.start} is not)") from None
+    except ValueError as exc:
+        raise ConfigError("BODY", str(body_file), f"a JSON request body ({exc})") from None
 
 
 @click.command("replay")

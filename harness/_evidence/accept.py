@@ -43,6 +43,11 @@ class Blessed:
     lane: str
     what: str
 
+    @property
+    def where(self) -> str:
+        """``file:line``, or the file alone when the edit has no line (a golden file)."""
+        return f"{self.file}:{self.line}" if self.line else str(self.file)
+
 
 def blessable(report: Mapping[str, Any], case: str | None, lanes: Sequence[str]) -> list[Mapping[str, Any]]:
     """Failing divergences (both sides built, differing outside what is declared) of the chosen
