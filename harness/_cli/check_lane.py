@@ -87,7 +87,7 @@ def command(lane: str, suite_dir: Path, side: str, as_json: bool) -> int:
     """Run LANE over a suite and print only its known-rejection findings."""
     section = lane_section(suite_dir, lane)
     sides = _SIDES[side]
-    findings = [f for f in section["findings"] if f["side"] in sides and f["rejections"]]
+    findings = _met(section, sides)
     note = str(section.get("nothing_to_check", ""))
     if as_json:
         _print_json(lane, findings, note)
@@ -96,6 +96,11 @@ def command(lane: str, suite_dir: Path, side: str, as_json: bool) -> int:
     else:
         _print_findings(lane, section, findings, sides)
     return ExitCode.KNOWN_REJECTION if _undeclared(findings) else ExitCode.OK
+
+
+def _met(section: dict[str, Any], sides: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The findings of these sides that meet a known rejection."""
+    return [f for f in section["findings"] if f["side"] in sides and f["rejections"]]
 
 
 def _undeclared(findings: list[dict[str, Any]]) -> bool:

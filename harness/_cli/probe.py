@@ -98,31 +98,28 @@ def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodie
 def _report(lane_id: str, out: Path, items: list[ProbeItem]) -> int:
     """List drift and what could not be checked apart; exit 5 on either (never green unchecked)."""
     for item in items:
-        for line in _item_lines(item):
-            click.echo(line)
+        _print_item(item)
     counts = ", ".join(f"{v} {k}" for k, v in sorted(summarize(items).items()))
     click.echo(f"probe {lane_id}: {len(items)} request(s): {counts or 'none'}; recorded in {out}")
-    lines, code = _verdict(lane_id, len(items), sum(1 for i in items if i.outcome in DRIFT), len(unchecked(items)))
-    for line in lines:
+    closing = _closing(lane_id, len(items), sum(1 for i in items if i.outcome in DRIFT), len(unchecked(items)))
+    for line in closing:
         click.echo(line)
-    return code
+    return ExitCode.DRIFT if closing else ExitCode.OK  # each closing line says why it is not a pass
 
 
-def _item_lines(item: ProbeItem) -> list[str]:
-    """What is worth a line about one request: drift, no answer to compare, an answer not recorded."""
+def _print_item(item: ProbeItem) -> None:
+    """A line about a request worth one: drift, no answer to compare, an answer not recorded."""
     rule = item.rule or "no rule"
-    lines = []
     if item.outcome in DRIFT:
-        lines.append(f"{item.outcome}: {item.id} ({rule}) status {item.status}: {item.detail}")
+        click.echo(f"{item.outcome}: {item.id} ({rule}) status {item.status}: {item.detail}")
     elif item.outcome in UNCHECKED:
-        lines.append(f"could not check: {item.id} ({rule}): {item.detail}")
+        click.echo(f"could not check: {item.id} ({rule}): {item.detail}")
     if item.refused:
-        lines.append(f"{item.refused}: {item.id} ({rule}); its outcome ({item.outcome}) stands")
-    return lines
+        click.echo(f"{item.refused}: {item.id} ({rule}); its outcome ({item.outcome}) stands")
 
 
-def _verdict(lane_id: str, total: int, drift: int, missed: int) -> tuple[list[str], ExitCode]:
-    """The closing lines and the exit: 5 on drift, and whenever something could not be checked."""
+def _closing(lane_id: str, total: int, drift: int, missed: int) -> list[str]:
+    """What keeps the probe from passing: drift, nothing to probe, requests with no answer to compare."""
     lines = []
     if drift:
         lines.append(f"drift: {drift} of {total} request(s) answered differently from the record")
@@ -132,4 +129,4 @@ def _verdict(lane_id: str, total: int, drift: int, missed: int) -> tuple[list[st
     elif missed:
         lines.append(f"could not check: {missed} of {total} request(s) got no answer to compare "
                      "(not drift, but not a pass either); exit 5")
-    return lines, ExitCode.DRIFT if drift or missed or not total else ExitCode.OK
+    return lines
