@@ -47,14 +47,12 @@ def _run_bodies(suite: Suite, lane_id: str) -> list[Any]:
     """The new pipeline's request bodies on this lane (probe decides which no rule covers)."""
     if not any(lane_id in case.lanes for case in suite.cases):
         return []
-    return [new.value for result in build(suite, lanes=[lane_id])
-            if (new := _new_request(suite, result)) is not None]
+    return [new.value for result in build(suite, lanes=[lane_id]) if (new := _new_request(result)) is not None]
 
 
-def _new_request(suite: Suite, result: UnitResult) -> Observation | None:
+def _new_request(result: UnitResult) -> Observation | None:
     """The new side's observation when it built a request body, else None."""
-    subject = suite.subjects.get(result.unit.case.subject)
-    if subject is not None and subject.output != "request-body":
+    if result.unit.subject.output != "request-body":
         return None
     return result.new if result.new is not None and result.new.ok else None
 

@@ -4,6 +4,7 @@ counts, and exit 5 whenever anything drifted or could not be checked (never gree
 from __future__ import annotations
 
 import dataclasses
+import shutil
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,11 @@ def test_from_run_builds_the_new_pipelines_request_bodies_of_the_lane() -> None:
     assert _run_bodies(suite, "one") == [{"model": "m-1", "tools": [
         {"name": "t", "description": "d", "input_schema": {"type": "object"}}]}]
     assert _run_bodies(dataclasses.replace(suite, cases=()), "one") == []
+
+
+def test_from_run_leaves_out_a_subject_whose_output_is_not_a_request_body(tmp_path: Path) -> None:
+    folder = shutil.copytree(SCENARIOS / "mutate" / "cased", tmp_path / "cased")
+    suite_yaml = folder / "suite.yaml"
+    suite_yaml.write_text(suite_yaml.read_text().replace("    wires: [echo-wire]\n",
+                                                         "    wires: [echo-wire]\n    output: value\n"))
+    assert _run_bodies(load_suite(folder), "one") == []
