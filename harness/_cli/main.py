@@ -46,17 +46,15 @@ _FAILURES: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], tu
     (OSError, ("harness: {where}{why}", ExitCode.BAD_INPUT)),  # a path the user gave that cannot be read or written
     (KeyboardInterrupt, ("harness: interrupted", ExitCode.INTERRUPTED)),
     (Terminated, ("harness: stopped by SIGTERM", ExitCode.TERMINATED)),
-    (Exception, ("harness: internal error {kind}: {exc} (a bug; rerun with --debug)", ExitCode.INTERNAL)),
 )
+# Anything else is a harness bug; with --debug it is not caught, so its traceback shows.
+_INTERNAL = (Exception, ("harness: internal error {kind}: {exc} (a bug; rerun with --debug)", ExitCode.INTERNAL))
 
 
 def _failure(exc: BaseException, debug: bool) -> tuple[str, ExitCode] | None:
-    """What ``exc`` prints and exits with, or None when it passes through (with ``--debug`` an
-    internal error does too, to show its traceback)."""
-    for kinds, failure in _FAILURES:
-        if isinstance(exc, kinds):
-            return None if failure is None or (debug and failure[1] == ExitCode.INTERNAL) else failure
-    return None
+    """What ``exc`` prints and exits with, or None when it passes through."""
+    rows = _FAILURES if debug else (*_FAILURES, _INTERNAL)
+    return next((failure for kinds, failure in rows if isinstance(exc, kinds)), None)
 
 
 def _message(template: str, exc: BaseException) -> str:

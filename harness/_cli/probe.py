@@ -99,7 +99,7 @@ def _report(lane_id: str, out: Path, items: list[ProbeItem]) -> int:
         _print_item(item)
     counts = ", ".join(f"{v} {k}" for k, v in sorted(summarize(items).items()))
     click.echo(f"probe {lane_id}: {len(items)} request(s): {counts or 'none'}; recorded in {out}")
-    closing = _closing(lane_id, len(items), sum(1 for i in items if i.outcome in DRIFT), len(unchecked(items)))
+    closing = _closing(lane_id, items)
     for line in closing:
         click.echo(line)
     return ExitCode.DRIFT if closing else ExitCode.OK  # each closing line says why it is not a pass
@@ -116,8 +116,9 @@ def _print_item(item: ProbeItem) -> None:
         click.echo(f"{item.refused}: {item.id} ({rule}); its outcome ({item.outcome}) stands")
 
 
-def _closing(lane_id: str, total: int, drift: int, missed: int) -> list[str]:
+def _closing(lane_id: str, items: list[ProbeItem]) -> list[str]:
     """What keeps the probe from passing: drift, nothing to probe, requests with no answer to compare."""
+    total, drift, missed = len(items), sum(1 for i in items if i.outcome in DRIFT), len(unchecked(items))
     lines = []
     if drift:
         lines.append(f"drift: {drift} of {total} request(s) answered differently from the record")
