@@ -1,5 +1,5 @@
-"""`harness probe`: the bodies it reads (a file, a run) and its closing report: a line per drifted, unchecked or unrecorded request, the
-counts, and exit 5 whenever anything drifted or could not be checked (never green unchecked)."""
+"""`harness probe`: the bodies it reads (a file, a run) and its closing report: a line per drifted,
+unchecked or unrecorded request, the counts, and exit 5 whenever anything drifted or could not be checked (never green unchecked)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 
 from harness._cli.probe import _bodies, _report, _run_bodies
 from harness._errors import ConfigError
-from harness._load import load_suite
 from harness._exitcodes import ExitCode
+from harness._load import load_suite
 from harness._reject.probe import ProbeItem
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"

@@ -27,7 +27,8 @@ def test_an_unreadable_or_malformed_file_names_its_option(tmp_path: Path) -> Non
     bad = tmp_path / "bad.json"
     bad.write_text("{nope")
     code, err = _check("--input", str(bad))
-    assert code == ExitCode.BAD_INPUT and err.startswith(f"harness: bad argument: --input='{bad}': expected a JSON file (")
+    assert code == ExitCode.BAD_INPUT
+    assert err.startswith(f"harness: bad argument: --input='{bad}': expected a JSON file (")
     code, err = _check("--input", str(tmp_path / "missing.json"))
     assert code == ExitCode.BAD_INPUT and "expected a readable JSON file (No such file or directory)" in err
 
