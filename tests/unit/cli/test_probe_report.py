@@ -1,5 +1,6 @@
 """`harness probe`: the bodies it reads (a file, a run) and its closing report: a line per drifted,
-unchecked or unrecorded request, the counts, and exit 5 whenever anything drifted or could not be checked (never green unchecked)."""
+unchecked or unrecorded request, the counts, and exit 5 whenever anything drifted or could not be
+checked (never green unchecked)."""
 
 from __future__ import annotations
 
