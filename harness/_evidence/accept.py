@@ -52,12 +52,25 @@ class Blessed:
 def blessable(report: Mapping[str, Any], case: str | None, lanes: Sequence[str]) -> list[Mapping[str, Any]]:
     """Failing divergences (both sides built, differing outside what is declared) of the chosen
     cases (an id or glob; None: every case) on the chosen lanes (globs; none: every lane)."""
-    rows = [r for r in report["differential"] if r["failed"] and r["verdict"] in ("unexpected", "reordered")
-            and (case is None or fnmatch.fnmatchcase(r["case"], case))
-            and (not lanes or any(fnmatch.fnmatchcase(r["lane"], g) for g in lanes))]
+    _known(report, case)
+    return [r for r in report["differential"] if r["failed"] and r["verdict"] in ("unexpected", "reordered")
+            and _chosen(r["case"], case) and _on(r["lane"], lanes)]
+
+
+def _known(report: Mapping[str, Any], case: str | None) -> None:
+    """A case glob that matches no case of the run is a bad argument, not "nothing to bless"."""
     if case is not None and not any(fnmatch.fnmatchcase(r["case"], case) for r in report["differential"]):
         raise ConfigError("CASE", case, "a case of the run (see report.json's differential)")
-    return rows
+
+
+def _chosen(case_id: str, case: str | None) -> bool:
+    """``case_id`` matches the glob ``case``, or no case was named."""
+    return case is None or fnmatch.fnmatchcase(case_id, case)
+
+
+def _on(lane: str, lanes: Sequence[str]) -> bool:
+    """``lane`` matches one of the globs ``lanes``, or none was given."""
+    return not lanes or any(fnmatch.fnmatchcase(lane, g) for g in lanes)
 
 
 def _yaml() -> YAML:
@@ -76,28 +89,27 @@ def _index(doc: Any, case_id: str, path: Path) -> int:
                       "give it one)")
 
 
-def _declared_paths(entry: Any) -> list[str]:
-    if isinstance(entry, Mapping) and isinstance(entry.get("diverges"), Mapping):
-        return [str(p) for p in entry["diverges"].get("paths", [])]
-    return []
+def _diverges(entry: Any) -> Mapping[str, Any]:
+    """A lane entry's ``diverges`` block, or nothing when it has none."""
+    declared = entry.get("diverges") if isinstance(entry, Mapping) else None
+    return declared if isinstance(declared, Mapping) else {}
 
 
 def _entry(old: Any, star: Any, paths: list[str]) -> tuple[CommentedMap, str]:
     """The lane's new ``diverges`` entry, keeping what was declared before (its paths; its old
     reason in a comment), and a sentence for the user."""
     base = old if old is not None else star
-    merged = list(dict.fromkeys([*_declared_paths(base), *paths]))
+    was = _diverges(base)
+    merged = list(dict.fromkeys([*(str(p) for p in was.get("paths", [])), *paths]))
     body = CommentedMap()
     body["why"] = TODO
     body["paths"] = CommentedSeq(merged)
     body["paths"].fa.set_flow_style()
-    if isinstance(base, Mapping) and isinstance(base.get("diverges"), Mapping):
-        for key in ("old_raises", "new_raises"):
-            if key in base["diverges"]:
-                body[key] = base["diverges"][key]
-        was = base["diverges"].get("why")
-        if was:
-            body.yaml_add_eol_comment(f"was: {' '.join(str(was).split())}"[:200], "why")
+    for key in ("old_raises", "new_raises"):
+        if key in was:
+            body[key] = was[key]
+    if was.get("why"):
+        body.yaml_add_eol_comment(f"was: {' '.join(str(was['why']).split())}"[:200], "why")
     entry = CommentedMap()
     entry["diverges"] = body
     return entry, f"diverges at {', '.join(merged)} (why: TODO, write the reason)"
@@ -185,13 +197,18 @@ def _with_line(item: Blessed) -> Blessed:
 
 
 def _golden_value(folder: Path, report: Mapping[str, Any], case: str, lane: str, selector: str | None) -> Any:
-    row = next((r for r in report["differential"] if r["case"] == case and r["lane"] == lane), None)
-    link = (row or {}).get("evidence", {}).get("new") if row else None
-    if not link:
-        raise ConfigError("--update-golden", f"{case} on {lane}", "a run with the new pipeline's body saved for it")
-    value = json.loads((folder / link).read_text(encoding="utf-8"))
+    value = json.loads((folder / _new_body(report, case, lane)).read_text(encoding="utf-8"))
     picked = [v for _, v in select(value, selector)] if selector else [value]
     return picked[0] if len(picked) == 1 else picked
+
+
+def _new_body(report: Mapping[str, Any], case: str, lane: str) -> str:
+    """The run's link to the new pipeline's body for ``case`` on ``lane``."""
+    row = next((r for r in report["differential"] if r["case"] == case and r["lane"] == lane), None)
+    link = row.get("evidence", {}).get("new") if row else None
+    if not link:
+        raise ConfigError("--update-golden", f"{case} on {lane}", "a run with the new pipeline's body saved for it")
+    return str(link)
 
 
 def _write_golden(path: Path, value: Any) -> None:
@@ -210,7 +227,7 @@ def update_golden(suite: Path, folder: Path, report: Mapping[str, Any], case: st
         doc = yaml.safe_load((suite / rel).read_text(encoding="utf-8")) or {}
         for raw in doc.get("cases", []):
             cid = raw.get("id")
-            if cid in cases and (case is None or fnmatch.fnmatchcase(cid, case)):
+            if cid in cases and _chosen(cid, case):
                 golden = _Golden(suite / rel, folder, report, cid, cases[cid], lanes)
                 done.extend(golden.bless(pin) for pin in _file_pins(raw))
     return [d for d in done if d is not None]
@@ -240,8 +257,7 @@ class _Golden:
     lanes: Sequence[str]
 
     def _chosen(self, pin: Mapping[str, Any]) -> list[str]:
-        return [ln for ln in pin.get("lanes") or self.ran
-                if ln in self.ran and (not self.lanes or any(fnmatch.fnmatchcase(ln, g) for g in self.lanes))]
+        return [ln for ln in pin.get("lanes") or self.ran if ln in self.ran and _on(ln, self.lanes)]
 
     def bless(self, pin: Mapping[str, Any]) -> Blessed | None:
         values = {json.dumps(_golden_value(self.folder, self.report, self.case, ln, pin.get("select")),
