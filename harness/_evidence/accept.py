@@ -16,7 +16,7 @@ from __future__ import annotations
 import fnmatch
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -155,21 +155,25 @@ def _edit(lines: list[str], doc: Any, index: int, lane: str, entry: CommentedMap
     """The file's lines with ``lane``'s entry in case ``index``'s expect written in: the lane's
     old entry replaced, or the entry added after the others (a flow-style or missing expect is
     written out whole, in block style)."""
-    raw = doc["cases"][index]
     first, end, column = _expect_span(doc, index, lines)
-    expect = raw.get("expect")
+    expect = doc["cases"][index].get("expect")
     if expect is None or expect.fa.flow_style() or not len(expect):
         merged = CommentedMap(expect or {})
         merged[lane] = entry
         return lines[:first] + _render("expect", merged, column) + lines[end:]
+    return _in_block(lines, expect, end, lane, entry)
+
+
+def _in_block(lines: list[str], expect: CommentedMap, end: int, lane: str, entry: CommentedMap) -> list[str]:
+    """The lines with ``lane``'s entry written into a block-style expect ending at line ``end``."""
     keys = list(expect)
     column = expect.lc.key(keys[0])[1]
-    if lane in expect:
-        at = expect.lc.key(lane)[0]
-        later = keys[keys.index(lane) + 1:]
-        stop = _trimmed(lines, at, expect.lc.key(later[0])[0] if later else end)
-        return lines[:at] + _render(lane, entry, column) + lines[stop:]
-    return lines[:end] + _render(lane, entry, column) + lines[end:]
+    if lane not in expect:
+        return lines[:end] + _render(lane, entry, column) + lines[end:]
+    at = expect.lc.key(lane)[0]
+    later = keys[keys.index(lane) + 1:]
+    stop = _trimmed(lines, at, expect.lc.key(later[0])[0] if later else end)
+    return lines[:at] + _render(lane, entry, column) + lines[stop:]
 
 
 def bless_divergences(suite: Path, rows: Sequence[Mapping[str, Any]]) -> list[Blessed]:
@@ -223,14 +227,20 @@ def update_golden(suite: Path, folder: Path, report: Mapping[str, Any], case: st
     """Rewrite the file of every ``equals`` pin with a ``file`` of the chosen cases from the run's
     new bodies. Lanes that would write different contents are refused: one file, one truth."""
     done: list[Blessed | None] = []
-    for rel, cases in _ran(report).items():
+    for path, raw, ran in _chosen_cases(suite, report, case):
+        golden = _Golden(path, folder, report, raw["id"], ran, lanes)
+        done.extend(golden.bless(pin) for pin in _file_pins(raw))
+    return [d for d in done if d is not None]
+
+
+def _chosen_cases(suite: Path, report: Mapping[str, Any], case: str | None) -> Iterator[
+        tuple[Path, Mapping[str, Any], list[str]]]:
+    """(case file, the case as written, the lanes it ran on) for each chosen case of the run."""
+    for rel, ran in _ran(report).items():
         doc = yaml.safe_load((suite / rel).read_text(encoding="utf-8")) or {}
         for raw in doc.get("cases", []):
-            cid = raw.get("id")
-            if cid in cases and _chosen(cid, case):
-                golden = _Golden(suite / rel, folder, report, cid, cases[cid], lanes)
-                done.extend(golden.bless(pin) for pin in _file_pins(raw))
-    return [d for d in done if d is not None]
+            if raw.get("id") in ran and _chosen(raw["id"], case):
+                yield suite / rel, raw, ran[raw["id"]]
 
 
 def _ran(report: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:

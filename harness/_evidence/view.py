@@ -59,12 +59,16 @@ def _body(folder: Path, row: Mapping[str, Any], side: str) -> tuple[Any, str | N
     omitted = evidence.get("omitted", {}).get(side)
     if omitted:
         return None, f"body not saved: {omitted}"
-    info = row[side]
+    return None, _no_body(row[side])
+
+
+def _no_body(info: Mapping[str, Any]) -> str:
+    """Why a side built no body: its error, or its outcome alone."""
     err = info["error"]
-    if err:
-        where = f" at {err['where']}" if err.get("where") else ""
-        return None, f"{info['outcome']}: {err['type']}: {err['message']}{where}"
-    return None, f"no body ({info['outcome']})"
+    if not err:
+        return f"no body ({info['outcome']})"
+    where = f" at {err['where']}" if err.get("where") else ""
+    return f"{info['outcome']}: {err['type']}: {err['message']}{where}"
 
 
 def _saved(folder: Path, link: str) -> tuple[Any, str | None]:
@@ -79,11 +83,7 @@ def diff_lines(old: Any, new: Any) -> list[Line]:
     text = DeepDiff(old, new, verbose_level=2, log_frequency_in_sec=0).pretty()
     if not text.strip():
         return [("no difference in value (the bytes may differ in key order)", None)]
-    out: list[Line] = []
-    for line in text.splitlines():
-        style = next((s for word, s in _DIFF_STYLE if word in line), None)
-        out.append((line, style))
-    return out
+    return [(line, next((s for word, s in _DIFF_STYLE if word in line), None)) for line in text.splitlines()]
 
 
 def _rejection_lines(report: Mapping[str, Any], case: str, lane: str) -> list[Line]:
