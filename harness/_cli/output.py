@@ -129,15 +129,20 @@ def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False
     console.print(f"{s['units']} runs: {v['identical']} same, {v['reordered']} order, "
                   f"{v['intended']} intended, {v['unexpected']} DIFF, {v['error']} ERROR; "
                   f"{s['failed']} failing", highlight=False)
-    for row in report["differential"]:
-        if row["failed"]:
-            console.print(f"  FAIL {row['case']} on {row['lane']}: {row['verdict']}: {row['detail'][:200]}",
-                          markup=False, highlight=False)
+    _failing(report["differential"], console)
     if report.get("pins"):
         _pins(report["pins"], console)
     _rejections(report.get("rejections"), console, quiet)
     _mutation(report.get("mutation"), console)
     console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", highlight=False)
+
+
+def _failing(rows: Iterable[Mapping[str, Any]], console: Console) -> None:
+    """A line for each case x lane that fails the run, with the start of its detail."""
+    for row in rows:
+        if row["failed"]:
+            console.print(f"  FAIL {row['case']} on {row['lane']}: {row['verdict']}: {row['detail'][:200]}",
+                          markup=False, highlight=False)
 
 
 def _pins(pins: Mapping[str, Any], console: Console) -> None:

@@ -83,14 +83,19 @@ def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodie
     """Re-probe a lane live: needs its key in the environment; records to --out; exit 5 on drift."""
     suite = load_suite(suite_dir)
     lane = suite_lane(suite, lane_id, "--lane")
-    name = key_env or KEY_ENV.get(lane.provider, "HARNESS_PROBE_KEY")
-    key = os.environ.get(name, "")
-    if not key:
-        raise ConfigError("--key-env", name, "an environment variable holding the provider's key")
+    key = _key(key_env or KEY_ENV.get(lane.provider, "HARNESS_PROBE_KEY"))
     seen = _bodies(bodies) + (_run_bodies(suite, lane_id) if from_run else [])
     items = probe(catalog_of(suite), lane, out, key, bodies=seen, limit=limit, timeout=timeout,
                   run_deadline=run_deadline)
     return _report(lane_id, out, items)
+
+
+def _key(name: str) -> str:
+    """The provider's key from the environment variable ``name``; a bad argument when it is unset."""
+    key = os.environ.get(name, "")
+    if not key:
+        raise ConfigError("--key-env", name, "an environment variable holding the provider's key")
+    return key
 
 
 def _report(lane_id: str, out: Path, items: list[ProbeItem]) -> int:
