@@ -81,13 +81,19 @@ def _load_all(suite_root: Path, patterns: list[str] | str, project_root: Path) -
         except InputError as exc:
             errors.append(exc)
             continue
-        for mutant in ledger.mutants:
-            if mutant.id in seen:
-                errors.append(InputError(mutant.place, "a mutant id unique in the suite",
-                                         f"{mutant.id!r}, also at {seen[mutant.id]}"))
-            seen[mutant.id] = mutant.place
+        errors.extend(_reused_ids(ledger, seen))
         ledgers.append(ledger)
     return ledgers, errors
+
+
+def _reused_ids(ledger: Ledger, seen: dict[str, Place]) -> list[InputError]:
+    """An error for each mutant of ``ledger`` whose id an earlier one took; ``seen`` learns its ids."""
+    errors: list[InputError] = []
+    for m in ledger.mutants:
+        if m.id in seen:
+            errors.append(InputError(m.place, "a mutant id unique in the suite", f"{m.id!r}, also at {seen[m.id]}"))
+        seen[m.id] = m.place
+    return errors
 
 
 def check_ledgers(suite: Suite) -> None:
@@ -103,17 +109,30 @@ def check_ledgers(suite: Suite) -> None:
     ledgers, errors = _load_all(root, suite.settings.get("ledgers", ["**/*.ledger.yaml"]), settings.root)
     known = set(suite.settings.get("pin_sets") or {})
     for ledger in ledgers:
-        stray = [name for name in ledger.pin_sets if name not in known]
-        if stray and ledger.place is not None:
-            names = ", ".join(sorted(known)) or "none: suite.yaml has no pin_sets"
-            errors.append(InputError(ledger.place, f"pin sets of suite.yaml ({names})", repr(stray)))
-        for entry in ledger.targets:
-            try:
-                resolve_targets([entry], settings.root, root)
-            except InputError as exc:
-                errors.append(exc)
+        errors.extend(_stray_pin_sets(ledger, known))
+        errors.extend(_target_errors(ledger, settings.root, root))
     if errors:  # in file order, whichever check found them
         raise InputErrors(sorted(errors, key=lambda e: (e.place.file, e.place.line or 0)))
+
+
+def _stray_pin_sets(ledger: Ledger, known: set[str]) -> list[InputError]:
+    """The error naming the pin sets ``ledger`` belongs to that suite.yaml does not define, if any."""
+    stray = [name for name in ledger.pin_sets if name not in known]
+    if not stray or ledger.place is None:
+        return []
+    names = ", ".join(sorted(known)) or "none: suite.yaml has no pin_sets"
+    return [InputError(ledger.place, f"pin sets of suite.yaml ({names})", repr(stray))]
+
+
+def _target_errors(ledger: Ledger, project_root: Path, suite_root: Path) -> list[InputError]:
+    """An error for each of the ledger's targets that names no module or function."""
+    errors: list[InputError] = []
+    for entry in ledger.targets:
+        try:
+            resolve_targets([entry], project_root, suite_root)
+        except InputError as exc:
+            errors.append(exc)
+    return errors
 
 
 def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
@@ -121,13 +140,8 @@ def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
     # a ledger symlinked from outside the suite is named by its real path
     display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
     doc = load_document(path, display=display)
-    errors = _verdict_errors(doc)
-    try:
-        check(doc, "ledger")
-    except InputErrors as exc:
-        errors.extend(exc.errors)
-    if errors:
-        raise InputErrors(sorted(errors, key=lambda e: e.place.line or 0))
+    _check_document(doc)
+    errors: list[InputError] = []
     targets = tuple((t, doc.place(f"targets[{i}]")) for i, t in enumerate(doc.value.get("targets", ())))
     mutants: list[DeclaredMutant] = []
     for i, raw in enumerate(doc.value["mutants"]):
@@ -139,6 +153,17 @@ def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
         raise InputErrors(errors)
     return Ledger(file=display, targets=targets, mutants=tuple(mutants),
                   pin_sets=tuple(doc.value.get("pin_sets", ())), place=doc.place("pin_sets"))
+
+
+def _check_document(doc: Document) -> None:
+    """Raise InputErrors (in line order) when the ledger fails its schema or a mutant's verdict rule."""
+    errors = _verdict_errors(doc)
+    try:
+        check(doc, "ledger")
+    except InputErrors as exc:
+        errors.extend(exc.errors)
+    if errors:
+        raise InputErrors(sorted(errors, key=lambda e: e.place.line or 0))
 
 
 def _verdict_errors(doc: Document) -> list[InputError]:
@@ -170,11 +195,7 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
     if "find" in change:
         mutated = _find_replace(doc, at, mid, source, span, change["find"], change["replace"])
     else:
-        try:
-            mutated = apply_diff(source, change["diff"])
-        except HarnessError as exc:
-            raise InputError(doc.place(f"{at}.change.diff"), f"a diff that applies to {site['file']} "
-                             f"for mutant {mid}", str(exc)) from None
+        mutated = _diffed(doc, at, mid, source, site["file"], change["diff"])
     first, last = _changed_span(source, mutated)
     if first == 0:
         raise InputError(doc.place(f"{at}.change"), f"a change that alters {site['file']} for mutant {mid}",
@@ -185,17 +206,30 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
         raise InputError(doc.place(f"{at}.change"),
                          f"a change inside {function} (lines {span[0]}-{span[1]}) for mutant {mid}",
                          f"lines {first}-{last} changed")
-    import difflib
-
     rel = file.relative_to(root).as_posix()
-    diff = "".join(difflib.unified_diff(source.splitlines(keepends=True), mutated.splitlines(keepends=True),
-                                        f"a/{rel}", f"b/{rel}", n=1))
     return DeclaredMutant(
         id=mid, title=raw["title"], file=rel, function=function, line=first, source=mutated,
-        diff=diff, claims=tuple(raw.get("killed_by", ())), equivalent=raw.get("equivalent"),
+        diff=_unified_diff(source, mutated, rel), claims=tuple(raw.get("killed_by", ())), equivalent=raw.get("equivalent"),
         why=raw.get("why", ""), place=doc.place(at),
         claim_places=tuple(doc.place(f"{at}.killed_by[{j}]") for j in range(len(raw.get("killed_by", ())))),
     )
+
+
+def _diffed(doc: Document, at: str, mid: str, source: str, name: str, diff: str) -> str:
+    """``source`` with the mutant's unified diff applied; one that does not apply is an InputError."""
+    try:
+        return apply_diff(source, diff)
+    except HarnessError as exc:
+        raise InputError(doc.place(f"{at}.change.diff"), f"a diff that applies to {name} for mutant {mid}",
+                         str(exc)) from None
+
+
+def _unified_diff(source: str, mutated: str, rel: str) -> str:
+    """The mutant's change as the reports show it (one line of context), whichever way it was written."""
+    import difflib
+
+    return "".join(difflib.unified_diff(source.splitlines(keepends=True), mutated.splitlines(keepends=True),
+                                        f"a/{rel}", f"b/{rel}", n=1))
 
 
 def _site_source(place: Place, mid: str, root: Path, name: str) -> tuple[Path, str]:
@@ -288,17 +322,21 @@ def _hunks(diff: str) -> list[tuple[int, list[str], list[str]]]:
         if m:
             current = (int(m.group(1)), [], [])
             hunks.append(current)
-        elif current is None or raw.startswith(("--- ", "+++ ")) or raw.startswith("\\"):
-            continue
-        elif raw.startswith("-"):
-            current[1].append(raw[1:] + "\n")
-        elif raw.startswith("+"):
-            current[2].append(raw[1:] + "\n")
-        else:
-            text = raw[1:] if raw.startswith(" ") else raw
-            current[1].append(text + "\n")
-            current[2].append(text + "\n")
+        elif current is not None and not raw.startswith(("--- ", "+++ ", "\\")):
+            _add_line(current, raw)
     return hunks
+
+
+# which sides of a hunk (1: old, 2: new) a body line goes to, by its first character; any other
+# line (a blank context line whose space an editor stripped) is context, kept whole
+_SIDES = {"-": (1,), "+": (2,), " ": (1, 2)}
+
+
+def _add_line(hunk: tuple[int, list[str], list[str]], raw: str) -> None:
+    sides = _SIDES.get(raw[:1])
+    text = raw[1:] if sides else raw
+    for side in sides or (1, 2):
+        hunk[side].append(text + "\n")
 
 
 def _locate(lines: list[str], old: list[str], hint: int, floor: int) -> int:
