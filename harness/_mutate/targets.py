@@ -138,16 +138,18 @@ def _module_file(root: Path, module: str, suite: Path | None = None) -> Path | N
 
 def function_spans(source: str) -> dict[str, tuple[int, int]]:
     """Qualified name ("f", "Class.method") -> (first line incl. decorators, last line)."""
-    spans: dict[str, tuple[int, int]] = {}
     tree = ast.parse(source)
+    spans = _def_spans(tree.body, "")
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            spans[node.name] = _span(node)
-        elif isinstance(node, ast.ClassDef):
-            for child in node.body:
-                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                    spans[f"{node.name}.{child.name}"] = _span(child)
+        if isinstance(node, ast.ClassDef):
+            spans.update(_def_spans(node.body, f"{node.name}."))
     return spans
+
+
+def _def_spans(body: list[ast.stmt], prefix: str) -> dict[str, tuple[int, int]]:
+    """The spans of the functions defined directly in ``body``, named with ``prefix``."""
+    return {prefix + node.name: _span(node) for node in body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
 
 
 def _span(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
@@ -164,19 +166,28 @@ def _parse_target(text: str, root: Path, place: Place, suite: Path | None) -> tu
     if head.endswith(FOREIGN_SUFFIXES) and func:
         raise InputError(place, "a whole file (one function is chosen in Python targets only)", repr(text))
     if head.endswith((".py", *FOREIGN_SUFFIXES)):
-        file = (root / head).resolve()
-        if not file.is_relative_to(root.resolve()):  # its mutants would be written outside the tree
-            raise InputError(place, f"a Python file under the project root {root}",
-                             f"{head!r}, which resolves outside it")
-        if not file.is_file():
-            raise InputError(place, f"a source file under the project root {root}", f"no file {head!r}")
-        return file, func or None
+        return _target_file(head, root, place), func or None
+    return _target_module(head, root, place, suite), func or None
+
+
+def _target_file(head: str, root: Path, place: Place) -> Path:
+    """A target named by its path: a file under the project root."""
+    file = (root / head).resolve()
+    if not file.is_relative_to(root.resolve()):  # its mutants would be written outside the tree
+        raise InputError(place, f"a Python file under the project root {root}", f"{head!r}, which resolves outside it")
+    if not file.is_file():
+        raise InputError(place, f"a source file under the project root {root}", f"no file {head!r}")
+    return file
+
+
+def _target_module(head: str, root: Path, place: Place, suite: Path | None) -> Path:
+    """A target named by its module: the file it imports from, under the project root."""
     found = _module_file(root, head, suite)
     if found is None:
         raise InputError(place, f"an importable module under the project root {root}", f"no module {head!r}")
     if not found.resolve().is_relative_to(root.resolve()):  # a suite folder outside the root
         raise InputError(place, f"a module under the project root {root}", f"{head!r} at {found.resolve()}")
-    return found.resolve(), func or None
+    return found.resolve()
 
 
 def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path, suite: Path | None = None) -> list[Target]:
@@ -185,24 +196,27 @@ def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path, suite: Pat
     by_file: dict[Path, set[str] | None] = {}
     for text, place in entries:
         file, func = _parse_target(text, root, place, suite)
-        if file.suffix != ".py":
-            by_file[file] = None
-            continue
-        spans = _spans_or_error(file, place)
-        if func is not None and func not in spans:
-            known = ", ".join(sorted(spans)) or "none"
-            raise InputError(place, f"a function of {file.name} ({known})", repr(func))
-        current = by_file.get(file, set()) if file in by_file else set()
-        if func is None or current is None:
-            by_file[file] = None
-        else:
-            by_file[file] = {*current, func}
-    return [
-        Target(file=f, rel=f.relative_to(root.resolve()).as_posix(),
-               module=module_name(root, f, suite) if f.suffix == ".py" else "",
-               functions=None if funcs is None else frozenset(funcs))
-        for f, funcs in sorted(by_file.items())
-    ]
+        if file.suffix == ".py":
+            _check_function(file, func, place)
+        current = by_file.get(file, set())
+        # None is every function of the file: it absorbs any one function named beside it
+        by_file[file] = None if func is None or current is None else {*current, func}
+    return [_target(f, funcs, root, suite) for f, funcs in sorted(by_file.items())]
+
+
+def _check_function(file: Path, func: str | None, place: Place) -> None:
+    """A Python target file must parse, and a function it names must be defined in it."""
+    spans = _spans_or_error(file, place)
+    if func is not None and func not in spans:
+        known = ", ".join(sorted(spans)) or "none"
+        raise InputError(place, f"a function of {file.name} ({known})", repr(func))
+
+
+def _target(file: Path, funcs: set[str] | None, root: Path, suite: Path | None) -> Target:
+    python = file.suffix == ".py"  # a foreign file has no module name: another tool mutates it
+    return Target(file=file, rel=file.relative_to(root.resolve()).as_posix(),
+                  module=module_name(root, file, suite) if python else "",
+                  functions=None if funcs is None else frozenset(funcs))
 
 
 def _spans_or_error(file: Path, place: Place) -> dict[str, tuple[int, int]]:
@@ -235,13 +249,18 @@ def changed_lines(root: Path, rev: str, rels: Iterable[str]) -> dict[str, set[in
     )
     if proc.returncode != 0:
         raise ConfigError("--in-diff", rev, f"a git revision of {root} ({proc.stderr.strip()})")
+    return _new_side_lines(proc.stdout)
+
+
+def _new_side_lines(diff: str) -> dict[str, set[int]]:
+    """Changed lines (new side) by file from a ``-U0`` diff; a hunk of zero lines marks its neighbour."""
     out: dict[str, set[int]] = {}
     current: str | None = None
-    for line in proc.stdout.splitlines():
+    for line in diff.splitlines():
         if line.startswith("+++ "):
             name = line[4:].strip()
-            current = name[2:] if name.startswith("b/") else None
+            current = name[2:] if name.startswith("b/") else None  # /dev/null: the file was deleted
         elif current is not None and (m := _HUNK.match(line)):
-            start, count = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
+            start, count = int(m.group(1)), int(m.group(2) or 1)
             out.setdefault(current, set()).update(range(start, start + max(count, 1)))
     return out
