@@ -209,7 +209,8 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
     rel = file.relative_to(root).as_posix()
     return DeclaredMutant(
         id=mid, title=raw["title"], file=rel, function=function, line=first, source=mutated,
-        diff=_unified_diff(source, mutated, rel), claims=tuple(raw.get("killed_by", ())), equivalent=raw.get("equivalent"),
+        diff=_unified_diff(source, mutated, rel), claims=tuple(raw.get("killed_by", ())),
+        equivalent=raw.get("equivalent"),
         why=raw.get("why", ""), place=doc.place(at),
         claim_places=tuple(doc.place(f"{at}.killed_by[{j}]") for j in range(len(raw.get("killed_by", ())))),
     )
@@ -327,16 +328,16 @@ def _hunks(diff: str) -> list[tuple[int, list[str], list[str]]]:
     return hunks
 
 
-# which sides of a hunk (1: old, 2: new) a body line goes to, by its first character; any other
-# line (a blank context line whose space an editor stripped) is context, kept whole
-_SIDES = {"-": (1,), "+": (2,), " ": (1, 2)}
-
-
 def _add_line(hunk: tuple[int, list[str], list[str]], raw: str) -> None:
-    sides = _SIDES.get(raw[:1])
-    text = raw[1:] if sides else raw
-    for side in sides or (1, 2):
-        hunk[side].append(text + "\n")
+    """One body line of a hunk: removed (old side), added (new side), or context (both). A line
+    without a sign (a blank context line whose space an editor stripped) is context, kept whole."""
+    _, old, new = hunk
+    sign = raw[:1]
+    text = raw[1:] if sign in ("-", "+", " ") else raw
+    if sign != "+":
+        old.append(text + "\n")
+    if sign != "-":
+        new.append(text + "\n")
 
 
 def _locate(lines: list[str], old: list[str], hint: int, floor: int) -> int:

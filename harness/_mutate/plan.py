@@ -15,7 +15,7 @@ from typing import Any
 from harness._errors import ConfigError, Place
 from harness._model import Case
 from harness._mutate.foreign import JS_SUFFIXES, RUST_SUFFIXES, cargo_mutants, stryker_mutants
-from harness._mutate.ledger import Ledger, load_ledgers
+from harness._mutate.ledger import DeclaredMutant, Ledger, load_ledgers
 from harness._mutate.mutants import Mutant, as_file_mutant, declared_mutant, operator_mutants, shard_keys
 from harness._mutate.mutmut_adapter import generate
 from harness._mutate.sandbox import Sandbox
@@ -76,35 +76,37 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 def _filter_in_diff(targets: list[Target], root: Path, rev: str) -> list[Target]:
     changed = changed_lines(root, rev, [t.rel for t in targets])
-    kept: list[Target] = []
-    for t in targets:
-        lines = changed.get(t.rel, set())
-        if not t.file.name.endswith(".py"):  # no function spans: the file, when the diff touches it
-            if lines:
-                kept.append(t)
-            continue
-        spans = function_spans(t.file.read_text(encoding="utf-8"))
-        names = {n for n, (a, b) in spans.items() if lines & set(range(a, b + 1))}
-        if t.functions is not None:
-            names &= t.functions
-        if names:
-            kept.append(Target(t.file, t.rel, t.module, frozenset(names)))
-    return kept
+    narrowed = (_narrowed(t, changed.get(t.rel, set())) for t in targets)
+    return [t for t in narrowed if t is not None]
+
+
+def _narrowed(t: Target, lines: set[int]) -> Target | None:
+    """``t`` cut to the functions the changed ``lines`` touch; None when they touch none. A file
+    without function spans (not Python) is kept whole when the diff touches it."""
+    if not t.file.name.endswith(".py"):
+        return t if lines else None
+    spans = function_spans(t.file.read_text(encoding="utf-8"))
+    names = {n for n, span in spans.items() if _touches(lines, span)}
+    if t.functions is not None:
+        names &= t.functions
+    return Target(t.file, t.rel, t.module, frozenset(names)) if names else None
 
 
 def _declared_in_diff(mutants: list[Mutant], root: Path, rev: str) -> list[Mutant]:
     changed = changed_lines(root, rev, [m.file for m in mutants])
-    kept = []
-    for m in mutants:
-        lines = changed.get(m.file, set())
-        if m.function is None or not m.file.endswith(".py"):
-            if lines:
-                kept.append(m)
-            continue
-        a, b = function_spans((root / m.file).read_text(encoding="utf-8"))[m.function]
-        if lines & set(range(a, b + 1)):
-            kept.append(m)
-    return kept
+    return [m for m in mutants if _site_touched(m, changed.get(m.file, set()), root)]
+
+
+def _site_touched(m: Mutant, lines: set[int], root: Path) -> bool:
+    """Whether the changed ``lines`` touch a declared mutant's site: its function, else its file."""
+    if m.function is None or not m.file.endswith(".py"):
+        return bool(lines)
+    return _touches(lines, function_spans((root / m.file).read_text(encoding="utf-8"))[m.function])
+
+
+def _touches(lines: set[int], span: tuple[int, int]) -> bool:
+    first, last = span
+    return bool(lines & set(range(first, last + 1)))
 
 
 def out_folder(suite_root: Path, options: Options) -> Path:
@@ -127,19 +129,24 @@ def _operator_mutants(targets: list[Target], root: Path, out: Path, external: bo
         if t.file.name.endswith(RUST_SUFFIXES):
             rust.append((t.file, t.rel, place))
             continue
-        source = t.file.read_text(encoding="utf-8")
-        generated = generate(t.rel, source, t.functions)
-        found = operator_mutants(t.rel, t.module, source, generated)
-        if external:
-            edits = {m.switch: e.mutated for m, e in zip(found, generated.edits, strict=True)}
-            found = [as_file_mutant(m, edits[m.switch], out / "external") for m in found]
-        else:
-            dest = out / "mutants" / t.rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(generated.code, encoding="utf-8")
-        mutants.extend(found)
+        mutants.extend(_python_mutants(t, out, external))
     mutants.extend(cargo_mutants(rust, root, out / "external"))
     return mutants
+
+
+def _python_mutants(t: Target, out: Path, external: bool) -> list[Mutant]:
+    """mutmut's mutants of one Python target: switched in the trampolined module written under
+    ``out/mutants``, or (``external``) each a whole mutated file under ``out/external``."""
+    source = t.file.read_text(encoding="utf-8")
+    generated = generate(t.rel, source, t.functions)
+    found = operator_mutants(t.rel, t.module, source, generated)
+    if external:
+        edits = {m.switch: e.mutated for m, e in zip(found, generated.edits, strict=True)}
+        return [as_file_mutant(m, edits[m.switch], out / "external") for m in found]
+    dest = out / "mutants" / t.rel
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(generated.code, encoding="utf-8")
+    return found
 
 
 def _suite_prefix(suite_root: Path, root: Path) -> str:
@@ -165,17 +172,20 @@ def _targets(ms: MutationSettings, ledgers: list[Ledger], suite_root: Path,
 def _declared(ledgers: list[Ledger], ms: MutationSettings, suite_root: Path, out: Path,
               external: bool) -> list[Mutant]:
     """The ledgers' mutants, each mutated file written under ``out/declared``."""
-    declared: list[Mutant] = []
     (out / "declared").mkdir(exist_ok=True)
-    for ledger in ledgers:
-        for d in ledger.mutants:
-            as_file = external or not d.file.endswith(".py")
-            path = out / "declared" / (f"{d.id}{Path(d.file).suffix}" if as_file else f"{d.id}.py")
-            path.write_text(d.source, encoding="utf-8")
-            module = "" if as_file else module_name(ms.root, ms.root / d.file, suite_root)
-            m = declared_mutant(d, module, str(path))
-            declared.append(replace(m, apply="file") if as_file else m)
-    return declared
+    return [_declared_one(d, ms.root, suite_root, out / "declared", external)
+            for ledger in ledgers for d in ledger.mutants]
+
+
+def _declared_one(d: DeclaredMutant, root: Path, suite_root: Path, folder: Path, external: bool) -> Mutant:
+    """One ledger mutant, its mutated file written to ``folder``: a module swapped in at import, or a
+    whole file applied in the row's sandbox (a side run outside the engine, or a foreign file)."""
+    as_file = external or not d.file.endswith(".py")
+    path = folder / (f"{d.id}{Path(d.file).suffix}" if as_file else f"{d.id}.py")
+    path.write_text(d.source, encoding="utf-8")
+    if as_file:
+        return replace(declared_mutant(d, "", str(path)), apply="file")
+    return declared_mutant(d, module_name(root, root / d.file, suite_root), str(path))
 
 
 def _selected(mutants: list[Mutant], options: Options) -> set[str]:
