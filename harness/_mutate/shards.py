@@ -24,16 +24,22 @@ def _load(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 def _missing(plans: list[dict[str, Any]], folders: list[Path]) -> tuple[list[str], list[str]]:
     """The slices given (``k/n``) and the slices of the same split that were not."""
     given = sorted({tuple(p["shard"]) for p in plans if p.get("shard")})
-    splits = {n for _k, n in given}
-    if len(splits) > 1:
-        raise ConfigError("shard folder", ", ".join(str(f) for f in folders),
-                          f"shards of one split (k/N with one N), not of {sorted(splits)}")
     names = [f"{k}/{n}" for k, n in given]
-    if not splits:
+    n = _split(given, folders)
+    if n is None:
         return names, []
-    (n,) = splits
     have = {k for k, _n in given}
     return names, [f"{k}/{n}" for k in range(1, n + 1) if k not in have]
+
+
+def _split(given: list[tuple[int, ...]], folders: list[Path]) -> int | None:
+    """The N the given slices ``k/N`` share (None when no shard was given); shards of several splits
+    are refused: their slices overlap."""
+    splits = sorted({n for _k, n in given})
+    if len(splits) > 1:
+        raise ConfigError("shard folder", ", ".join(str(f) for f in folders),
+                          f"shards of one split (k/N with one N), not of {splits}")
+    return splits[0] if splits else None
 
 
 def _same_mutants(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> list[str]:
@@ -74,11 +80,15 @@ def _write(out: Path, plan: dict[str, Any], baseline: dict[str, Any], rows: dict
         for key in sorted(rows):
             fh.write(json.dumps(rows[key], sort_keys=True) + "\n")
     for folder in folders:  # the mutated sources are identical across shards; keep one copy
-        if folder.resolve() == out.resolve():
-            continue
-        for sub in ("mutants", "declared", "external"):
-            if (folder / sub).is_dir() and not (out / sub).exists():
-                shutil.copytree(folder / sub, out / sub)
+        if folder.resolve() != out.resolve():
+            _copy_sources(folder, out)
+
+
+def _copy_sources(folder: Path, out: Path) -> None:
+    """A shard's mutated sources, for each kind ``out`` does not hold yet."""
+    for sub in ("mutants", "declared", "external"):
+        if (folder / sub).is_dir() and not (out / sub).exists():
+            shutil.copytree(folder / sub, out / sub)
 
 
 def merge(folders: list[Path], out: Path) -> dict[str, Any]:
