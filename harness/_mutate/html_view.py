@@ -85,15 +85,17 @@ def _escapes(mutants: list[dict[str, Any]]) -> str:
     escaped = [m for m in mutants if m["status"] in ESCAPES]
     if not escaped:
         return "<h2>Escapes</h2><p>None: every mutant that ran turned at least one pin red.</p>"
-    parts = [f"<h2>Escapes ({len(escaped)})</h2>"]
-    for m in escaped:
-        why = ("no pin reaches it" if m["status"] == "no_coverage"
-               else f"{len(m['covered_by'])} covering pin(s) stayed green")
-        parts.append(f'<div class="escape" id="escape-{escape(m["id"])}"><b>{escape(m["id"])}</b> '
-                     f'<span class="{m["status"]}">{m["status"]}</span> <code>{escape(_site(m))}</code> '
-                     f'{escape(m.get("function") or "")}: {escape(why)}<details open><summary>'
-                     f'{escape(m["title"])}</summary><pre>{escape(m["diff"])}</pre></details></div>')
-    return "".join(parts)
+    return f"<h2>Escapes ({len(escaped)})</h2>" + "".join(map(_escape, escaped))
+
+
+def _escape(m: dict[str, Any]) -> str:
+    """One escaped mutant: its site, why no pin caught it, and its diff."""
+    why = ("no pin reaches it" if m["status"] == "no_coverage"
+           else f"{len(m['covered_by'])} covering pin(s) stayed green")
+    return (f'<div class="escape" id="escape-{escape(m["id"])}"><b>{escape(m["id"])}</b> '
+            f'<span class="{m["status"]}">{m["status"]}</span> <code>{escape(_site(m))}</code> '
+            f'{escape(m.get("function") or "")}: {escape(why)}<details open><summary>'
+            f'{escape(m["title"])}</summary><pre>{escape(m["diff"])}</pre></details></div>')
 
 
 def _mutant_rows(mutants: list[dict[str, Any]]) -> str:
@@ -135,21 +137,25 @@ def _data(section: dict[str, Any], expanded: dict[str, Any]) -> dict[str, Any]:
     """Per mutant the pins that went red (k, crashes x, timeouts t) and its covering set (c), by
     index: the compact section's own encoding, so the page grows with mutants + pins."""
     ids: list[str] = section["pins"]["ids"]
+    index = {p: i for i, p in enumerate(ids)}
     if "pin_sets" in section:
         sets, raw = section["pin_sets"], section["mutants"]
-    else:  # an expanded section: index it here
-        index = {p: i for i, p in enumerate(ids)}
-        keyed: dict[tuple[int, ...], int] = {}
-        raw = []
-        for m in expanded["mutants"]:
-            c = keyed.setdefault(tuple(index[p] for p in m["covered_by"]), len(keyed))
-            raw.append({**{k: [index[p] for p in m[k]] for k in ("killed_by", "crashed", "timed_out")},
-                        "covered_by": c})
-        sets = [list(s) for s in keyed]
+    else:
+        sets, raw = _indexed(expanded["mutants"], index)
     mutants = [{"k": m["killed_by"], "x": m["crashed"], "t": m["timed_out"], "c": m["covered_by"]} for m in raw]
-    index = {p: i for i, p in enumerate(ids)}
     groups = [[name, [index[p] for p in items]] for name, items in _pins(expanded)]
     return {"pins": ids, "sets": sets, "mutants": mutants, "groups": groups}
+
+
+def _indexed(mutants: list[dict[str, Any]], index: dict[str, int]) -> tuple[list[list[int]], list[dict[str, Any]]]:
+    """An expanded section's covering sets, and each mutant's red pins by index and covering set by
+    its number: the compact section's encoding, made here."""
+    keyed: dict[tuple[int, ...], int] = {}
+    raw = []
+    for m in mutants:
+        c = keyed.setdefault(tuple(index[p] for p in m["covered_by"]), len(keyed))
+        raw.append({**{k: [index[p] for p in m[k]] for k in ("killed_by", "crashed", "timed_out")}, "covered_by": c})
+    return [list(s) for s in keyed], raw
 
 
 def _options(values: list[str], label: str) -> str:
