@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness._errors import ConfigError
+from harness._model import Observation
 
 __all__ = ["differing", "fingerprints", "folder_lock"]
 
@@ -69,15 +70,18 @@ def fingerprints(suite_root: str) -> dict[str, str] | None:
         for case in suite.cases:
             pipeline = pipes.get(suite.subjects[case.subject].pipeline("new"))
             for lane_id in case.lanes:
-                key = f"{case.id}[{lane_id}]"
                 obs = pipeline.call(copy.deepcopy(dict(case.input)), suite.lanes[lane_id].as_dict(), case_id=case.id,
                                     lane_id=lane_id, side="new", timeout=timeout)
-                if obs.ok and obs.wire is not None:
-                    out[key] = hashlib.sha256(obs.wire).hexdigest()
-                else:  # an error is an output too: the same one must come back
-                    err = obs.error
-                    out[key] = f"{obs.outcome} {err.type if err else ''}: {(err.message if err else '')[:200]}"
+                out[f"{case.id}[{lane_id}]"] = _fingerprint(obs)
     return out
+
+
+def _fingerprint(obs: Observation) -> str:
+    """The sha256 of a wire body; an error is an output too: the same one must come back."""
+    if obs.ok and obs.wire is not None:
+        return hashlib.sha256(obs.wire).hexdigest()
+    err = obs.error
+    return f"{obs.outcome} {err.type if err else ''}: {(err.message if err else '')[:200]}"
 
 
 def differing(before: dict[str, str], after: dict[str, str] | None) -> list[str]:
