@@ -57,6 +57,7 @@ def test_each_ledger_claim_is_a_test_case_failing_when_it_does_not_hold() -> Non
 
 
 def test_a_failing_rejection_case_names_only_the_undeclared_rejections() -> None:
-    findings = [_finding("c1", "first-party", "new", _rejection("anthropic.root", False), _rejection("other.rule", True))]
+    findings = [_finding("c1", "first-party", "new", _rejection("anthropic.root", False),
+                         _rejection("other.rule", True))]
     (case,) = ET.fromstring(junit.render(_report(rejections={"findings": findings})))[1]
     assert case[0].get("message") == case[0].text == "anthropic.root at tools[0]: root composition refused"
