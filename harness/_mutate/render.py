@@ -125,15 +125,24 @@ def _pin_lines(section: dict[str, Any]) -> list[str]:
     rows = section.get("pin_kills", [])
     if not rows:
         return []
-    unique = [r for r in rows if r["unique_kills"]]
-    idle = [r.get("group", r["pin"]) for r in rows if not r["kills"]]  # a pin group is one pin
+    unique = [f"- `{_pin_name(r)}`: {', '.join(r['unique'])}" for r in rows if r["unique_kills"]]
+    idle = [_pin_name(r) for r in rows if not r["kills"]]
     return ["### Pins", "", f"{len(rows)} pins: {len(rows) - len(idle)} kill at least one mutant, "
             f"{len(unique)} kill one that no other pin kills, {len(idle)} kill none.", "",
-            *_listed("Unique killers:", [f"- `{r.get('group', r['pin'])}`: {', '.join(r['unique'])}" for r in unique]),
+            *_listed("Unique killers:", unique),
             *_listed("Pins no mutant turned red (no mutant here changes what they check):",
                      [f"- {group}" for group in _compact(idle)]),
-            *_listed("Left out (not passing on unmutated code):",
-                     [f"- `{e['pin']}`: {e['outcome']} {e['detail']}".rstrip() for e in section["pins"]["excluded"]])]
+            *_listed("Left out (not passing on unmutated code):", _left_out(section["pins"]["excluded"]))]
+
+
+def _pin_name(row: dict[str, Any]) -> str:
+    """A row of the per-pin table by name: a pin group is one pin, named by its group id."""
+    return str(row.get("group", row["pin"]))
+
+
+def _left_out(excluded: list[dict[str, Any]]) -> list[str]:
+    """The pins left out of every row, with how they ended on unmutated code."""
+    return [f"- `{e['pin']}`: {e['outcome']} {e['detail']}".rstrip() for e in excluded]
 
 
 def pin_runs_line(section: dict[str, Any]) -> str:
@@ -164,8 +173,14 @@ def _pending_note(section: dict[str, Any]) -> str:
     pending = section["totals"]["pending"]
     if not pending:
         return ""
+    missing = _missing_shards(section)
+    return f", {pending} pending" + (f" ({missing})" if missing else "")
+
+
+def _missing_shards(section: dict[str, Any]) -> str:
+    """The slices a merge was not given (``shards missing: 2/4, 3/4``); empty when none."""
     missing = section.get("shards_missing") or []
-    return f", {pending} pending" + (f" (shards missing: {', '.join(missing)})" if missing else "")
+    return f"shards missing: {', '.join(missing)}" if missing else ""
 
 
 def _score_note(t: dict[str, Any]) -> str:
@@ -179,8 +194,7 @@ def _score_note(t: dict[str, Any]) -> str:
 def _verdict_lines(section: dict[str, Any]) -> list[str]:
     verdict, out = section["verdict"], []
     if not verdict["complete"]:
-        missing = section.get("shards_missing") or []
-        where = f"shards missing: {', '.join(missing)}" if missing else "interrupted or missing shards"
+        where = _missing_shards(section) or "interrupted or missing shards"
         out += [f"Incomplete: {section['totals']['pending']} mutant(s) pending, never run ({where}); "
                 "this is no pass.", ""]
     if verdict["claims_failed"]:

@@ -66,20 +66,24 @@ def _status(m: Mapping[str, Any], row: Mapping[str, Any] | None, red: list[str],
 def _equivalent_claim(m: Mapping[str, Any], status: str, turned_red: list[str],
                       outputs: Mapping[str, Any] | None) -> dict[str, Any]:
     checked = outputs or {}
+    result, note = _equivalent_verdict(status, turned_red, checked)
+    out = {"claimed": [], "red": turned_red, "result": result, "note": note, "equivalent": m["equivalent"]}
+    if checked.get("outcome") is not None:
+        out["outputs"] = {"outcome": checked["outcome"], "differ": list(checked.get("differ", []))}
+    return out
+
+
+def _equivalent_verdict(status: str, turned_red: list[str], checked: Mapping[str, Any]) -> tuple[str, str]:
+    """A declared equivalent's result and note: failed when its output check speaks against it,
+    else what its status says."""
     outcome = checked.get("outcome")
     if outcome not in (None, "passed"):
-        why = _outputs_changed(checked)
-        result, note = "failed", f"declared equivalent, but {why}" + ("" if turned_red else "; no pin sees it")
-    elif status == "equivalent":
-        result = "equivalent"
-        note = "no pin distinguishes it" + (
-            "; every case x lane output is byte-identical" if outcome == "passed" else "")
-    else:
-        result, note = _EQUIVALENT_BY_STATUS.get(status, ("failed", f"declared equivalent but {status}"))
-    out = {"claimed": [], "red": turned_red, "result": result, "note": note, "equivalent": m["equivalent"]}
-    if outcome is not None:
-        out["outputs"] = {"outcome": outcome, "differ": list(checked.get("differ", []))}
-    return out
+        unseen = "" if turned_red else "; no pin sees it"
+        return "failed", f"declared equivalent, but {_outputs_changed(checked)}{unseen}"
+    if status == "equivalent":
+        identical = "; every case x lane output is byte-identical" if outcome == "passed" else ""
+        return "equivalent", "no pin distinguishes it" + identical
+    return _EQUIVALENT_BY_STATUS.get(status, ("failed", f"declared equivalent but {status}"))
 
 
 # a declared equivalent's claim for the statuses that say nothing against it
@@ -236,19 +240,20 @@ def expand(section: Mapping[str, Any]) -> dict[str, Any]:
 def _renamed(m: Mapping[str, Any], name: Callable[[Any], Any]) -> dict[str, Any]:
     """A mutant whose pin lists (its own and its claim's) are renamed: node id <-> index.
     ``covered_by`` is left to the caller (a set index in the compact form)."""
-    out = {**m, **{k: [name(p) for p in m[k]] for k in _INDEXED}}
+    out = {**m, **_renamed_lists(m, _INDEXED, name)}
     if "claim" in m:
-        claim = m["claim"]
-        out["claim"] = {**claim, **{k: [name(p) for p in claim[k]] for k in _CLAIM_INDEXED if k in claim}}
+        out["claim"] = {**m["claim"], **_renamed_lists(m["claim"], _CLAIM_INDEXED, name)}
     return out
 
 
 def _renamed_kills(row: Mapping[str, Any], name: Callable[[Any], Any]) -> dict[str, Any]:
     """A row of the per-pin table with its pin (and a group's items) renamed: node id <-> index."""
-    out = {**row, "pin": name(row["pin"])}
-    if "items" in row:
-        out["items"] = [name(p) for p in row["items"]]
-    return out
+    return {**row, "pin": name(row["pin"]), **_renamed_lists(row, ("items",), name)}
+
+
+def _renamed_lists(entry: Mapping[str, Any], keys: tuple[str, ...], name: Callable[[Any], Any]) -> dict[str, Any]:
+    """The pin lists ``entry`` holds under ``keys``, each pin renamed."""
+    return {k: [name(p) for p in entry[k]] for k in keys if k in entry}
 
 
 def _excluded(baseline: Mapping[str, Any], nodeids: list[str]) -> list[dict[str, Any]]:
@@ -280,7 +285,8 @@ def _over(threshold: Mapping[str, Any], escaped: int, score: float | None) -> bo
 
 
 def _verdict(mutants: list[dict[str, Any]], threshold: Mapping[str, Any]) -> dict[str, Any]:
-    counts = {s: sum(1 for m in mutants if m["status"] == s) for s in STATUSES}
+    tally = Counter(m["status"] for m in mutants)
+    counts = {s: tally[s] for s in STATUSES}
     score = _score(counts)
     escaped = [m["id"] for m in mutants if m["status"] in ("survived", "no_coverage")]
     failed_claims = [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
