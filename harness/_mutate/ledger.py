@@ -9,6 +9,7 @@ more than once inside the site is an error naming the mutant, never a guess.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,17 +171,19 @@ def _verdict_errors(doc: Document) -> list[InputError]:
     """Each mutant must say either which pins kill it or why none can, not both and not neither.
     Checked here, not by the schema, whose oneOf/not error would name neither key."""
     mutants = doc.value.get("mutants") if isinstance(doc.value, dict) else None
-    errors: list[InputError] = []
-    for i, raw in enumerate(mutants if isinstance(mutants, list) else ()):
-        if not isinstance(raw, dict):
-            continue
-        given = [k for k in ("killed_by", "equivalent") if k in raw]
-        if len(given) != 1:
-            found = "both (they are mutually exclusive)" if given else "neither"
-            errors.append(InputError(doc.place(f"mutants[{i}]"),
-                                     "either killed_by (the pins that kill it) or equivalent (why no pin can)",
-                                     found))
-    return errors
+    entries = mutants if isinstance(mutants, list) else []
+    return [error for i, raw in enumerate(entries) if (error := _verdict_error(doc, i, raw)) is not None]
+
+
+def _verdict_error(doc: Document, i: int, raw: Any) -> InputError | None:
+    if not isinstance(raw, dict):
+        return None  # the schema names it
+    given = [k for k in ("killed_by", "equivalent") if k in raw]
+    if len(given) == 1:
+        return None
+    found = "both (they are mutually exclusive)" if given else "neither"
+    return InputError(doc.place(f"mutants[{i}]"),
+                      "either killed_by (the pins that kill it) or equivalent (why no pin can)", found)
 
 
 def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredMutant:
@@ -200,12 +203,8 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
     if first == 0:
         raise InputError(doc.place(f"{at}.change"), f"a change that alters {site['file']} for mutant {mid}",
                          "no difference")
-    # find/replace was searched inside the function already; a diff may stray: insertions
-    # right after the function's last line still belong to it
-    if "diff" in change and span is not None and not (span[0] <= first and last <= span[1] + 1):
-        raise InputError(doc.place(f"{at}.change"),
-                         f"a change inside {function} (lines {span[0]}-{span[1]}) for mutant {mid}",
-                         f"lines {first}-{last} changed")
+    if "diff" in change and span is not None:  # find/replace was searched inside the function already
+        _check_inside(doc.place(f"{at}.change"), mid, function, span, first, last)
     rel = file.relative_to(root).as_posix()
     return DeclaredMutant(
         id=mid, title=raw["title"], file=rel, function=function, line=first, source=mutated,
@@ -214,6 +213,14 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
         why=raw.get("why", ""), place=doc.place(at),
         claim_places=tuple(doc.place(f"{at}.killed_by[{j}]") for j in range(len(raw.get("killed_by", ())))),
     )
+
+
+def _check_inside(place: Place, mid: str, function: str | None, span: tuple[int, int], first: int, last: int) -> None:
+    """A diff may stray from its site function; insertions right after the function's last line
+    still belong to it."""
+    if not (span[0] <= first and last <= span[1] + 1):
+        raise InputError(place, f"a change inside {function} (lines {span[0]}-{span[1]}) for mutant {mid}",
+                         f"lines {first}-{last} changed")
 
 
 def _diffed(doc: Document, at: str, mid: str, source: str, name: str, diff: str) -> str:
@@ -268,9 +275,7 @@ def _site_span(doc: Document, at: str, mid: str, source: str, function: str | No
 
 def _find_replace(doc: Document, at: str, mid: str, source: str, span: tuple[int, int] | None,
                   find: str, replace: str) -> str:
-    lines = source.splitlines(keepends=True)
-    lo, hi = (0, len(source)) if span is None else (
-        sum(len(x) for x in lines[: span[0] - 1]), sum(len(x) for x in lines[: span[1]]))
+    lo, hi = _offsets(source, span)
     region = source[lo:hi]
     count = region.count(find)
     where = "the site function" if span is not None else "the site file"
@@ -286,12 +291,8 @@ def _changed_span(before: str, after: str) -> tuple[int, int]:
     if before == after:
         return 0, 0
     a, b = before.splitlines(), after.splitlines()
-    first = 0
-    while first < min(len(a), len(b)) and a[first] == b[first]:
-        first += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - first and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
+    first = len(os.path.commonprefix([a, b]))  # lines alike at the start (it compares lists item by item)
+    tail = len(os.path.commonprefix([a[first:][::-1], b[first:][::-1]]))  # and at the end, after those
     return first + 1, max(first + 1, len(a) - tail)
 
 
@@ -338,6 +339,14 @@ def _add_line(hunk: tuple[int, list[str], list[str]], raw: str) -> None:
         old.append(text + "\n")
     if sign != "-":
         new.append(text + "\n")
+
+
+def _offsets(source: str, span: tuple[int, int] | None) -> tuple[int, int]:
+    """Where the site is in ``source``, as character offsets: the function's lines, else the whole file."""
+    if span is None:
+        return 0, len(source)
+    lines = source.splitlines(keepends=True)
+    return sum(len(x) for x in lines[: span[0] - 1]), sum(len(x) for x in lines[: span[1]])
 
 
 def _locate(lines: list[str], old: list[str], hint: int, floor: int) -> int:

@@ -72,8 +72,7 @@ def in_scope(declared: Sequence[Mutant], cases: Sequence[Case], case_globs: Sequ
     A claim on an ordinary test (``<file>.py::<test>``) is kept: the filters leave those alone."""
     if not case_globs and not lane_globs:
         return list(declared), []
-    _check_globs("--case", case_globs, {c.id for c in cases}, "case ids")
-    _check_globs("--lane", lane_globs, {lane for c in cases for lane in c.lanes}, "lane ids of its cases")
+    _check_filters(cases, case_globs, lane_globs)
     kept_pins = _candidate_pins(cases, case_globs, lane_globs, prefix)
     kept: list[Mutant] = []
     left: list[str] = []
@@ -88,6 +87,12 @@ def in_scope(declared: Sequence[Mutant], cases: Sequence[Case], case_globs: Sequ
 def _claim_kept(ref: str, kept_pins: list[str], prefix: str) -> bool:
     """Whether a claim's pin still runs: an ordinary test always does, a case-file pin when kept."""
     return ref.split("::", 1)[0].endswith(".py") or bool(resolve(ref, kept_pins, prefix))
+
+
+def _check_filters(cases: Sequence[Case], case_globs: Sequence[str], lane_globs: Sequence[str]) -> None:
+    """Each --case and --lane glob must match something in the suite: a typo is bad input, not an empty run."""
+    _check_globs("--case", case_globs, {c.id for c in cases}, "case ids")
+    _check_globs("--lane", lane_globs, {lane for c in cases for lane in c.lanes}, "lane ids of its cases")
 
 
 def pin_filter_args(case_globs: Sequence[str], lane_globs: Sequence[str]) -> list[str]:
