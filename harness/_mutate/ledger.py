@@ -9,7 +9,6 @@ more than once inside the site is an error naming the mutant, never a guess.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -291,9 +290,14 @@ def _changed_span(before: str, after: str) -> tuple[int, int]:
     if before == after:
         return 0, 0
     a, b = before.splitlines(), after.splitlines()
-    first = len(os.path.commonprefix([a, b]))  # lines alike at the start (it compares lists item by item)
-    tail = len(os.path.commonprefix([a[first:][::-1], b[first:][::-1]]))  # and at the end, after those
+    first = _alike(a, b)
+    tail = _alike(a[first:][::-1], b[first:][::-1])  # alike at the end, not counting those at the start
     return first + 1, max(first + 1, len(a) - tail)
+
+
+def _alike(a: list[str], b: list[str]) -> int:
+    """How many lines ``a`` and ``b`` share at the start."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")

@@ -91,13 +91,10 @@ def _adopt(module: types.ModuleType, owner: str, before: object, after: object) 
     """Keep ``before`` (a function, a trampoline or a class of the module) with ``after``'s code."""
     from harness._mutate.mutmut_adapter import retarget_trampoline
 
-    if not isinstance(after, types.FunctionType | type):
-        return False
-    if isinstance(after, types.FunctionType) and retarget_trampoline(module, owner, before, after):
-        return True
-    if isinstance(before, types.FunctionType) and isinstance(after, types.FunctionType):
-        return _adopt_function(before, after)
-    if isinstance(before, type) and isinstance(after, type) and before.__module__ == module.__name__:
+    if isinstance(after, types.FunctionType):
+        return retarget_trampoline(module, owner, before, after) or (
+            isinstance(before, types.FunctionType) and _adopt_function(before, after))
+    if isinstance(after, type) and isinstance(before, type) and before.__module__ == module.__name__:
         _adopt_class(module, owner, before, after)
         return True
     return False

@@ -160,13 +160,18 @@ def _suite_prefix(suite_root: Path, root: Path) -> str:
 def _targets(ms: MutationSettings, ledgers: list[Ledger], suite_root: Path,
              in_diff: str | None) -> tuple[list[Target], dict[Path, Place]]:
     """The operator targets (suite.yaml's and the ledgers'), and where each was declared."""
-    entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
-    entries += [entry for ledger in ledgers for entry in ledger.targets]
+    entries = _target_entries(ms, ledgers)
     targets = resolve_targets(entries, ms.root, suite_root) if ms.operators else []
     if in_diff:
         targets = _filter_in_diff(targets, ms.root, in_diff)
     places = {resolve_targets([e], ms.root, suite_root)[0].file: e[1] for e in entries} if targets else {}
     return targets, places
+
+
+def _target_entries(ms: MutationSettings, ledgers: list[Ledger]) -> list[tuple[str, Place]]:
+    """Every target string with where it stands: suite.yaml's ``mutation.targets``, then the ledgers'."""
+    entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
+    return entries + [entry for ledger in ledgers for entry in ledger.targets]
 
 
 def _declared(ledgers: list[Ledger], ms: MutationSettings, suite_root: Path, out: Path,

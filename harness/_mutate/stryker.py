@@ -124,8 +124,7 @@ def stryker_report(section: Mapping[str, Any], root: Path, plan: Mapping[str, An
     """Stryker lists every killing and covering test by id: the pins by name, not by index.
     ``plan`` (plan.json) gives the operator mutants' replacement code, by mutant key."""
     section = expand(section)
-    replacements = {m["key"]: m["replacement"] for m in (plan or {}).get("mutants", [])
-                    if m.get("kind") == "operator" and "replacement" in m}
+    replacements = _replacements(plan or {})
     files: dict[str, dict[str, Any]] = {}
     for m in section["mutants"]:
         if m["file"] not in files:
@@ -140,6 +139,12 @@ def stryker_report(section: Mapping[str, Any], root: Path, plan: Mapping[str, An
         "testFiles": _test_files(section),
         "framework": {"name": "wire-harness mutate", "dependencies": {"mutmut": "3.8.1"}},
     }
+
+
+def _replacements(plan: Mapping[str, Any]) -> dict[str, str]:
+    """The operator mutants' replacement code, by mutant key."""
+    return {m["key"]: m["replacement"] for m in plan.get("mutants", [])
+            if m.get("kind") == "operator" and "replacement" in m}
 
 
 def _source(path: Path) -> str:

@@ -70,10 +70,15 @@ def _section_document(suite_root: Path) -> Document | None:
     doc = load_document(path, display="suite.yaml")
     if not isinstance(doc.value, dict) or "mutation" not in doc.value:
         return None
-    lines = {k[len("mutation."):]: v for k, v in doc.lines.lines.items() if k.startswith("mutation.")}
-    lines[""] = doc.lines.line_of("mutation") or 1
-    shifted = Document(doc.file, doc.value["mutation"], LineMap(lines))
-    return shifted
+    return Document(doc.file, doc.value["mutation"], _section_lines(doc.lines, "mutation"))
+
+
+def _section_lines(lines: LineMap, key: str) -> LineMap:
+    """The lines of the section under ``key``, its own paths relative to it (the section itself is "")."""
+    prefix = f"{key}."
+    inner = {k[len(prefix):]: v for k, v in lines.lines.items() if k.startswith(prefix)}
+    inner[""] = lines.line_of(key) or 1
+    return LineMap(inner)
 
 
 def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSettings:
