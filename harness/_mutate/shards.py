@@ -21,15 +21,14 @@ def _load(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     return plan, baseline
 
 
-def _missing(plans: list[dict[str, Any]], folders: list[Path]) -> tuple[list[str], list[str]]:
+def _missing(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> tuple[list[str], list[str]]:
     """The slices given (``k/n``) and the slices of the same split that were not."""
-    given = sorted({tuple(p["shard"]) for p in plans if p.get("shard")})
+    given = sorted({tuple(plan["shard"]) for plan, _base in loaded if plan.get("shard")})
     names = [f"{k}/{n}" for k, n in given]
     n = _split(given, folders)
     if n is None:
         return names, []
-    have = {k for k, _n in given}
-    return names, [f"{k}/{n}" for k in range(1, n + 1) if k not in have]
+    return names, [f"{k}/{n}" for k in range(1, n + 1) if (k, n) not in given]
 
 
 def _split(given: list[tuple[int, ...]], folders: list[Path]) -> int | None:
@@ -63,12 +62,17 @@ def _baseline(loaded: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, 
 
 def _sandbox(folders: list[Path]) -> dict[str, Any] | None:
     """What any shard's run changed outside its sandbox, kept in the merged report."""
-    guards = [json.loads((f / "sandbox.json").read_text(encoding="utf-8")) for f in folders
-              if (f / "sandbox.json").is_file()]
+    guards = _guards(folders)
     if not guards:
         return None
     outside = {(o["path"], o["change"]) for g in guards for o in g.get("outside", [])}
     return {"mode": guards[0].get("mode", "copy"), "outside": [{"path": p, "change": c} for p, c in sorted(outside)]}
+
+
+def _guards(folders: list[Path]) -> list[dict[str, Any]]:
+    """The shards' sandbox.json documents (a shard run without a sandbox has none)."""
+    return [json.loads((f / "sandbox.json").read_text(encoding="utf-8")) for f in folders
+            if (f / "sandbox.json").is_file()]
 
 
 def _write(out: Path, plan: dict[str, Any], baseline: dict[str, Any], rows: dict[str, dict[str, Any]],
@@ -101,7 +105,7 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
         raise ConfigError("FOLDERS", "", "at least one shard result folder")
     loaded = [_load(f) for f in folders]
     keys = _same_mutants(loaded, folders)
-    shards, missing = _missing([p for p, _ in loaded], folders)
+    shards, missing = _missing(loaded, folders)
     baseline = _baseline(loaded)
     # every planned mutant, not only those the given shards selected: a missing shard's mutants
     # must show as pending, never vanish from the totals
