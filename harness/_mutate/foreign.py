@@ -103,14 +103,18 @@ def _cargo_mutant(item: dict[str, Any], rel: str, root: Path, folder: Path, plac
         mutated = apply_diff(source, str(item["diff"]))
     except (HarnessError, KeyError) as exc:
         raise InputError(place, f"a cargo-mutants diff that applies to {rel}", str(exc)) from None
-    span = item.get("span") or {}
-    start, end = span.get("start", {}), span.get("end", {})
     function = (item.get("function") or {}).get("function_name") or ""
     genre = str(item.get("genre", "FnValue"))
     title = f"{function}: {_first_line(str(item.get('replacement', '')))}" if function else genre
-    return file_mutant(rel, source, mutated, f"cargo-mutants:{genre}", title, folder,
-                       (int(start.get("line", 1)), int(start.get("column", 1)), int(end.get("line", 1)),
-                        int(end.get("column", 1))), str(item.get("replacement", "")))
+    return file_mutant(rel, source, mutated, f"cargo-mutants:{genre}", title, folder, _cargo_span(item),
+                       str(item.get("replacement", "")))
+
+
+def _cargo_span(item: dict[str, Any]) -> tuple[int, int, int, int]:
+    """(line, column, end line, end column) as cargo-mutants lists them; 1 for what it leaves out."""
+    span = item.get("span") or {}
+    start, end = span.get("start", {}), span.get("end", {})
+    return int(start.get("line", 1)), int(start.get("column", 1)), int(end.get("line", 1)), int(end.get("column", 1))
 
 
 def cargo_mutants(files: list[tuple[Path, str, Place]], root: Path, folder: Path) -> list[Mutant]:

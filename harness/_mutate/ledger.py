@@ -141,8 +141,14 @@ def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
     display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
     doc = load_document(path, display=display)
     _check_document(doc)
-    errors: list[InputError] = []
     targets = tuple((t, doc.place(f"targets[{i}]")) for i, t in enumerate(doc.value.get("targets", ())))
+    return Ledger(file=display, targets=targets, mutants=_mutants(doc, project_root),
+                  pin_sets=tuple(doc.value.get("pin_sets", ())), place=doc.place("pin_sets"))
+
+
+def _mutants(doc: Document, project_root: Path) -> tuple[DeclaredMutant, ...]:
+    """Every entry of a sound ledger with its change applied; InputErrors naming each one that fails."""
+    errors: list[InputError] = []
     mutants: list[DeclaredMutant] = []
     for i, raw in enumerate(doc.value["mutants"]):
         try:
@@ -151,8 +157,7 @@ def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
             errors.append(exc)
     if errors:
         raise InputErrors(errors)
-    return Ledger(file=display, targets=targets, mutants=tuple(mutants),
-                  pin_sets=tuple(doc.value.get("pin_sets", ())), place=doc.place("pin_sets"))
+    return tuple(mutants)
 
 
 def _check_document(doc: Document) -> None:
@@ -345,6 +350,11 @@ def _add_line(hunk: tuple[int, list[str], list[str]], raw: str) -> None:
         new.append(text + "\n")
 
 
+def _matches_at(lines: list[str], old: list[str], i: int) -> bool:
+    """Whether ``old`` stands at line ``i`` of ``lines`` (a CRLF source matches an LF diff)."""
+    return [x.rstrip("\r\n") for x in lines[i:i + len(old)]] == [x.rstrip("\n") for x in old]
+
+
 def _offsets(source: str, span: tuple[int, int] | None) -> tuple[int, int]:
     """Where the site is in ``source``, as character offsets: the function's lines, else the whole file."""
     if span is None:
@@ -355,12 +365,9 @@ def _offsets(source: str, span: tuple[int, int] | None) -> tuple[int, int]:
 
 def _locate(lines: list[str], old: list[str], hint: int, floor: int) -> int:
     """Where ``old`` occurs in ``lines`` at or after ``floor``: the stated line, else the only match."""
-    def matches(i: int) -> bool:
-        return [x.rstrip("\r\n") for x in lines[i:i + len(old)]] == [x.rstrip("\n") for x in old]
-
-    if hint >= floor and matches(hint):
+    if hint >= floor and _matches_at(lines, old, hint):
         return hint
-    found = [i for i in range(floor, len(lines) - len(old) + 1) if matches(i)]
+    found = [i for i in range(floor, len(lines) - len(old) + 1) if _matches_at(lines, old, i)]
     if len(found) != 1:
         first = old[0].rstrip() if old else ""
         raise HarnessError(f"hunk at line {hint + 1} ({first!r}) matches {len(found)} places, expected 1")

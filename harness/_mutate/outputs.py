@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness._errors import ConfigError
-from harness._model import Observation
+from harness._model import Observation, Suite
 
 __all__ = ["differing", "fingerprints", "folder_lock"]
 
@@ -55,14 +55,9 @@ def fingerprints(suite_root: str) -> dict[str, str] | None:
     sandbox fingerprints its own sides); every side is reached through the pipeline seam."""
 
     from harness._differential.unit import Pipelines
-    from harness._load import load_suite
-    from harness._mutate.sides import suites
 
-    try:
-        suite = suites().get(str(Path(suite_root).resolve())) or load_suite(suite_root)
-    except Exception:  # not a suite of cases: the pins are the only oracle
-        return None
-    if not suite.cases:
+    suite = _suite(suite_root)
+    if suite is None or not suite.cases:
         return None
     out: dict[str, str] = {}
     timeout = float(suite.settings.get("timeout_s", 10.0))
@@ -74,6 +69,17 @@ def fingerprints(suite_root: str) -> dict[str, str] | None:
                                     lane_id=lane_id, side="new", timeout=timeout)
                 out[f"{case.id}[{lane_id}]"] = _fingerprint(obs)
     return out
+
+
+def _suite(suite_root: str) -> Suite | None:
+    """The suite the pins loaded in this process, else loaded here; None for a folder that is not one."""
+    from harness._load import load_suite
+    from harness._mutate.sides import suites
+
+    try:
+        return suites().get(str(Path(suite_root).resolve())) or load_suite(suite_root)
+    except Exception:  # not a suite of cases: the pins are the only oracle
+        return None
 
 
 def _fingerprint(obs: Observation) -> str:

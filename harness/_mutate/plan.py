@@ -85,11 +85,15 @@ def _narrowed(t: Target, lines: set[int]) -> Target | None:
     without function spans (not Python) is kept whole when the diff touches it."""
     if not t.file.name.endswith(".py"):
         return t if lines else None
+    names = _touched_functions(t, lines)
+    return Target(t.file, t.rel, t.module, frozenset(names)) if names else None
+
+
+def _touched_functions(t: Target, lines: set[int]) -> set[str]:
+    """The target's functions (all of the file's, or those it names) that the changed ``lines`` touch."""
     spans = function_spans(t.file.read_text(encoding="utf-8"))
     names = {n for n, span in spans.items() if _touches(lines, span)}
-    if t.functions is not None:
-        names &= t.functions
-    return Target(t.file, t.rel, t.module, frozenset(names)) if names else None
+    return names if t.functions is None else names & t.functions
 
 
 def _declared_in_diff(mutants: list[Mutant], root: Path, rev: str) -> list[Mutant]:

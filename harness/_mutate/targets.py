@@ -266,6 +266,11 @@ def _new_side_lines(diff: str) -> dict[str, set[int]]:
             name = line[4:].strip()
             current = name[2:] if name.startswith("b/") else None  # /dev/null: the file was deleted
         elif current is not None and (m := _HUNK.match(line)):
-            start, count = int(m.group(1)), int(m.group(2) or 1)
-            out.setdefault(current, set()).update(range(start, start + max(count, 1)))
+            out.setdefault(current, set()).update(_new_lines(m))
     return out
+
+
+def _new_lines(hunk: re.Match[str]) -> range:
+    """The new-side lines a ``-U0`` hunk header covers; a pure deletion (zero lines) marks the line after it."""
+    start, count = int(hunk.group(1)), int(hunk.group(2) or 1)
+    return range(start, start + max(count, 1))
