@@ -13,7 +13,7 @@ from html import escape
 from typing import Any
 
 from harness._mutate.render import counts_line
-from harness._mutate.results import expand
+from harness._mutate.results import compact, expand
 from harness._mutate.viewer import VIEWER_FILE, script_json
 
 __all__ = ["ESCAPES", "render_html", "status_rank"]
@@ -136,26 +136,13 @@ def _pin_rows(section: dict[str, Any], mutants: list[dict[str, Any]]) -> str:
 def _data(section: dict[str, Any], expanded: dict[str, Any]) -> dict[str, Any]:
     """Per mutant the pins that went red (k, crashes x, timeouts t) and its covering set (c), by
     index: the compact section's own encoding, so the page grows with mutants + pins."""
-    ids: list[str] = section["pins"]["ids"]
+    indexed = section if "pin_sets" in section else compact(expanded)
+    ids: list[str] = indexed["pins"]["ids"]
     index = {p: i for i, p in enumerate(ids)}
-    if "pin_sets" in section:
-        sets, raw = section["pin_sets"], section["mutants"]
-    else:
-        sets, raw = _indexed(expanded["mutants"], index)
-    mutants = [{"k": m["killed_by"], "x": m["crashed"], "t": m["timed_out"], "c": m["covered_by"]} for m in raw]
+    mutants = [{"k": m["killed_by"], "x": m["crashed"], "t": m["timed_out"], "c": m["covered_by"]}
+               for m in indexed["mutants"]]
     groups = [[name, [index[p] for p in items]] for name, items in _pins(expanded)]
-    return {"pins": ids, "sets": sets, "mutants": mutants, "groups": groups}
-
-
-def _indexed(mutants: list[dict[str, Any]], index: dict[str, int]) -> tuple[list[list[int]], list[dict[str, Any]]]:
-    """An expanded section's covering sets, and each mutant's red pins by index and covering set by
-    its number: the compact section's encoding, made here."""
-    keyed: dict[tuple[int, ...], int] = {}
-    raw = []
-    for m in mutants:
-        c = keyed.setdefault(tuple(index[p] for p in m["covered_by"]), len(keyed))
-        raw.append({**{k: [index[p] for p in m[k]] for k in ("killed_by", "crashed", "timed_out")}, "covered_by": c})
-    return [list(s) for s in keyed], raw
+    return {"pins": ids, "sets": indexed["pin_sets"], "mutants": mutants, "groups": groups}
 
 
 def _options(values: list[str], label: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 from harness._pins.refs import group_of, groups, resolve_all
 
-__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "expand", "read_rows"]
+__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "compact", "expand", "read_rows"]
 
 SECTION_VERSION = 2
 STATUSES = ("killed", "survived", "timeout", "unviable", "no_coverage", "equivalent", "pending")
@@ -204,14 +204,15 @@ def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Ma
     the slices (``k/n``) a merge was not given: their mutants are ``pending``."""
     section = _full_section(plan, baseline, rows, shards)
     section["shards_missing"] = list(shards_missing or [])
-    return _compact(section)
+    return compact(section)
 
 
 _INDEXED = ("killed_by", "timed_out", "crashed")
 _CLAIM_INDEXED = ("claimed", "red", "green")
 
 
-def _compact(section: dict[str, Any]) -> dict[str, Any]:
+def compact(section: Mapping[str, Any]) -> dict[str, Any]:
+    """A full section with pins by index and each mutant's covering pins as a shared set (``pin_sets``)."""
     index = {p: i for i, p in enumerate(section["pins"]["ids"])}
     sets: dict[tuple[int, ...], int] = {}
     mutants = []
@@ -230,11 +231,15 @@ def expand(section: Mapping[str, Any]) -> dict[str, Any]:
         return dict(section)
     ids: list[str] = section["pins"]["ids"]
     sets: list[list[int]] = section["pin_sets"]
-    mutants = [{**_renamed(m, ids.__getitem__), "covered_by": [ids[i] for i in sets[m["covered_by"]]]}
-               for m in section["mutants"]]
+    mutants = [_expanded_mutant(m, ids, sets) for m in section["mutants"]]
     pin_kills = [_renamed_kills(r, ids.__getitem__) for r in section["pin_kills"]]
     out = {k: v for k, v in section.items() if k != "pin_sets"}
     return {**out, "mutants": mutants, "pin_kills": pin_kills}
+
+
+def _expanded_mutant(m: Mapping[str, Any], ids: list[str], sets: list[list[int]]) -> dict[str, Any]:
+    """A compact section's mutant with node ids for indices, its covering set spelled out."""
+    return {**_renamed(m, ids.__getitem__), "covered_by": [ids[i] for i in sets[m["covered_by"]]]}
 
 
 def _renamed(m: Mapping[str, Any], name: Callable[[Any], Any]) -> dict[str, Any]:
