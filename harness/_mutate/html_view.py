@@ -126,11 +126,16 @@ def _pin_rows(section: dict[str, Any], mutants: list[dict[str, Any]]) -> str:
     rows = []
     for i, ((name, items), r) in enumerate(zip(_pins(section), section.get("pin_kills", []), strict=True)):
         covers = sum(1 for reached in covering if reached.intersection(items))
-        more = f" <small>({len(items)} items)</small>" if len(items) > 1 else ""
-        rows.append(f'<tr data-i="{i}" data-pin="{escape(name)}"><td><code>{escape(name)}</code>{more}</td>'
-                    f'<td class="n">{r["kills"]}</td><td class="n">{r["unique_kills"]}</td>'
-                    f'<td class="n">{covers}</td></tr>')
+        rows.append(_pin_row(i, name, items, r, covers))
     return "\n".join(rows)
+
+
+def _pin_row(i: int, name: str, items: list[str], r: dict[str, Any], covers: int) -> str:
+    """One pin's row: its name (a group with how many items), kills, unique kills, mutants it covers."""
+    more = f" <small>({len(items)} items)</small>" if len(items) > 1 else ""
+    return (f'<tr data-i="{i}" data-pin="{escape(name)}"><td><code>{escape(name)}</code>{more}</td>'
+            f'<td class="n">{r["kills"]}</td><td class="n">{r["unique_kills"]}</td>'
+            f'<td class="n">{covers}</td></tr>')
 
 
 def _data(section: dict[str, Any], expanded: dict[str, Any]) -> dict[str, Any]:

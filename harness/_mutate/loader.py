@@ -124,8 +124,12 @@ def exec_in_place(module_name: str, source: str, filename: str) -> None:
     old = dict(module.__dict__)
     exec(code, module.__dict__)
     moved = _settle(module, module_name, old)
-    if not moved:
-        return
+    if moved:
+        _rebind_elsewhere(module, moved)
+
+
+def _rebind_elsewhere(module: types.ModuleType, moved: dict[int, tuple[object, object]]) -> None:
+    """Rebind the moved values in every other loaded module that holds one (``from site import X``)."""
     for other in list(sys.modules.values()):
         namespace = getattr(other, "__dict__", None)
         if other is not module and isinstance(namespace, dict):

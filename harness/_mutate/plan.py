@@ -242,6 +242,11 @@ def _modules(plan: Plan, at: Callable[[Path], str]) -> dict[str, list[str]]:
             if t.module and any(m.how == "switch" and m.file == t.rel for m in plan.mutants)}
 
 
+def _site_modules(plan: Plan) -> list[str]:
+    """The modules a declared mutant is executed into (its changed source run in place)."""
+    return sorted({m.module for m in plan.mutants if m.how == "module"})
+
+
 def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> dict[str, Any]:
     """What the engine process reads (plan.json). With a ``sandbox`` every path the engine runs
     from (project root, suite, pins, target modules) is the scratch copy's, not the user's."""
@@ -260,7 +265,7 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
         "filters": {"mutants": list(plan.options.mutants), "cases": list(plan.options.cases),
                     "lanes": list(plan.options.lanes), "left_out": list(plan.left_out)},
         "modules": _modules(plan, at),
-        "site_modules": sorted({m.module for m in plan.mutants if m.how == "module"}),
+        "site_modules": _site_modules(plan),
         "sandbox": sandbox.describe() if sandbox is not None else None,
         "rebuild": plan.settings.rebuild,
         "mutants": [m.as_dict() for m in plan.mutants],

@@ -192,17 +192,20 @@ def _score_note(t: dict[str, Any]) -> str:
 
 
 def _verdict_lines(section: dict[str, Any]) -> list[str]:
-    verdict, out = section["verdict"], []
-    if not verdict["complete"]:
-        where = _missing_shards(section) or "interrupted or missing shards"
-        out += [f"Incomplete: {section['totals']['pending']} mutant(s) pending, never run ({where}); "
-                "this is no pass.", ""]
+    verdict = section["verdict"]
+    out = [] if verdict["complete"] else _incomplete(section)
     if verdict["claims_failed"]:
         out += [f"Claims failed: {', '.join(section['claims_failed'])}.", ""]
     if verdict["escaped_over_threshold"]:
         limits = ", ".join(f"{k} {v}" for k, v in section["threshold"].items() if v is not None)
         out += [f"Escapes ({len(section['escaped'])}) exceed the threshold ({limits}).", ""]
     return out
+
+
+def _incomplete(section: dict[str, Any]) -> list[str]:
+    """An incomplete run says so first, with how many mutants never ran and why."""
+    where = _missing_shards(section) or "interrupted or missing shards"
+    return [f"Incomplete: {section['totals']['pending']} mutant(s) pending, never run ({where}); this is no pass.", ""]
 
 
 def _title(prefix: str, section: dict[str, Any]) -> str:

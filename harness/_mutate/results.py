@@ -294,12 +294,17 @@ def _verdict(mutants: list[dict[str, Any]], threshold: Mapping[str, Any]) -> dic
     counts = {s: tally[s] for s in STATUSES}
     score = _score(counts)
     escaped = [m["id"] for m in mutants if m["status"] in ("survived", "no_coverage")]
-    failed_claims = [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
+    failed_claims = _failed_claims(mutants)
     over = _over(threshold, len(escaped), score)
     return {"totals": {**counts, "total": len(mutants), "score": score}, "escaped": escaped,
             "claims_failed": failed_claims,
             "verdict": {"escaped_over_threshold": bool(over), "claims_failed": bool(failed_claims),
                         "complete": counts["pending"] == 0}}
+
+
+def _failed_claims(mutants: list[dict[str, Any]]) -> list[str]:
+    """The declared mutants whose claim did not hold."""
+    return [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
 
 
 def _pin_runs(mutants: list[dict[str, Any]]) -> dict[str, int]:

@@ -73,7 +73,11 @@ def in_scope(declared: Sequence[Mutant], cases: Sequence[Case], case_globs: Sequ
     if not case_globs and not lane_globs:
         return list(declared), []
     _check_filters(cases, case_globs, lane_globs)
-    kept_pins = _candidate_pins(cases, case_globs, lane_globs, prefix)
+    return _judged(declared, _candidate_pins(cases, case_globs, lane_globs, prefix), prefix)
+
+
+def _judged(declared: Sequence[Mutant], kept_pins: list[str], prefix: str) -> tuple[list[Mutant], list[str]]:
+    """(the mutants whose every claim names a kept pin, the ids of the others)."""
     kept: list[Mutant] = []
     left: list[str] = []
     for m in declared:

@@ -47,8 +47,7 @@ def diff_replacement(diff: str) -> tuple[dict[str, Any], str] | None:
         return None
     start, removed, added = found
     if not removed:
-        spot = {"line": start, "column": 1}
-        return {"start": spot, "end": dict(spot)}, "\n".join(added) + ("\n" if added else "")
+        return _insertion(start, added)
     # the location starts after the first removed line's indentation (the viewer underlines it),
     # and the replacement drops the same indentation from its first line
     indent = len(removed[0]) - len(removed[0].lstrip())
@@ -56,6 +55,12 @@ def diff_replacement(diff: str) -> tuple[dict[str, Any], str] | None:
         added[0] = added[0][indent:]
     end = {"line": start + len(removed) - 1, "column": len(removed[-1]) + 1}
     return {"start": {"line": start, "column": indent + 1}, "end": end}, "\n".join(added)
+
+
+def _insertion(start: int, added: list[str]) -> tuple[dict[str, Any], str]:
+    """A change that only adds lines: a zero-width location before them, the lines as its replacement."""
+    spot = {"line": start, "column": 1}
+    return {"start": spot, "end": dict(spot)}, "\n".join(added) + ("\n" if added else "")
 
 
 def _first_change(diff: str) -> tuple[int, list[str], list[str]] | None:

@@ -116,12 +116,17 @@ def module_name(root: Path, file: Path, suite: Path | None = None) -> str:
     """
     root = _import_root(root, file, suite)
     rel = file.resolve().relative_to(root.resolve())
-    parts = list(rel.with_suffix("").parts)
+    return ".".join(_module_parts(list(rel.with_suffix("").parts), root))
+
+
+def _module_parts(parts: list[str], root: Path) -> list[str]:
+    """A file's path parts under its import root as module name parts: a ``src`` layout folder (not
+    a package itself) is not one, and a package is named without its ``__init__``."""
     if parts and parts[0] == "src" and not (root / "src" / "__init__.py").exists():
         parts = parts[1:]
     if parts and parts[-1] == "__init__":
         parts = parts[:-1]
-    return ".".join(parts)
+    return parts
 
 
 def _import_root(root: Path, file: Path, suite: Path | None) -> Path:
