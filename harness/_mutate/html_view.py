@@ -143,11 +143,15 @@ def _data(section: dict[str, Any], expanded: dict[str, Any]) -> dict[str, Any]:
     index: the compact section's own encoding, so the page grows with mutants + pins."""
     indexed = section if "pin_sets" in section else compact(expanded)
     ids: list[str] = indexed["pins"]["ids"]
-    index = {p: i for i, p in enumerate(ids)}
     mutants = [{"k": m["killed_by"], "x": m["crashed"], "t": m["timed_out"], "c": m["covered_by"]}
                for m in indexed["mutants"]]
-    groups = [[name, [index[p] for p in items]] for name, items in _pins(expanded)]
-    return {"pins": ids, "sets": indexed["pin_sets"], "mutants": mutants, "groups": groups}
+    return {"pins": ids, "sets": indexed["pin_sets"], "mutants": mutants, "groups": _groups(expanded, ids)}
+
+
+def _groups(expanded: dict[str, Any], ids: list[str]) -> list[list[Any]]:
+    """Each row of the pin table as [name, the indices of its items]: the page reads a group's items."""
+    index = {p: i for i, p in enumerate(ids)}
+    return [[name, [index[p] for p in items]] for name, items in _pins(expanded)]
 
 
 def _options(values: list[str], label: str) -> str:

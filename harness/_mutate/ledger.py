@@ -367,6 +367,12 @@ def _locate(lines: list[str], old: list[str], hint: int, floor: int) -> int:
     """Where ``old`` occurs in ``lines`` at or after ``floor``: the stated line, else the only match."""
     if hint >= floor and _matches_at(lines, old, hint):
         return hint
+    return _only_match(lines, old, hint, floor)
+
+
+def _only_match(lines: list[str], old: list[str], hint: int, floor: int) -> int:
+    """The one place at or after ``floor`` where a hunk that moved from its stated line stands;
+    none, or several, is an error: applying it anywhere would be a guess."""
     found = [i for i in range(floor, len(lines) - len(old) + 1) if _matches_at(lines, old, i)]
     if len(found) != 1:
         first = old[0].rstrip() if old else ""

@@ -238,8 +238,9 @@ def _pin_args(plan: Plan, at: Callable[[Path], str]) -> list[str]:
 
 def _modules(plan: Plan, at: Callable[[Path], str]) -> dict[str, list[str]]:
     """Trampolined target modules: name -> [the source file, the trampolined file]."""
+    switched = {m.file for m in plan.mutants if m.how == "switch"}
     return {t.module: [at(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets
-            if t.module and any(m.how == "switch" and m.file == t.rel for m in plan.mutants)}
+            if t.module and t.rel in switched}
 
 
 def _site_modules(plan: Plan) -> list[str]:

@@ -53,12 +53,15 @@ def _pins(pins: list[str], limit: int = 6) -> str:
 
 def _red(claim: dict[str, Any]) -> str:
     """The claimed pins that turned red, then how many others did (collateral)."""
-    claimed = set(claim["claimed"])
-    hit = [p for p in claim["red"] if p in claimed]
-    other = [p for p in claim["red"] if p not in claimed]
+    hit, other = _claimed_or_not(claim["red"], set(claim["claimed"]))
     if not other:
         return _pins(hit)
     return (_pins(hit) + "<br>" if hit else "") + _collateral(other)
+
+
+def _claimed_or_not(red: list[str], claimed: set[str]) -> tuple[list[str], list[str]]:
+    """The red pins a claim named, and the others (collateral), each in order."""
+    return [p for p in red if p in claimed], [p for p in red if p not in claimed]
 
 
 def _collateral(other: list[str]) -> str:
@@ -197,9 +200,13 @@ def _verdict_lines(section: dict[str, Any]) -> list[str]:
     if verdict["claims_failed"]:
         out += [f"Claims failed: {', '.join(section['claims_failed'])}.", ""]
     if verdict["escaped_over_threshold"]:
-        limits = ", ".join(f"{k} {v}" for k, v in section["threshold"].items() if v is not None)
-        out += [f"Escapes ({len(section['escaped'])}) exceed the threshold ({limits}).", ""]
+        out += [f"Escapes ({len(section['escaped'])}) exceed the threshold ({_limits(section)}).", ""]
     return out
+
+
+def _limits(section: dict[str, Any]) -> str:
+    """The threshold's limits that are set (``max_escaped 0, min_score 80``)."""
+    return ", ".join(f"{k} {v}" for k, v in section["threshold"].items() if v is not None)
 
 
 def _incomplete(section: dict[str, Any]) -> list[str]:

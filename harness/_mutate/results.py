@@ -53,6 +53,12 @@ def _status(m: Mapping[str, Any], row: Mapping[str, Any] | None, red: list[str],
         return "unviable"
     if not row.get("pins"):
         return "no_coverage"  # an output check alone is not a pin
+    return _pins_status(m, row, red, timed)
+
+
+def _pins_status(m: Mapping[str, Any], row: Mapping[str, Any], red: list[str], timed: list[str]) -> str:
+    """The status of a mutant whose covering pins ran: a red pin kills it, a pin out of time
+    detects it, else it survived (or held, for a declared equivalent whose outputs are unchanged)."""
     if red:
         return "killed"
     if timed:
@@ -215,13 +221,17 @@ def compact(section: Mapping[str, Any]) -> dict[str, Any]:
     """A full section with pins by index and each mutant's covering pins as a shared set (``pin_sets``)."""
     index = {p: i for i, p in enumerate(section["pins"]["ids"])}
     sets: dict[tuple[int, ...], int] = {}
-    mutants = []
-    for m in section["mutants"]:
-        m = _renamed(m, index.__getitem__)
-        m["covered_by"] = sets.setdefault(tuple(index[p] for p in m["covered_by"]), len(sets))
-        mutants.append(m)
+    mutants = [_compact_mutant(m, index, sets) for m in section["mutants"]]
     pin_kills = [_renamed_kills(r, index.__getitem__) for r in section["pin_kills"]]
     return {**section, "mutants": mutants, "pin_sets": [list(s) for s in sets], "pin_kills": pin_kills}
+
+
+def _compact_mutant(m: Mapping[str, Any], index: dict[str, int], sets: dict[tuple[int, ...], int]) -> dict[str, Any]:
+    """A mutant with pins by index; its covering pins become the number of their set in ``sets``
+    (mutants of one function share one), which it adds when new."""
+    out = _renamed(m, index.__getitem__)
+    out["covered_by"] = sets.setdefault(tuple(index[p] for p in m["covered_by"]), len(sets))
+    return out
 
 
 def expand(section: Mapping[str, Any]) -> dict[str, Any]:

@@ -60,13 +60,15 @@ def _baseline(loaded: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, 
             "duration_s": sum(float(b.get("duration_s", 0.0)) for _, b in loaded)}
 
 
-def _sandbox(folders: list[Path]) -> dict[str, Any] | None:
-    """What any shard's run changed outside its sandbox, kept in the merged report."""
+def _sandbox(folders: list[Path]) -> dict[str, Any]:
+    """The merged report's ``sandbox``: what any shard's run changed outside its sandbox (nothing
+    when no shard ran in one)."""
     guards = _guards(folders)
     if not guards:
-        return None
+        return {}
     outside = {(o["path"], o["change"]) for g in guards for o in g.get("outside", [])}
-    return {"mode": guards[0].get("mode", "copy"), "outside": [{"path": p, "change": c} for p, c in sorted(outside)]}
+    return {"sandbox": {"mode": guards[0].get("mode", "copy"),
+                        "outside": [{"path": p, "change": c} for p, c in sorted(outside)]}}
 
 
 def _guards(folders: list[Path]) -> list[dict[str, Any]]:
@@ -112,9 +114,7 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
     plan = {**loaded[0][0], "selected": keys, "shard": None}
     rows = read_rows([f / "results.jsonl" for f in folders])
     section = build_section(plan, baseline, rows, shards or None, missing)
-    guard = _sandbox(folders)
-    if guard is not None:
-        section["sandbox"] = guard
+    section.update(_sandbox(folders))
     _write(out, plan, baseline, rows, folders)
     write_reports(out, plan, section)
     return section
