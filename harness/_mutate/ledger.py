@@ -73,17 +73,22 @@ def _load_all(suite_root: Path, patterns: list[str] | str, project_root: Path) -
     errors: list[InputError] = []
     seen: dict[str, Place] = {}
     for path in paths:
-        try:
-            ledger = _load_one(path, suite_root, project_root)
-        except InputErrors as exc:
-            errors.extend(exc.errors)
-            continue
-        except InputError as exc:
-            errors.append(exc)
-            continue
-        errors.extend(_reused_ids(ledger, seen))
-        ledgers.append(ledger)
+        ledger, failed = _load_or_errors(path, suite_root, project_root)
+        errors.extend(failed)
+        if ledger is not None:
+            errors.extend(_reused_ids(ledger, seen))
+            ledgers.append(ledger)
     return ledgers, errors
+
+
+def _load_or_errors(path: Path, suite_root: Path, project_root: Path) -> tuple[Ledger | None, list[InputError]]:
+    """One ledger, or None with every error that stops it (so the others still load and report)."""
+    try:
+        return _load_one(path, suite_root, project_root), []
+    except InputErrors as exc:
+        return None, list(exc.errors)
+    except InputError as exc:
+        return None, [exc]
 
 
 def _reused_ids(ledger: Ledger, seen: dict[str, Place]) -> list[InputError]:

@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness._errors import ConfigError
-from harness._model import Observation, Suite
+from harness._model import Case, Observation, Suite
+from harness._pipeline.base import Pipeline
 
 __all__ = ["differing", "fingerprints", "folder_lock"]
 
@@ -63,11 +64,17 @@ def fingerprints(suite_root: str) -> dict[str, str] | None:
     timeout = float(suite.settings.get("timeout_s", 10.0))
     with Pipelines() as pipes:
         for case in suite.cases:
-            pipeline = pipes.get(suite.subjects[case.subject].pipeline("new"))
-            for lane_id in case.lanes:
-                obs = pipeline.call(copy.deepcopy(dict(case.input)), suite.lanes[lane_id].as_dict(), case_id=case.id,
-                                    lane_id=lane_id, side="new", timeout=timeout)
-                out[f"{case.id}[{lane_id}]"] = _fingerprint(obs)
+            out.update(_case_prints(pipes.get(suite.subjects[case.subject].pipeline("new")), suite, case, timeout))
+    return out
+
+
+def _case_prints(pipeline: Pipeline, suite: Suite, case: Case, timeout: float) -> dict[str, str]:
+    """One case's fingerprint on each of its lanes, from the new side's pipeline."""
+    out: dict[str, str] = {}
+    for lane_id in case.lanes:
+        obs = pipeline.call(copy.deepcopy(dict(case.input)), suite.lanes[lane_id].as_dict(), case_id=case.id,
+                            lane_id=lane_id, side="new", timeout=timeout)
+        out[f"{case.id}[{lane_id}]"] = _fingerprint(obs)
     return out
 
 

@@ -168,8 +168,13 @@ def _targets(ms: MutationSettings, ledgers: list[Ledger], suite_root: Path,
     targets = resolve_targets(entries, ms.root, suite_root) if ms.operators else []
     if in_diff:
         targets = _filter_in_diff(targets, ms.root, in_diff)
-    places = {resolve_targets([e], ms.root, suite_root)[0].file: e[1] for e in entries} if targets else {}
-    return targets, places
+    return targets, _places(entries, ms.root, suite_root) if targets else {}
+
+
+def _places(entries: list[tuple[str, Place]], root: Path, suite_root: Path) -> dict[Path, Place]:
+    """Where each target file was declared (a file named twice: its last entry), for the errors
+    of the tools that list its mutants."""
+    return {resolve_targets([e], root, suite_root)[0].file: e[1] for e in entries}
 
 
 def _target_entries(ms: MutationSettings, ledgers: list[Ledger]) -> list[tuple[str, Place]]:

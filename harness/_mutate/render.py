@@ -117,6 +117,11 @@ def _escape_line(m: dict[str, Any]) -> str:
     return f"escaped {m['id']} ({m['status']}) {where}"
 
 
+def _wrote(m: dict[str, Any]) -> str:
+    """What one mutant's row wrote in its sandbox, beyond its own change."""
+    return f"wrote {m['id']} (in its sandbox): " + ", ".join(f"{w['path']} ({w['change']})" for w in m["writes"])
+
+
 def _listed(heading: str, items: list[str]) -> list[str]:
     """A heading over its list, with the blank lines around it; nothing at all when the list is empty."""
     return [heading, "", *items, ""] if items else []
@@ -128,7 +133,7 @@ def _pin_lines(section: dict[str, Any]) -> list[str]:
     rows = section.get("pin_kills", [])
     if not rows:
         return []
-    unique = [f"- `{_pin_name(r)}`: {', '.join(r['unique'])}" for r in rows if r["unique_kills"]]
+    unique = _unique_killers(rows)
     idle = [_pin_name(r) for r in rows if not r["kills"]]
     return ["### Pins", "", f"{len(rows)} pins: {len(rows) - len(idle)} kill at least one mutant, "
             f"{len(unique)} kill one that no other pin kills, {len(idle)} kill none.", "",
@@ -136,6 +141,11 @@ def _pin_lines(section: dict[str, Any]) -> list[str]:
             *_listed("Pins no mutant turned red (no mutant here changes what they check):",
                      [f"- {group}" for group in _compact(idle)]),
             *_listed("Left out (not passing on unmutated code):", _left_out(section["pins"]["excluded"]))]
+
+
+def _unique_killers(rows: list[dict[str, Any]]) -> list[str]:
+    """One line per pin that kills a mutant no other pin kills, naming those mutants."""
+    return [f"- `{_pin_name(r)}`: {', '.join(r['unique'])}" for r in rows if r["unique_kills"]]
 
 
 def _pin_name(row: dict[str, Any]) -> str:
@@ -240,8 +250,7 @@ _REPORTS = ("mutation.md", "mutation.json", "mutation.html", "mutation-report.js
 
 def _write_lines(section: dict[str, Any]) -> list[str]:
     """What mutants wrote in their sandboxes, then what changed outside every sandbox."""
-    inside = [f"wrote {m['id']} (in its sandbox): " + ", ".join(f"{w['path']} ({w['change']})" for w in m["writes"])
-              for m in section["mutants"] if m.get("writes")]
+    inside = [_wrote(m) for m in section["mutants"] if m.get("writes")]
     return inside + [f"changed outside the sandbox: {o['path']} ({o['change']})"
                      for o in section.get("sandbox", {}).get("outside", [])]
 

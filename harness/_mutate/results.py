@@ -112,19 +112,24 @@ def _claim(m: Mapping[str, Any], status: str, turned_red: list[str], claimed: li
            excluded: set[str], outputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
     if m.get("equivalent"):
         return _equivalent_claim(m, status, turned_red, outputs)
-    # judged per pin group: a pin spanning several lanes is red when any of its items is
-    red_groups = {group_of(p) for p in turned_red}
-    green = [p for p in claimed if group_of(p) not in red_groups]
-    result, note = _CLAIM_BY_STATUS.get(status) or _pins_verdict(claimed, red_groups, green, excluded)
+    green = _stayed_green(claimed, turned_red)
+    result, note = _CLAIM_BY_STATUS.get(status) or _pins_verdict(claimed, turned_red, green, excluded)
     return {"claimed": claimed, "red": turned_red, "green": green, "result": result, "note": note}
 
 
-def _pins_verdict(claimed: list[str], red_groups: set[str], green: list[str], excluded: set[str]) -> tuple[str, str]:
+def _stayed_green(claimed: list[str], turned_red: list[str]) -> list[str]:
+    """The claimed pins that stayed green, judged per pin group: a pin spanning several lanes is
+    red when any of its items is."""
+    red_groups = {group_of(p) for p in turned_red}
+    return [p for p in claimed if group_of(p) not in red_groups]
+
+
+def _pins_verdict(claimed: list[str], turned_red: list[str], green: list[str], excluded: set[str]) -> tuple[str, str]:
     """A run mutant's claim judged on its pins: failed (a claimed pin stayed green), exact, or collateral."""
     if green:
         stale = any(p in excluded for p in green)
         return "failed", "claimed pin(s) stayed green" + (" (failing on unmutated code)" if stale else "")
-    if red_groups == {group_of(p) for p in claimed}:
+    if {group_of(p) for p in turned_red} == {group_of(p) for p in claimed}:
         return "exact", "red on exactly its claimed pins"
     return "collateral", "claimed pins red, and others too"
 

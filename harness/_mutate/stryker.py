@@ -156,12 +156,17 @@ def _source(path: Path) -> str:
     return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
+def _every_pin(section: Mapping[str, Any]) -> list[str]:
+    """Every pin item the section names, sorted: each item of a pin group, and the pins left out."""
+    pins = [*(p for r in section.get("pin_kills", []) for p in r.get("items", [r["pin"]])),
+            *(e["pin"] for e in section["pins"]["excluded"])]
+    return sorted(set(pins))
+
+
 def _test_files(section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Every pin by its test file; each item of a pin group on its own (killedBy and coveredBy name
     items), and the pins left out for failing on unmutated code too."""
-    pins = [*(p for r in section.get("pin_kills", []) for p in r.get("items", [r["pin"]])),
-            *(e["pin"] for e in section["pins"]["excluded"])]
     tests: dict[str, dict[str, Any]] = {}
-    for pin in sorted(set(pins)):
+    for pin in _every_pin(section):
         tests.setdefault(_test_file(pin), {"tests": []})["tests"].append({"id": pin, "name": pin})
     return tests
