@@ -159,20 +159,25 @@ def _options(values: list[str], label: str) -> str:
         f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
 
 
-def render_html(section: dict[str, Any]) -> str:
-    full = expand(section)
-    mutants = full["mutants"]
-    suite = escape(full.get("suite", ""))
-    statuses = sorted({m["status"] for m in mutants}, key=status_rank)
-    files = sorted({m["file"] for m in mutants})
+def _filters(full: dict[str, Any]) -> str:
+    """The mutant table's filters: by status (escaped first), by file, by pin (any the table names)."""
+    statuses = sorted({m["status"] for m in full["mutants"]}, key=status_rank)
+    files = sorted({m["file"] for m in full["mutants"]})
     pins = [name for name, _items in _pins(full)]
-    filters = (
+    return (
         '<div id="filters"><label>status<select id="f-status">'
         + _options(["escaped", *statuses], "any")
         + '</select></label><label>file<select id="f-file">' + _options(files, "any") + "</select></label>"
         '<label>pin<input id="f-pin" list="pin-list" size="60" placeholder="a pin node id"></label>'
         '<datalist id="pin-list">' + "".join(f'<option value="{escape(p)}">' for p in pins) + "</datalist>"
         '<span id="shown"></span></div>')
+
+
+def render_html(section: dict[str, Any]) -> str:
+    full = expand(section)
+    mutants = full["mutants"]
+    suite = escape(full.get("suite", ""))
+    filters = _filters(full)
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Mutation matrix: {suite}</title>'
         f"<style>{_CSS}</style></head><body><h1>Mutation matrix: {suite}</h1>"

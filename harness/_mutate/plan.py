@@ -243,9 +243,14 @@ def _pin_args(plan: Plan, at: Callable[[Path], str]) -> list[str]:
 
 def _modules(plan: Plan, at: Callable[[Path], str]) -> dict[str, list[str]]:
     """Trampolined target modules: name -> [the source file, the trampolined file]."""
-    switched = {m.file for m in plan.mutants if m.how == "switch"}
+    switched = _switched_files(plan)
     return {t.module: [at(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets
             if t.module and t.rel in switched}
+
+
+def _switched_files(plan: Plan) -> set[str]:
+    """The files with operator mutants switched in a trampolined module (not applied as whole files)."""
+    return {m.file for m in plan.mutants if m.how == "switch"}
 
 
 def _site_modules(plan: Plan) -> list[str]:

@@ -127,11 +127,16 @@ def _stayed_green(claimed: list[str], turned_red: list[str]) -> list[str]:
 def _pins_verdict(claimed: list[str], turned_red: list[str], green: list[str], excluded: set[str]) -> tuple[str, str]:
     """A run mutant's claim judged on its pins: failed (a claimed pin stayed green), exact, or collateral."""
     if green:
-        stale = any(p in excluded for p in green)
-        return "failed", "claimed pin(s) stayed green" + (" (failing on unmutated code)" if stale else "")
+        return "failed", _green_note(green, excluded)
     if {group_of(p) for p in turned_red} == {group_of(p) for p in claimed}:
         return "exact", "red on exactly its claimed pins"
     return "collateral", "claimed pins red, and others too"
+
+
+def _green_note(green: list[str], excluded: set[str]) -> str:
+    """Why a claim failed: pins it names stayed green (saying so when one already failed unmutated)."""
+    stale = any(p in excluded for p in green)
+    return "claimed pin(s) stayed green" + (" (failing on unmutated code)" if stale else "")
 
 
 # a claim's result and note for the statuses where no pin ran

@@ -24,11 +24,14 @@ def _load(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 def _missing(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> tuple[list[str], list[str]]:
     """The slices given (``k/n``) and the slices of the same split that were not."""
     given = sorted({tuple(plan["shard"]) for plan, _base in loaded if plan.get("shard")})
-    names = [f"{k}/{n}" for k, n in given]
-    n = _split(given, folders)
+    return [f"{k}/{n}" for k, n in given], _absent(given, _split(given, folders))
+
+
+def _absent(given: list[tuple[int, ...]], n: int | None) -> list[str]:
+    """The slices ``k/n`` of the split that were not given; none when no shard was."""
     if n is None:
-        return names, []
-    return names, [f"{k}/{n}" for k in range(1, n + 1) if (k, n) not in given]
+        return []
+    return [f"{k}/{n}" for k in range(1, n + 1) if (k, n) not in given]
 
 
 def _split(given: list[tuple[int, ...]], folders: list[Path]) -> int | None:

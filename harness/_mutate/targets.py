@@ -92,7 +92,7 @@ def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSett
     raw: Any = doc.value
     threshold = raw.get("threshold", {})
     timeout = raw.get("timeout", {})
-    root = (suite_root / raw["root"]).resolve() if "root" in raw else project_root(suite_root.resolve())
+    root = _mutation_root(suite_root, raw)
     return MutationSettings(
         root=root, targets=tuple(raw.get("targets", ())), pins=tuple(raw.get("pins", (".",))),
         exclude=tuple(raw.get("exclude", ("*::expect",))),
@@ -102,6 +102,12 @@ def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSett
         baseline_deadline_s=float(timeout.get("baseline_s", 60.0)), workers=int(raw.get("workers", 0)),
         rebuild=raw.get("rebuild"),
     )
+
+
+def _mutation_root(suite_root: Path, raw: Mapping[str, Any]) -> Path:
+    """The tree mutants are made in: ``mutation.root`` (from the suite folder), else the project root
+    above the suite."""
+    return (suite_root / raw["root"]).resolve() if "root" in raw else project_root(suite_root.resolve())
 
 
 def _prefixed(exc: InputError) -> InputError:
@@ -132,9 +138,14 @@ def _module_parts(parts: list[str], root: Path) -> list[str]:
 def _import_root(root: Path, file: Path, suite: Path | None) -> Path:
     """The folder ``file``'s module name starts from: the suite folder (not a package), a
     distribution folder under the root, or the root."""
-    if suite is not None and not (suite / "__init__.py").exists() and file.resolve().is_relative_to(suite.resolve()):
+    if suite is not None and _in_plain_folder(file, suite):
         return suite
     return next((d for d in distribution_folders(root) if file.resolve().is_relative_to(d.resolve())), root)
+
+
+def _in_plain_folder(file: Path, folder: Path) -> bool:
+    """Whether ``file`` is in ``folder`` and that folder is not itself a package."""
+    return not (folder / "__init__.py").exists() and file.resolve().is_relative_to(folder.resolve())
 
 
 def _module_file(root: Path, module: str, suite: Path | None = None) -> Path | None:
@@ -208,10 +219,14 @@ def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path, suite: Pat
         file, func = _parse_target(text, root, place, suite)
         if file.suffix == ".py":
             _check_function(file, func, place)
-        current = by_file.get(file, set())
-        # None is every function of the file: it absorbs any one function named beside it
-        by_file[file] = None if func is None or current is None else {*current, func}
+        by_file[file] = _with_function(by_file.get(file, set()), func)
     return [_target(f, funcs, root, suite) for f, funcs in sorted(by_file.items())]
+
+
+def _with_function(chosen: set[str] | None, func: str | None) -> set[str] | None:
+    """A file's chosen functions after one more target entry for it. None is every function of
+    the file: it absorbs any one function named beside it."""
+    return None if func is None or chosen is None else {*chosen, func}
 
 
 def _check_function(file: Path, func: str | None, place: Place) -> None:
