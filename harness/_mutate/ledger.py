@@ -204,10 +204,7 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
     function = site.get("function")
     span = _site_span(doc, at, mid, source, function)
     change = raw["change"]
-    if "find" in change:
-        mutated = _find_replace(doc, at, mid, source, span, change["find"], change["replace"])
-    else:
-        mutated = _diffed(doc, at, mid, source, site["file"], change["diff"])
+    mutated = _changed(doc, at, mid, source, span, site["file"], change)
     first, last = _changed_span(source, mutated)
     if first == 0:
         raise InputError(doc.place(f"{at}.change"), f"a change that alters {site['file']} for mutant {mid}",
@@ -222,6 +219,15 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
         why=raw.get("why", ""), place=doc.place(at),
         claim_places=tuple(doc.place(f"{at}.killed_by[{j}]") for j in range(len(raw.get("killed_by", ())))),
     )
+
+
+def _changed(doc: Document, at: str, mid: str, source: str, span: tuple[int, int] | None, name: str,
+             change: dict[str, Any]) -> str:
+    """``source`` with the mutant's change applied, whichever way it is written: find/replace
+    (searched inside the site function) or a unified diff."""
+    if "find" in change:
+        return _find_replace(doc, at, mid, source, span, change["find"], change["replace"])
+    return _diffed(doc, at, mid, source, name, change["diff"])
 
 
 def _check_inside(place: Place, mid: str, function: str | None, span: tuple[int, int], first: int, last: int) -> None:
