@@ -56,7 +56,8 @@ def _candidate_pins(cases: Sequence[Case], case_globs: Sequence[str], lane_globs
     for case in cases:
         if _kept(case.id, case_globs):
             for lane in case.lanes:
-                out += _lane_pins(case, lane, prefix) if _kept(lane, lane_globs) else []
+                if _kept(lane, lane_globs):
+                    out += _lane_pins(case, lane, prefix)
     return out
 
 
