@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from harness._errors import ConfigError
 from harness._evidence.runs import load_report, run_folder
@@ -156,11 +156,16 @@ def mutation_exit(section: Mapping[str, Any], delta: Mapping[str, Any] | None, f
 
     if _incomplete(section):
         return ExitCode.MUTANTS_ESCAPED
-    if fail_on == "new" and delta is not None:
+    if _new_only(delta, fail_on):
         return _escaped_if(delta["new"]["escapes"], delta["new"]["claims"])
     if section.get("in_diff"):
         return _escaped_if(section["escaped"], section["claims_failed"])
     return ExitCode(exit_code(dict(section)))
+
+
+def _new_only(delta: Mapping[str, Any] | None, fail_on: str) -> TypeGuard[Mapping[str, Any]]:
+    """Only new findings fail: ``--fail-on new``, and a baseline to tell them by."""
+    return fail_on == "new" and delta is not None
 
 
 def _escaped_if(*findings: list[str]) -> ExitCode:
@@ -202,7 +207,7 @@ def judge(report: Mapping[str, Any], fail_on: str) -> tuple[ExitCode, str]:
     only."""
     delta = report.get("baseline")
     every = {k: sorted(v.values()) for k, v in findings(report).items()}
-    codes = _codes(report, delta["new"] if fail_on == "new" and delta is not None else every, fail_on)
+    codes = _codes(report, delta["new"] if _new_only(delta, fail_on) else every, fail_on)
     if codes:
         return _worst(codes)
     return ExitCode.OK, "clean" if delta is None else f"no new finding since {Path(delta['run']).name}"

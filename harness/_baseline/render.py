@@ -51,7 +51,7 @@ def _rejection(report: Mapping[str, Any], name: str) -> str:
 def _verdict(report: Mapping[str, Any], name: str) -> str:
     for row in report["differential"]:
         if f"{row['case']}[{row['lane']}]" == name:
-            return f"- `{name}`: {row['verdict']}: {row['detail'][:200]}"  # a string, says the report schema
+            return f"- `{name}`: {row['verdict']}: {(row['detail'] or '')[:200]}"
     return f"- `{name}`"
 
 
