@@ -10,8 +10,8 @@ import fnmatch
 import os
 from collections.abc import Callable, Sequence
 
-from harness._differential.pool import UnitResult, run_units
 from harness._differential.unit import Pipelines, Unit
+from harness._differential.workers import UnitResult, run_units
 from harness._errors import ConfigError
 from harness._model import Case, PipelineSpec, Suite
 from harness._pipeline import prepare

@@ -1,6 +1,6 @@
 """One unit of build work: a case on a lane, old and new, plus the case's declared checks.
 
-Used by the worker processes and by the in-process build (``harness._differential.pool``). In-process
+Used by the worker processes and by the in-process build (``harness._differential.workers``). In-process
 calls get their inputs from ``harness._differential.inputs`` and leave their deadline timer armed for
 the next call: whoever calls ``observe`` settles the inputs and disarms the timer after a
 batch of units (``harness._pipeline.calls.disarm``), as the pool does after each chunk.
