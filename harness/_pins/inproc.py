@@ -22,7 +22,6 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from harness._common import supervise
 from harness._model import Observation, Side, Suite
@@ -31,7 +30,7 @@ from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_
 from harness._pins.collect import CaseItem
 from harness._pins.declarative import PinFailure, evaluate
 
-__all__ = ["FRESH_KINDS", "ItemResult", "Saved", "evaluate_items"]
+__all__ = ["FRESH_KINDS", "ItemResult", "Saved", "evaluate_items", "item_timeout", "playing"]
 
 Saved = Mapping[tuple[str, str, str], Observation]
 """Observations by (case id, lane id, side), as the build stage made them."""
@@ -52,15 +51,11 @@ class ItemResult:
 
 
 @contextlib.contextmanager
-def _playing(against: Side, observations: Path | None, saved: Saved | None) -> Iterator[None]:
+def playing(against: Side) -> Iterator[None]:
     """The pins cache as the plugin sets it up for ``harness run``, left as a new session
     expects it afterwards (playing new, nothing saved read, calls not isolated)."""
     cache.set_against(against)
     cache.set_isolate(True)
-    if saved is not None:
-        cache.use_saved(saved)
-    elif observations is not None:
-        cache.use_store(observations)
     try:
         yield
     finally:
@@ -172,12 +167,19 @@ def _one(suite: Suite, item: CaseItem, timeout: float) -> ItemResult:
     return _pin(suite, item)
 
 
-def evaluate_items(suite: Suite, items: Sequence[CaseItem], against: Side = "new",
-                   observations: Path | None = None, saved: Saved | None = None) -> list[ItemResult]:
-    """Every item's result, in the order given. ``saved`` (the build stage's observations by
-    case, lane, side) or else ``observations`` (a run's store folder) is read instead of calling
-    the pipelines; without either each side is one (isolated) call."""
-    # room for the two or three pipeline calls a pin makes, each bounded by the suite's timeout
-    timeout = 4 * float(suite.settings.get("timeout_s", 10.0)) + 10
-    with _playing(against, observations, saved):
-        return [_one(suite, item, timeout) for item in items]
+def item_timeout(suite: Suite) -> float:
+    """How long one forked pin check may take: room for the two or three pipeline calls a pin
+    makes, each bounded by the suite's timeout."""
+    return 4 * float(suite.settings.get("timeout_s", 10.0)) + 10
+
+
+def evaluate_items(suite: Suite, items: Sequence[CaseItem], saved: Saved) -> list[ItemResult]:
+    """Every item's result, in the order given, inside ``playing``. ``saved`` (observations by
+    case, lane, side, as the build stage made them) is read instead of calling the pipelines; a
+    side missing there is one (isolated) call. Items of a kind that calls a pipeline again
+    (``FRESH_KINDS``) fork: call them only where forking is safe (no build stage running)."""
+    cache.use_saved(saved)
+    try:
+        return [_one(suite, item, item_timeout(suite)) for item in items]
+    finally:
+        cache.clear()

@@ -55,7 +55,7 @@ from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_
 from harness._pins.declarative import PinFailure, evaluate
 from harness._pins.ids import select_set, suite_prefix
 
-__all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem", "observe", "pipeline_module"]
+__all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem", "observe", "pipeline_module", "result_line"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -111,23 +111,28 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 _results: list[IO[str]] = []  # the --harness-results file, when asked for
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if not _results or (report.when != "call" and not (report.failed or report.skipped)):
-        return
-    handle = _results[0]
-    message = ""
-    if report.failed:
-        message = report.longreprtext.strip().splitlines()[-1] if report.longreprtext else "failed"
-    elif report.skipped and isinstance(report.longrepr, tuple):
-        message = str(report.longrepr[2])
-    message = redactor().text(message[:2000])  # a pin's message can quote pipeline output
-    # a catches_old pin against old: the file keeps what the pin itself did (harness run reads it)
+def result_line(report: pytest.TestReport) -> dict[str, Any] | None:
+    """The results file's line for ``report``: every call, and a setup or teardown that did not
+    pass; None for the rest. A catches_old pin against old keeps what the pin itself did."""
+    if report.when != "call" and not (report.failed or report.skipped):
+        return None
     props = dict(report.user_properties)
-    outcome = props.get("harness_outcome", report.outcome)
-    message = redactor().text(str(props["harness_message"])[:2000]) if "harness_message" in props else message
-    handle.write(json.dumps({"nodeid": report.nodeid, "when": report.when, "outcome": outcome,
-                             "message": message, "duration_s": round(report.duration, 6)}) + "\n")
-    handle.flush()
+    if "harness_message" in props:
+        message = str(props["harness_message"])
+    elif report.failed:
+        message = report.longreprtext.strip().splitlines()[-1] if report.longreprtext else "failed"
+    else:
+        message = str(report.longrepr[2]) if report.skipped and isinstance(report.longrepr, tuple) else ""
+    return {"nodeid": report.nodeid, "when": report.when, "outcome": props.get("harness_outcome", report.outcome),
+            "message": redactor().text(message[:2000]),  # a pin's message can quote pipeline output
+            "duration_s": round(report.duration, 6)}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    line = result_line(report) if _results else None
+    if line is not None:
+        _results[0].write(json.dumps(line) + "\n")
+        _results[0].flush()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
