@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -33,7 +33,12 @@ class Spool:
         self._index: IO[str] = (folder / _INDEX).open("a", encoding="utf-8")
         self._end = 0
 
-    def put(self, obs: Observation) -> None:
+    def put(self, observations: Iterable[Observation]) -> None:
+        for obs in observations:
+            self._index.write(json.dumps(self._line(obs)) + "\n")
+
+    def _line(self, obs: Observation) -> dict[str, Any]:
+        """``obs``'s index line; its body appended to the bodies file."""
         line: dict[str, Any] = {"c": obs.case_id, "l": obs.lane_id, "s": obs.side, "o": obs.outcome,
                                 "d": obs.duration_s}
         if obs.wire is not None:
@@ -42,7 +47,7 @@ class Spool:
             self._end += len(obs.wire)
         if obs.error is not None:
             line["e"] = [obs.error.type, obs.error.message, obs.error.where]
-        self._index.write(json.dumps(line) + "\n")
+        return line
 
     def close(self) -> None:
         self._bodies.close()

@@ -27,7 +27,7 @@ from typing import Any
 
 from harness._common.redact import redactor
 from harness._model import Observation, Suite
-from harness._pins.child import PythonPins, StageOptions
+from harness._pins.child import ChildRun, PythonPins, StageOptions
 from harness._pins.collect import CaseItem, item_hooks, python_pin_files
 from harness._pins.document import Chosen, check_refs, choose, document
 from harness._pins.ids import node_root
@@ -63,6 +63,16 @@ class Outcomes:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _forks(item: CaseItem) -> bool:
+    """Whether checking ``item`` forks to call a pipeline again (not done during the build)."""
+    return item.pin is not None and item.pin.kind in FRESH_KINDS
+
+
+def _split(items: list[CaseItem]) -> tuple[list[CaseItem], list[CaseItem]]:
+    """(the items evaluated on the spot, the ones that fork)."""
+    return [i for i in items if not _forks(i)], [i for i in items if _forks(i)]
 
 
 def _by_unit(items: Sequence[CaseItem]) -> dict[tuple[str, str], list[CaseItem]]:
@@ -108,17 +118,13 @@ class PinStage:
 
     def unit(self, case_id: str, lane_id: str, old: Observation | None, new: Observation | None) -> None:
         """One finished case x lane: its items evaluated now (those that fork, kept for later)."""
+        sides = [obs for obs in (old, new) if obs is not None]
         if self.spool is not None:
-            for obs in (old, new):
-                if obs is not None:
-                    self.spool.put(obs)
-        items = self.todo.pop((case_id, lane_id), None)
-        if not items:
-            return
-        saved: Saved = {(o.case_id, o.lane_id, o.side): o for o in (old, new) if o is not None}
-        now = [i for i in items if i.pin is None or i.pin.kind not in FRESH_KINDS]
-        if len(now) < len(items):
-            self.later.append(([i for i in items if i not in now], saved))
+            self.spool.put(sides)
+        saved: Saved = {(obs.case_id, obs.lane_id, obs.side): obs for obs in sides}
+        now, forking = _split(self.todo.pop((case_id, lane_id), []))
+        if forking:
+            self.later.append((forking, saved))
         self.outcomes.add(evaluate_items(self.suite, now, saved))
 
     def finish(self) -> dict[str, Any]:
@@ -128,17 +134,21 @@ class PinStage:
             self.spool.close()
         if self.child is not None:
             self.child.go()
-        for items, saved in self.later:
+        # a unit the build never reported (run_pins on a store missing it) calls its pipelines
+        for items, saved in [*self.later, *((items, {}) for items in self.todo.values())]:
             self.outcomes.add(evaluate_items(self.suite, items, saved))
-        # a unit the build never finished (it cannot: every planned unit reports) still gets its items
-        for items in self.todo.values():
-            self.outcomes.add(evaluate_items(self.suite, items, {}))
-        ran = self.child.finish() if self.child is not None else None
+        ran = self._python_pins()
         self.outcomes.close()
-        if self.opts.pin_set and (ran is None or ran.problem is None):  # a pytest that could not collect says so
-            check_refs(self.suite, self.opts.pin_set, self.chosen, [r["id"] for r in ran.results] if ran else [])
         return document(self.suite, self.opts.against, self.opts.pin_set, self.outcomes.rows, self.outcomes.failed,
                         ran)
+
+    def _python_pins(self) -> ChildRun | None:
+        """What the child reported, once it has ended; the pin set's refs checked against every
+        item (a pytest that could not collect says so itself)."""
+        ran = self.child.finish() if self.child is not None else None
+        if self.opts.pin_set and (ran is None or ran.problem is None):
+            check_refs(self.suite, self.opts.pin_set, self.chosen, [r["id"] for r in ran.results] if ran else [])
+        return ran
 
     def __enter__(self) -> PinStage:
         self.start()

@@ -36,7 +36,7 @@ Fixtures for Python pins inside a suite folder:
 
 from __future__ import annotations
 
-import fnmatch
+import contextlib
 import importlib
 import json
 import re
@@ -52,6 +52,7 @@ from harness._errors import HarnessError, InputError
 from harness._model import Case, Observation, PinSpec, Side, Subject, Suite
 from harness._pins import cache
 from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
+from harness._pins.collect import case_lanes
 from harness._pins.declarative import PinFailure, evaluate
 from harness._pins.ids import select_set, suite_prefix
 
@@ -87,9 +88,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "harness_pin: a pin collected from a case file")
     cache.set_against(config.getoption("--harness-against"))
     cache.set_isolate(bool(config.getoption("--harness-isolate")))
-    revisions = dict(part.split(":", 1) for part in str(config.getoption("--harness-revisions")).split(",") if part)
+    revisions = dict(part.split(":", 1) for part in _listed(config, "--harness-revisions"))
     cache.set_revisions(revisions.get("old"), revisions.get("new"))
-    cache.set_versions([v for v in str(config.getoption("--harness-versions")).split(",") if v])
+    cache.set_versions(_listed(config, "--harness-versions"))
     if config.getoption("--harness-observations"):
         cache.use_store(Path(config.getoption("--harness-observations")))
     path = config.getoption("--harness-results")
@@ -117,15 +118,17 @@ def result_line(report: pytest.TestReport) -> dict[str, Any] | None:
     if report.when != "call" and not (report.failed or report.skipped):
         return None
     props = dict(report.user_properties)
-    if "harness_message" in props:
-        message = str(props["harness_message"])
-    elif report.failed:
-        message = report.longreprtext.strip().splitlines()[-1] if report.longreprtext else "failed"
-    else:
-        message = str(report.longrepr[2]) if report.skipped and isinstance(report.longrepr, tuple) else ""
+    message = str(props["harness_message"]) if "harness_message" in props else _message(report)
     return {"nodeid": report.nodeid, "when": report.when, "outcome": props.get("harness_outcome", report.outcome),
             "message": redactor().text(message[:2000]),  # a pin's message can quote pipeline output
             "duration_s": round(report.duration, 6)}
+
+
+def _message(report: pytest.TestReport) -> str:
+    """pytest's own words for a report: a failure's last line, a skip's reason, else nothing."""
+    if report.failed:
+        return report.longreprtext.strip().splitlines()[-1] if report.longreprtext else "failed"
+    return str(report.longrepr[2]) if report.skipped and isinstance(report.longrepr, tuple) else ""
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -156,17 +159,22 @@ def pytest_collection(session: pytest.Session) -> None:
     plain: list[tuple[str, str]] = []
     for i, arg in enumerate(args):
         m = _ITEM_ARG.match(arg)
-        file, _, name = (m.group("head") if m else arg).partition("::")
+        args[i] = m.group("head") if m else arg
+        file, _, name = args[i].partition("::")
         key = (str((here / file).resolve()), name)
         if m is None:
             plain.append(key)
-            continue
-        args[i] = m.group("head")
-        _only.setdefault(key, set()).add(m.group("pin"))
+        else:
+            _only.setdefault(key, set()).add(m.group("pin"))
     for file, name in plain:  # its folder, file, case or case x lane asked for too: every pin of it
-        for key in [k for k in _only if _covers(file, name, k)]:
-            del _only[key]
+        _forget_covered(file, name)
     args[:] = list(dict.fromkeys(args))
+
+
+def _forget_covered(file: str, name: str) -> None:
+    """No single-pin narrowing for the case x lanes the plain argument ``file::name`` collects whole."""
+    for key in [k for k in _only if _covers(file, name, k)]:
+        del _only[key]
 
 
 def _covers(file: str, name: str, key: tuple[str, str]) -> bool:
@@ -181,10 +189,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     name = str(config.getoption("--harness-pins"))
     if name:
         keep = _in_pin_set(config, keep, name)
-    kept = set(keep)
-    dropped = [item for item in items if item not in kept]
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
+    if len(keep) < len(items):
+        kept = set(keep)
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
         items[:] = keep
 
 
@@ -206,13 +213,7 @@ def _known_ids(config: pytest.Config) -> list[str]:
 def _in_pin_set(config: pytest.Config, items: list[pytest.Item], name: str) -> list[pytest.Item]:
     """The items of the named pin set, suite by suite; items of no suite are not in any set."""
     known = _known_ids(config)
-    by_suite: dict[str, tuple[Suite, list[pytest.Item]]] = {}
-    for item in items:
-        try:
-            suite = cache.suite_for(item.path)
-        except LookupError:
-            continue
-        by_suite.setdefault(suite.root, (suite, []))[1].append(item)
+    by_suite = _by_suite(items)
     kept: set[str] = set()
     for suite, members in by_suite.values():
         prefix = suite_prefix(suite, config.rootpath)
@@ -225,12 +226,19 @@ def _in_pin_set(config: pytest.Config, items: list[pytest.Item], name: str) -> l
     return [item for item in items if item.nodeid in kept]
 
 
-def _globs(config: pytest.Config, name: str) -> list[str]:
-    return [g for g in str(config.getoption(name)).split(",") if g]
+def _by_suite(items: list[pytest.Item]) -> dict[str, tuple[Suite, list[pytest.Item]]]:
+    """The items of each suite folder (by its root); items of no suite are left out."""
+    out: dict[str, tuple[Suite, list[pytest.Item]]] = {}
+    for item in items:
+        with contextlib.suppress(LookupError):
+            suite = cache.suite_for(item.path)
+            out.setdefault(suite.root, (suite, []))[1].append(item)
+    return out
 
 
-def _wanted(value: str, globs: list[str]) -> bool:
-    return not globs or any(fnmatch.fnmatchcase(value, g) for g in globs)
+def _listed(config: pytest.Config, name: str) -> list[str]:
+    """A comma-separated option's parts."""
+    return [part for part in str(config.getoption(name)).split(",") if part]
 
 
 class CaseFile(pytest.File):
@@ -241,15 +249,9 @@ class CaseFile(pytest.File):
             suite = cache.suite_for(self.path)
         except (HarnessError, LookupError) as exc:
             raise self.CollectError(str(exc)) from None
-        cases, lanes = _globs(self.config, "--harness-cases"), _globs(self.config, "--harness-lanes")
-        root = Path(suite.root)
-        for case in suite.cases:
-            if (root / case.file).resolve() != self.path.resolve() or not _wanted(case.id, cases):
-                continue
-            for lane_id in case.lanes:
-                if _wanted(lane_id, lanes):
-                    yield CaseLane.from_parent(self, name=f"{case.id}[{lane_id}]", suite=suite,
-                                               case=case, lane_id=lane_id)
+        cases, lanes = _listed(self.config, "--harness-cases"), _listed(self.config, "--harness-lanes")
+        for case, lane_id in case_lanes(suite, self.path, cases, lanes):
+            yield CaseLane.from_parent(self, name=f"{case.id}[{lane_id}]", suite=suite, case=case, lane_id=lane_id)
 
 
 class CaseLane(pytest.Collector):
