@@ -7,10 +7,13 @@ pytest's fixtures, parametrization, plugins and collection rules. It collects no
 unless a conftest.py may act on their items (``collect.item_hooks``): then it runs them all.
 
 The child is a fork of the harness running ``pytest.main``, not a new interpreter: it starts
-with the harness's modules imported, the suite loaded and the build stage's observations in
-memory, so it pays only for pytest, its plugins and the Python pins themselves. It is started
-before the harness evaluates the case-file items and waited for after, so the two run side by
-side; its own process group, ended whole at the stage's deadline or when the harness stops.
+with the harness's modules imported and the suite loaded, so it pays only for pytest, its
+plugins and the Python pins themselves. ``harness run`` forks it before the build stage: pytest
+starts and collects while the pipelines run, then its pins wait behind a gate
+(``harness._pins.gate``) until ``go()`` says the observations are there. Installed pytest
+plugins load as in plain pytest (pytest's ``PYTEST_DISABLE_PLUGIN_AUTOLOAD`` turns that off; the
+harness's own plugin is named with ``-p`` either way). Its own process group, ended whole at
+the stage's deadline (counted from ``go()``) or when the harness stops.
 """
 
 from __future__ import annotations

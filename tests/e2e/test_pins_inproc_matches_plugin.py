@@ -25,8 +25,8 @@ from harness._errors import InputError
 from harness._evidence import ObservationStore
 from harness._load import load_suite
 from harness._model import Side, Suite
-from harness._pins.ids import node_root
 from harness._pins.document import claims
+from harness._pins.ids import node_root
 from harness._pins.run import run_pins
 
 pytestmark = pytest.mark.slow
