@@ -21,7 +21,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,14 +50,14 @@ class Outcomes:
         # O_APPEND, one write per line: the Python pins' child appends to the same file
         self._fd = os.open(stream, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if stream is not None else None
 
-    def add(self, results: Iterable[ItemResult]) -> None:
+    def add(self, results: Sequence[ItemResult]) -> None:
+        """A unit's outcomes: kept, and written in one append (whole lines, never interleaved)."""
         scrub = redactor().text  # a pin's message can quote pipeline output
-        for r in results:
-            row = {"id": r.id, "outcome": r.outcome, "message": scrub(r.message[:2000])}
-            self.rows.append(row)
-            self.failed = self.failed or r.failed
-            if self._fd is not None:
-                os.write(self._fd, (json.dumps(row, ensure_ascii=False) + "\n").encode())
+        rows = [{"id": r.id, "outcome": r.outcome, "message": scrub(r.message[:2000])} for r in results]
+        self.rows += rows
+        self.failed = self.failed or any(r.failed for r in results)
+        if self._fd is not None and rows:
+            os.write(self._fd, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows).encode())
 
     def close(self) -> None:
         if self._fd is not None:
