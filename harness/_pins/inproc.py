@@ -22,6 +22,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 from harness._common import supervise
 from harness._model import Observation, Side, Suite
@@ -30,7 +31,7 @@ from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_
 from harness._pins.collect import CaseItem
 from harness._pins.declarative import PinFailure, evaluate
 
-__all__ = ["FRESH_KINDS", "ItemResult", "Saved", "evaluate_items", "item_timeout", "playing"]
+__all__ = ["FRESH_KINDS", "Forked", "ItemResult", "Saved", "evaluate_items", "item_timeout", "playing", "start_check"]
 
 Saved = Mapping[tuple[str, str, str], Observation]
 """Observations by (case id, lane id, side), as the build stage made them."""
@@ -90,34 +91,60 @@ def _pin(suite: Suite, item: CaseItem) -> ItemResult:
     return ItemResult(item.nodeid, "passed", "", False)
 
 
-def _forked(item: CaseItem, check: Callable[[], ItemResult], timeout: float) -> ItemResult:
-    """``check()`` in a forked child: its result, or a failure saying how the child ended."""
-    read_fd, write_fd = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # child: answer through the pipe, then leave without running atexit hooks
+class Forked:
+    """``check()`` running in a forked child of its own process group, from construction on;
+    ``result()`` waits for its answer (until the deadline set at the fork) and ends whatever of
+    the child is left; ``stop()`` ends it unread (the stage abandoned)."""
+
+    def __init__(self, item: CaseItem, check: Callable[[], ItemResult], timeout: float) -> None:
+        read_fd, write_fd = os.pipe()
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            _answer(read_fd, write_fd, parent, check)
+        os.close(write_fd)
+        self.item, self.pid, self.timeout = item, pid, timeout
+        self.fd: int | None = read_fd
+        self.deadline = time.monotonic() + timeout
+
+    def result(self) -> ItemResult:
+        """Its result, or a failure saying how the child ended."""
+        assert self.fd is not None
+        answer: bytes | None = None
         try:
-            os.close(read_fd)
-            os.setpgid(0, 0)  # its own group: ended whole, with the calls it forked, if it overruns
-            supervise.forked_child(parent)
-            _quiet()
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(pickle.dumps(_own_pipelines(check), protocol=pickle.HIGHEST_PROTOCOL))
-        finally:
-            os._exit(0)
-    os.close(write_fd)
-    answer: bytes | None = None
+            answer = _read(self.fd, self.deadline)
+        finally:  # answered, overrun or the harness stopped meanwhile: nothing of the child stays
+            self.fd = None  # _read closed it
+            status = self._end()
+        if answer:
+            result: ItemResult = pickle.loads(answer)
+            return result
+        how = f"no answer within {self.timeout:g} s; killed" if answer is None else f"it died: {_status(status)}"
+        return ItemResult(self.item.nodeid, "failed",
+                          f"the process checking this pin ended without an answer ({how})", True)
+
+    def stop(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+            self._end()
+
+    def _end(self) -> int:
+        supervise.kill_group(self.pid)
+        return os.waitpid(self.pid, 0)[1]
+
+
+def _answer(read_fd: int, write_fd: int, parent: int, check: Callable[[], ItemResult]) -> NoReturn:
+    """In the forked child: answer through the pipe, then leave without running atexit hooks."""
     try:
-        answer = _read(read_fd, time.monotonic() + timeout)
-    finally:  # answered, overrun or the harness stopped meanwhile: nothing of the child stays
-        supervise.kill_group(pid)
-        _, status = os.waitpid(pid, 0)
-    if answer:
-        result: ItemResult = pickle.loads(answer)
-        return result
-    how = (f"no answer within {timeout:g} s; killed" if answer is None
-           else f"it died: {_status(status)}")
-    return ItemResult(item.nodeid, "failed", f"the process checking this pin ended without an answer ({how})", True)
+        os.close(read_fd)
+        os.setpgid(0, 0)  # its own group: ended whole, with the calls it forked, if it overruns
+        supervise.forked_child(parent)
+        _quiet()
+        with os.fdopen(write_fd, "wb") as out:
+            out.write(pickle.dumps(_own_pipelines(check), protocol=pickle.HIGHEST_PROTOCOL))
+    finally:
+        os._exit(0)
 
 
 def _quiet() -> None:
@@ -163,8 +190,14 @@ def _one(suite: Suite, item: CaseItem, timeout: float) -> ItemResult:
     if item.pin is None:
         return _expect(suite, item)
     if item.pin.kind in FRESH_KINDS:
-        return _forked(item, lambda: _pin(suite, item), timeout)
+        return start_check(suite, item, timeout).result()
     return _pin(suite, item)
+
+
+def start_check(suite: Suite, item: CaseItem, timeout: float) -> Forked:
+    """A pin of a kind that calls a pipeline again (``FRESH_KINDS``), started in a fork on the
+    observations the pins' cache holds now (inside ``playing``); its result when asked for."""
+    return Forked(item, lambda: _pin(suite, item), timeout)
 
 
 def item_timeout(suite: Suite) -> float:

@@ -21,17 +21,28 @@ import contextlib
 import json
 import os
 import tempfile
+from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from harness._common.redact import redactor
 from harness._model import Observation, Suite
+from harness._pins import cache
 from harness._pins.child import ChildRun, PythonPins, StageOptions
 from harness._pins.collect import CaseItem, item_hooks, python_pin_files
 from harness._pins.document import Chosen, check_refs, choose, document
 from harness._pins.ids import node_root
-from harness._pins.inproc import FRESH_KINDS, ItemResult, Saved, evaluate_items, playing
+from harness._pins.inproc import (
+    FRESH_KINDS,
+    Forked,
+    ItemResult,
+    Saved,
+    evaluate_items,
+    item_timeout,
+    playing,
+    start_check,
+)
 from harness._pins.spool import Spool
 
 __all__ = ["STREAM", "Outcomes", "PinStage"]
@@ -97,6 +108,7 @@ class PinStage:
         self.all_through_pytest = bool(item_hooks(suite, node_root(suite)))
         self.todo = {} if self.all_through_pytest else _by_unit(self.chosen.items)
         self.later: list[tuple[list[CaseItem], Saved]] = []
+        self.running: deque[Forked] = deque()  # forked items under way
         self.child: PythonPins | None = None
         self.spool: Spool | None = None
         if self.all_through_pytest or python_pin_files(suite):
@@ -135,12 +147,26 @@ class PinStage:
         if self.child is not None:
             self.child.go()
         # a unit the build never reported (run_pins on a store missing it) calls its pipelines
-        for items, saved in [*self.later, *((items, {}) for items in self.todo.values())]:
-            self.outcomes.add(evaluate_items(self.suite, items, saved))
+        for items in self.todo.values():
+            self.outcomes.add(evaluate_items(self.suite, items, {}))
+        self._forking_items()
         ran = self._python_pins()
         self.outcomes.close()
         return document(self.suite, self.opts.against, self.opts.pin_set, self.outcomes.rows, self.outcomes.failed,
                         ran)
+
+    def _forking_items(self) -> None:
+        """The items kept for after the build, several forks at a time (as many as cores)."""
+        timeout, cap = item_timeout(self.suite), os.cpu_count() or 1
+        for items, saved in self.later:
+            cache.use_saved(saved)
+            for item in items:
+                self.running.append(start_check(self.suite, item, timeout))
+                if len(self.running) >= cap:
+                    self.outcomes.add([self.running.popleft().result()])
+        cache.clear()
+        while self.running:
+            self.outcomes.add([self.running.popleft().result()])
 
     def _python_pins(self) -> ChildRun | None:
         """What the child reported, once it has ended; the pin set's refs checked against every
@@ -159,6 +185,8 @@ class PinStage:
 
     def close(self) -> None:
         try:
+            while self.running:
+                self.running.popleft().stop()
             if self.child is not None:
                 self.child.stop()
             if self.spool is not None:
