@@ -5,7 +5,9 @@ child, forked before the build and let go once the observations are spooled.
     python bench/pins_overhead.py [--repeat 3] [--units 10000]
 
 1. The bundled suite: `harness run` with pins against the same run with `--no-pins`, both
-   measured in this invocation (wall and CPU time, children included). Target: <= 1.3x.
+   measured in this invocation (wall and CPU time, children included). Target: <= 1.3x. Then
+   the same with pytest's PYTEST_DISABLE_PLUGIN_AUTOLOAD=1, which the Python pins' pytest
+   honours: what the installed pytest plugins cost it.
 2. A generated suite of ``--units`` case x lane units, one pin each, on a pipeline that costs
    about 1 ms a call: the pin stage's own work (every ``PinStage`` call: per unit during the
    build, and its finish) against the build stage without it, and the run with pins against
@@ -134,6 +136,16 @@ def _median(values: list[float]) -> float:
     return statistics.median(values)
 
 
+def _no_autoload(suite_root: Path, out: Path) -> Timed:
+    """A run with pins whose pytest loads no installed plugin (pytest's own switch, read by the
+    Python pins' pytest when it starts)."""
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    try:
+        return timed(suite_root, out, pins=True)
+    finally:
+        del os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"]
+
+
 def bundled(out: Path, repeat: int) -> None:
     pairs = _pairs(REPO / "cases", out, repeat)
     wall = _median([w.wall / wo.wall for wo, w in pairs])
@@ -143,6 +155,12 @@ def bundled(out: Path, repeat: int) -> None:
           f"wall {_median([p[1].cpu for p in pairs]):.2f} s cpu")
     print(f"  with / without: wall {wall:.2f}x, cpu {cpu:.2f}x   target <= 1.3x: "
           f"{'met' if max(wall, cpu) <= 1.3 else 'met on wall only' if wall <= 1.3 else 'not met'}")
+    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        return
+    bare = [(timed(REPO / "cases", out, pins=False), _no_autoload(REPO / "cases", out)) for _ in range(repeat)]
+    bare_wall, bare_cpu = _median([w.wall / wo.wall for wo, w in bare]), _median([w.cpu / wo.cpu for wo, w in bare])
+    print(f"  the same with PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 (installed plugins left out of the pins' pytest): "
+          f"wall {bare_wall:.2f}x, cpu {bare_cpu:.2f}x")
 
 
 def scaled(out: Path, folder: Path, units: int) -> None:
