@@ -21,8 +21,8 @@ import pytest
 
 from harness._pins import cache
 from harness._pins.child import GO, Gate
+from harness._pins.results import result_line
 from harness._pins.spool import SpoolReader
-from harness.pins.plugin import result_line
 
 __all__ = ["GatePlugin", "stream_line"]
 

@@ -47,7 +47,6 @@ from typing import IO, Any
 
 import pytest
 
-from harness._common.redact import redactor
 from harness._errors import HarnessError, InputError
 from harness._model import Case, Observation, PinSpec, Side, Subject, Suite
 from harness._pins import cache
@@ -55,8 +54,9 @@ from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_
 from harness._pins.collect import case_lanes
 from harness._pins.declarative import PinFailure, evaluate
 from harness._pins.ids import select_set, suite_prefix
+from harness._pins.results import result_line
 
-__all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem", "observe", "pipeline_module", "result_line"]
+__all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem", "observe", "pipeline_module"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -110,25 +110,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 _results: list[IO[str]] = []  # the --harness-results file, when asked for
-
-
-def result_line(report: pytest.TestReport) -> dict[str, Any] | None:
-    """The results file's line for ``report``: every call, and a setup or teardown that did not
-    pass; None for the rest. A catches_old pin against old keeps what the pin itself did."""
-    if report.when != "call" and not (report.failed or report.skipped):
-        return None
-    props = dict(report.user_properties)
-    message = str(props["harness_message"]) if "harness_message" in props else _message(report)
-    return {"nodeid": report.nodeid, "when": report.when, "outcome": props.get("harness_outcome", report.outcome),
-            "message": redactor().text(message[:2000]),  # a pin's message can quote pipeline output
-            "duration_s": round(report.duration, 6)}
-
-
-def _message(report: pytest.TestReport) -> str:
-    """pytest's own words for a report: a failure's last line, a skip's reason, else nothing."""
-    if report.failed:
-        return report.longreprtext.strip().splitlines()[-1] if report.longreprtext else "failed"
-    return str(report.longrepr[2]) if report.skipped and isinstance(report.longrepr, tuple) else ""
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
