@@ -9,8 +9,8 @@ unless a conftest.py may act on their items (``collect.item_hooks``): then it ru
 The child is a fork of the harness running ``pytest.main``, not a new interpreter: it starts
 with the harness's modules imported and the suite loaded, so it pays only for pytest, its
 plugins and the Python pins themselves. ``harness run`` forks it before the build stage: pytest
-starts and collects while the pipelines run, then its pins wait behind a gate
-(``harness._pins.gate``) until ``go()`` says the observations are there. Installed pytest
+starts and collects while the pipelines run, and its pins run as soon as the observations they
+read are spooled (``harness._pins.gate``); ``go()`` says the build is over. Installed pytest
 plugins load as in plain pytest (pytest's ``PYTEST_DISABLE_PLUGIN_AUTOLOAD`` turns that off; the
 harness's own plugin is named with ``-p`` either way). Its own process group, ended whole at
 the stage's deadline (counted from ``go()``) or when the harness stops.
@@ -41,14 +41,15 @@ from harness._provision.matrix import pins_option
 __all__ = ["GO", "ChildRun", "Gate", "PythonPins", "StageOptions"]
 
 GO = b"g"
-"""What the harness writes to the gate once the observations are there."""
+"""What the harness writes to the gate once the build is over."""
 
 
 @dataclass(frozen=True)
 class Gate:
-    """What the child's pins wait behind (``harness._pins.gate``): the pipe's read end, which
-    says ``GO`` when the build stage is done; the spool then holding its observations (None:
-    ``--harness-observations`` names a store); the run's pins.jsonl, each outcome appended to it."""
+    """How the child's pins get their observations (``harness._pins.gate``): the pipe's read
+    end, which says ``GO`` when the build stage is over; the spool the harness writes them to as
+    units finish (None: ``--harness-observations`` names a store); the run's pins.jsonl, each
+    outcome appended to it."""
 
     fd: int
     spool: Path | None = None
@@ -89,7 +90,7 @@ def _arguments(suite: Suite, folder: Path, opts: StageOptions, case_files: bool)
         cmd += [f"--harness-pins={opts.pin_set}", f"--harness-known-ids={folder / 'known.txt'}"]
     if case_files:  # the globs only limit case files
         cmd += _limits(opts)
-    if opts.observations is not None:  # a store folder; else the gate hands a spool over
+    if opts.observations is not None:  # a store folder; else the gate hands the spool over
         cmd.append(f"--harness-observations={opts.observations}")
     if opts.revisions:  # the pins' own pipeline calls play the same revisions
         cmd.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(opts.revisions.items())))
@@ -149,8 +150,9 @@ def _pytest_here(suite: Suite, args: list[str], output: Path, gate: Gate, parent
 
 
 class PythonPins:
-    """``start()`` the child (pytest starts up and collects at once), ``go()`` once the
-    observations are there (its pins run), ``finish()`` to wait for it (within the stage's
+    """``start()`` the child (pytest starts up, collects, and runs each pin once the
+    observations it reads are there), ``go()`` once the build is over, ``finish()`` to wait for
+    it (within the stage's
     deadline, counted from ``go``) and read what it reported; ``stop()`` (also part of
     ``finish``) ends its whole process group."""
 
@@ -166,7 +168,7 @@ class PythonPins:
         self._go: int | None = None  # the gate's write end, until go()
 
     def start(self, opts: StageOptions, spool: Path | None = None, stream: Path | None = None) -> None:
-        """Fork the child. ``spool``: where its observations will be when ``go()`` is called
+        """Fork the child. ``spool``: where its observations are written as units finish
         (else ``opts.observations``); ``stream``: the run's pins.jsonl, each outcome appended."""
         (self.folder / "known.txt").write_text("".join(f"{n}\n" for n in self.known_ids), encoding="utf-8")
         args = _arguments(self.suite, self.folder, opts, self.case_files)

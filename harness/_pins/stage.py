@@ -6,12 +6,13 @@ once in the harness process (``harness._pins.inproc``) on the observations in ha
 saved for them and nothing read back, and their outcomes go to ``pins.jsonl`` in the run folder
 the moment they are made (a killed run keeps them). The kinds that call a pipeline again
 (``deterministic``, ``idempotent``) fork, which is not done while the build stage's threads
-run: those wait for ``finish()``, with the few observations they read.
+run: those wait for ``finish()``, with the few observations they read, and then run several
+forks at a time.
 
 A suite with Python pins also gets its pytest child (``harness._pins.child``), forked by
 ``start()`` before the build: pytest starts and collects while the pipelines run, and its pins
-wait behind a gate until ``finish()`` says the observations are there, in a spool
-(``harness._pins.spool``) that only such a suite gets. A conftest.py that may act on case-file
+run as soon as the observations they read are in the spool (``harness._pins.spool``, written
+as units finish; only such a suite gets one); ``finish()`` tells it the build is over. A conftest.py that may act on case-file
 items (``collect.item_hooks``) sends every item through that child instead, as before.
 """
 
@@ -52,14 +53,14 @@ STREAM = "pins.jsonl"
 
 
 class Outcomes:
-    """The case-file items' outcomes as they are made: each to ``stream`` (when given) at once,
+    """The case-file items' outcomes as they are made: to ``stream`` (when given) at once,
     redacted, in the report's shape; the report's rows and whether pytest would fail, kept."""
 
     def __init__(self, stream: Path | None) -> None:
         self.rows: list[dict[str, Any]] = []
         self.failed = False
-        # O_APPEND, one write per line: the Python pins' child appends to the same file
-        self._fd = os.open(stream, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if stream is not None else None
+        # O_APPEND, whole lines per write: the Python pins' child appends to the same file
+        self._fd = os.open(stream, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666) if stream is not None else None
 
     def add(self, results: Sequence[ItemResult]) -> None:
         """A unit's outcomes: kept, and written in one append (whole lines, never interleaved)."""
@@ -101,12 +102,12 @@ class PinStage:
     def __init__(self, suite: Suite, opts: StageOptions, stream: Path | None = None) -> None:
         self.suite, self.opts = suite, opts
         self.chosen: Chosen = choose(suite, opts.cases, opts.lanes, opts.pin_set)  # a bad set: exit 2 now
-        self._tmp = tempfile.TemporaryDirectory(prefix="harness-pins-")
-        self.stream = stream
-        self.outcomes = Outcomes(stream)
         # a conftest may act on case-file items: pytest runs them all, none is evaluated here
         self.all_through_pytest = bool(item_hooks(suite, node_root(suite)))
         self.todo = {} if self.all_through_pytest else _by_unit(self.chosen.items)
+        self._tmp = tempfile.TemporaryDirectory(prefix="harness-pins-")
+        self.stream = stream
+        self.outcomes = Outcomes(stream)
         self.later: list[tuple[list[CaseItem], Saved]] = []
         self.running: deque[Forked] = deque()  # forked items under way
         self.child: PythonPins | None = None
@@ -195,7 +196,6 @@ class PinStage:
         finally:
             self._held.close()
             self._tmp.cleanup()
-
 
 
 def _folder(path: Path) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,8 @@ def test_each_units_outcomes_are_on_disk_as_soon_as_the_unit_finishes(suite_dir:
     with PinStage(suite, StageOptions(), stream) as stage:
         def finished(res: runner.UnitResult) -> None:
             stage.unit(res.unit.case.id, res.unit.lane.id, res.old, res.new)
-            seen.append((res.unit.case.id, res.unit.lane.id, {r["id"] for r in lines(stream)}))
+            on_disk = {r["id"] for r in lines(stream) if r["id"].startswith("paced.cases.yaml::")}
+            seen.append((res.unit.case.id, res.unit.lane.id, on_disk))
 
         build(suite, workers=0, on_result=finished)
         section = stage.finish()
@@ -58,3 +60,25 @@ def test_a_run_folder_holds_the_streamed_outcomes_the_report_lists(suite_dir: Pa
 def test_a_run_without_pins_writes_no_pin_stream(suite_dir: Path, tmp_path: Path) -> None:
     result = runner.run(load_suite(suite_dir), runner.RunOptions(out=tmp_path, pins=False, rejections=False))
     assert not (result.folder / STREAM).exists()
+
+
+def test_a_python_pin_runs_as_soon_as_the_observations_it_reads_exist(suite_dir: Path, tmp_path: Path) -> None:
+    """The pin reads c0 on both lanes: once those two units are in, its outcome is on disk while
+    the rest of the build is still to come (the stage is not told the build is over)."""
+    suite = load_suite(suite_dir)
+    stream = tmp_path / STREAM
+    results: list[runner.UnitResult] = []
+    build(suite, workers=0, on_result=results.append)
+    c0 = [r for r in results if r.unit.case.id == "c0"]
+    python_pin = "test_paced_pins.py::test_the_first_case_names_its_lane_on_every_lane"
+    with PinStage(suite, StageOptions(), stream) as stage:
+        for res in c0:
+            stage.unit(res.unit.case.id, res.unit.lane.id, res.old, res.new)
+        deadline = time.monotonic() + 60
+        while python_pin not in {r["id"] for r in lines(stream)}:
+            assert time.monotonic() < deadline, "the Python pin did not run before the build was over"
+            time.sleep(0.02)
+        assert {r["id"]: r["outcome"] for r in lines(stream)}[python_pin] == "passed"
+        for res in (r for r in results if r.unit.case.id != "c0"):
+            stage.unit(res.unit.case.id, res.unit.lane.id, res.old, res.new)
+        assert stage.finish()["summary"]["passed"] == 49
