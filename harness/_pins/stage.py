@@ -12,8 +12,9 @@ forks at a time.
 A suite with Python pins also gets its pytest child (``harness._pins.child``), forked by
 ``start()`` before the build: pytest starts and collects while the pipelines run, and its pins
 run as soon as the observations they read are in the spool (``harness._pins.spool``, written
-as units finish; only such a suite gets one); ``finish()`` tells it the build is over. A conftest.py that may act on case-file
-items (``collect.item_hooks``) sends every item through that child instead, as before.
+as units finish; only such a suite gets one); ``finish()`` tells it the build is over. A
+conftest.py that may act on case-file items (``collect.item_hooks``) sends every item through
+that child instead, as before.
 """
 
 from __future__ import annotations
