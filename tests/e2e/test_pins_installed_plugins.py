@@ -1,7 +1,8 @@
 """The Python pins' pytest in ``harness run`` loads installed pytest plugins (``pytest11`` entry
 points) as plain ``pytest`` in the same environment does, so a pin using a plugin's fixture
 passes in both; ``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1`` (pytest's own switch) leaves them out, and
-the harness still loads its own plugin by name, so ``observe`` keeps working."""
+the harness still loads its own plugin by name, so ``observe`` keeps working; ``PYTEST_PLUGINS``
+names the ones to load all the same."""
 
 from __future__ import annotations
 
@@ -59,3 +60,5 @@ def test_installed_plugins_load_unless_pytest_is_told_not_to(scenarios: Path, tm
     assert outcomes(suite, tmp_path / "auto", PYTHONPATH=path) == {observe_pin: "passed", plugin_pin: "passed"}
     assert outcomes(suite, tmp_path / "off", PYTHONPATH=path, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1") == {
         observe_pin: "passed", plugin_pin: "error"}  # fixture 'tiny_number' not found; the harness's own still there
+    assert outcomes(suite, tmp_path / "named", PYTHONPATH=path, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
+                    PYTEST_PLUGINS="tinyfix_plugin") == {observe_pin: "passed", plugin_pin: "passed"}
