@@ -60,6 +60,10 @@ class Document:
         return Place(self.file, self.lines.line_of(path), path)
 
 
+_BINARY = "tag:yaml.org,2002:binary"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
 def _parent(path: str) -> str:
     cut = max(path.rfind("."), path.rfind("["))
     return path[:cut] if cut > 0 else ""
@@ -100,10 +104,20 @@ class _Builder:
 
     def _scalar(self, node: yaml.ScalarNode, place: Place) -> Any:
         _check_digits(node, place)
+        if node.tag == _BINARY:
+            raise InputError(place, "a JSON value (text, number, true/false, null, list or mapping)",
+                             "binary data (!!binary)")
         try:
             value = self.scalars.construct_object(node)
         except ValueError as exc:  # int() past Python's own digit limit, and the like
             raise InputError(place, "a plain YAML value", str(exc)[:200]) from None
+        except (KeyError, AttributeError, TypeError):  # PyYAML's own failure on `!!bool x`, `!!timestamp x`
+            raise InputError(place, f"a value that its tag {node.tag.rsplit(':', 1)[-1]} can read",
+                             repr(node.value)[:200]) from None
+        if node.tag == _TIMESTAMP:
+            # JSON has no dates, and tool schemas travel as JSON: `default: 2024-01-01` is the text
+            # the user wrote, not a date object no pipeline could serialise
+            return node.value
         if isinstance(value, float) and not math.isfinite(value):
             raise InputError(place, "a finite number (no suite file means NaN or infinity)", f"the number {value}")
         return value
