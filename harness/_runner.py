@@ -94,6 +94,20 @@ def _run_id(suite: Suite) -> str:
     return f"{stamp}-{suite.name}-{os.getpid() % 10000:04d}"
 
 
+def _new_run_folder(out: Path, suite: Suite) -> Path:
+    """A run folder of its own: two runs of one process in the same second get `-2`, `-3`, ...
+    (never the other run's folder: its files would be overwritten)."""
+    name = _run_id(suite)
+    for n in range(1, 1000):
+        folder = out / (name if n == 1 else f"{name}-{n}")
+        try:
+            folder.mkdir(parents=True, exist_ok=False)
+            return folder
+        except FileExistsError:
+            continue
+    raise FileExistsError(out / name)
+
+
 MutationSection = dict[str, Any]  # the mutation stage's own section (mutation.schema.json)
 Renderer = Callable[..., str]
 
@@ -273,8 +287,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     preload(suite, options)
     base = _baseline(options)
     started = time.time()
-    folder = options.out / _run_id(suite)
-    folder.mkdir(parents=True, exist_ok=False)
+    folder = _new_run_folder(options.out, suite)
     where = _Progress(suite, options, folder)
     try:
         return _stages(suite, options, folder, started, where, progress, base)
