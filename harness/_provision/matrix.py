@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from harness._errors import ConfigError
 from harness._model import Case, Subject, Suite
-from harness._provision.sides import distribution, with_version
+from harness._provision.released import distribution, with_version
 
 __all__ = ["PINS_OPTION", "expand", "expand_for_pins", "pairs", "parse_versions", "pins_option"]
 
@@ -83,7 +83,7 @@ def expand(suite: Suite, versions: Sequence[str]) -> Suite:
 
 def pins_option(suite: Suite) -> list[str]:
     """The child pytest's argument for a matrix run (the versions ``expand`` recorded), else none."""
-    versions = suite.settings.get("matrix")
+    versions = suite.settings.matrix
     return [f"{PINS_OPTION}={','.join(versions)}"] if versions else []
 
 
