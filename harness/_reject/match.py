@@ -9,6 +9,7 @@ compares a hit with the place a provider message names.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -125,9 +126,20 @@ _META = {
 }
 
 
+# jsonschema's metaschema check takes about ten frames a schema level: a body within the readers'
+# 200-level bound reached Python's default limit of 1,000 (RecursionError, exit 70, in `replay`)
+_METASCHEMA_FRAMES = 10_000
+
+
 @lru_cache(maxsize=8192)
 def _invalid_text(text: str, draft: str) -> bool:
-    return not _META[draft].is_valid(json.loads(text))
+    schema = json.loads(text)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _METASCHEMA_FRAMES))
+    try:
+        return not _META[draft].is_valid(schema)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _invalid_schema(node: Any, draft: str) -> bool:
