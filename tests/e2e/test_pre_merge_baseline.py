@@ -148,6 +148,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return repo, root / "base"
 
 
+@pytest.mark.expensive
 def test_a_pr_adding_two_escapes_and_a_rejection_fails_and_lists_exactly_those_first(
         project: tuple[Path, Path], tmp_path: Path) -> None:
     repo, base = project
@@ -172,6 +173,7 @@ def test_a_pr_adding_two_escapes_and_a_rejection_fails_and_lists_exactly_those_f
     assert alone.returncode == ExitCode.MUTANTS_ESCAPED, alone.stderr
 
 
+@pytest.mark.expensive
 def test_the_same_job_on_an_unchanged_branch_passes_though_the_base_has_findings(
         project: tuple[Path, Path], tmp_path: Path) -> None:
     repo, base = project
