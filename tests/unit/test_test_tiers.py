@@ -1,6 +1,7 @@
 """The test tiers stay what tests/README.md says: CI runs exactly the README's test command, that
-command leaves the heavy and expensive tests out and `tox -e heavy` / `tox -e expensive` run them, and nothing in tests/unit is
-marked slow or heavy or starts a pytest subprocess (those belong in tests/e2e)."""
+command leaves the heavy and expensive tests out and `tox -e heavy` / `tox -e expensive` run
+them, and nothing in tests/unit is marked slow, heavy or expensive or starts a pytest subprocess
+(those belong in tests/e2e)."""
 
 from __future__ import annotations
 
