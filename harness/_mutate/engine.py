@@ -61,9 +61,9 @@ class Engine:
         self.exit_code = 0
         self.recording = False  # set in baseline children: report each pin's coverage
         self.prints: dict[str, str] | None = None  # outputs on unmutated code (equivalents only)
-        from harness._mutate.sandbox import Rows
+        from harness._mutate.sandbox import open_rows
 
-        self.rows = Rows(plan.get("sandbox"))
+        self.rows = open_rows(plan.get("sandbox"))
 
     # pytest hooks --------------------------------------------------------------------------
     def pytest_collectreport(self, report: Any) -> None:
@@ -106,13 +106,11 @@ class Engine:
         if problem is not None:
             raise RuntimeError(f"the unmutated code cannot run: {problem}")
         self.rows.take_shared_listing()  # the built scratch is what every row starts from
-        from harness._mutate.pool import run_jobs
-
         workers = int(self.plan["workers"]) or _cores()
-        baseline = self._baseline(nodeids, workers, run_jobs)
+        baseline = self._baseline(nodeids, workers)
         self._warm_up(nodeids, baseline)
         self.rows.take_shared_listing()
-        self._mutants(nodeids, baseline, workers, run_jobs)
+        self._mutants(nodeids, baseline, workers)
 
     def _warm_up(self, nodeids: list[str], baseline: dict[str, Any]) -> None:
         """Run the passing pins once here, on unmutated code, before forking the mutant rows.
@@ -205,15 +203,23 @@ class Engine:
         _clear_cache()
         self.coverage.hits.clear()
 
-    def _baseline(self, nodeids: list[str], workers: int, run_jobs: Any) -> dict[str, Any]:
+    def _run_jobs(self, jobs: list[Any], deadlines: list[float], workers: int, on_row: Any) -> None:
+        """The pool over ``jobs``, each worker on a lane of the sandbox of its own."""
+        from harness._mutate.pool import run_jobs
+
+        workers = max(1, min(workers, len(jobs)))
+        with self.rows.lanes(workers):
+            run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
+
+    def _baseline(self, nodeids: list[str], workers: int) -> dict[str, Any]:
         from harness._mutate.pool import Job, Row
 
         def preparer(key: str) -> Any:
-            def prepare() -> str | None:
+            def prepare(lane: int) -> str | None:
                 from harness._mutate.mutmut_adapter import activate
                 from harness._mutate.sides import forget_pipelines
 
-                self.rows.enter(key, own_tree=False)
+                self.rows.enter(key, "baseline", lane)
                 forget_pipelines()
                 activate(None)
                 self.recording = True
@@ -244,7 +250,7 @@ class Engine:
 
         started = time.monotonic()
         deadline = float(self.plan["timeout"].get("baseline_s", 60.0))
-        run_jobs(jobs, self._run_pin, [deadline] * n, workers, on_row)
+        self._run_jobs(jobs, [deadline] * n, workers, on_row)
         result["duration_s"] = round(time.monotonic() - started, 3)
         (self.out / "baseline.json").write_text(json.dumps(result, indent=1, sort_keys=True))
         return result
@@ -270,7 +276,7 @@ class Engine:
         sources = {name: files[0] for name, files in self.plan["modules"].items()}
         return PinChooser(nodeids, good, baseline, sources, self.coverage.mapped, self.per_pin)
 
-    def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int, run_jobs: Any) -> None:
+    def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int) -> None:
         from harness._mutate.pool import Job
         from harness._pipeline.setup import SETUP_TIMEOUT_S
 
@@ -292,14 +298,13 @@ class Engine:
             start = SETUP_TIMEOUT_S + 30.0 if _how(m) == "file" else 0.0
             jobs.append(Job(key, pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once(),
                             start, whole=not self.per_pin, stop_on_kill=bool(self.plan.get("first_kill"))))
-        if self.rows.on and self.rows.mode == "copy" and any(not self._own_tree(mutants[j.key]) for j in jobs):
+        if any(self.rows.shares_scratch(_how(mutants[j.key])) for j in jobs):
             # rows sharing the scratch one at a time: a write is charged to the row that made it,
             # and putting the scratch back never pulls a file from under another row
             workers = 1
         self.judging = not self.per_pin
         try:
-            run_jobs(jobs, self._run_pin, deadlines, workers, self._row_writer(results, nodeids, mutants, by_lines,
-                                                                              len(jobs)))
+            self._run_jobs(jobs, deadlines, workers, self._row_writer(results, nodeids, mutants, by_lines, len(jobs)))
         finally:
             results.close()
 
@@ -320,7 +325,7 @@ class Engine:
             if check in row.outcomes:
                 checked = {"outcome": row.outcomes[check], "detail": row.details.get(check, ""),
                            **{k: v for k, v in row.extra.get(check, {}).items() if k != "d"}}
-            writes = self.rows.writes(row.key, own_tree=self._own_tree(m))
+            writes = self.rows.writes(row.key, _how(m), row.lane)
             saved = {"observations": sum(1 for o in row.outcomes.values() if o == SAVED), "lines": by_lines[row.key]}
             _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed, checked, writes, saved)
             done[0] += 1
@@ -328,10 +333,6 @@ class Engine:
                 print(f"harness mutate: {done[0]}/{total} mutants run", file=sys.stderr, flush=True)
 
         return on_row
-
-    def _own_tree(self, m: dict[str, Any]) -> bool:
-        """Copy mode: a row that changes files works in its own copy of the scratch."""
-        return self.rows.mode == "copy" and _how(m) == "file"
 
 
 def _clear_once() -> Any:
@@ -356,12 +357,12 @@ def _cores() -> int:
 
 
 def _preparer(m: dict[str, Any], rows: Any, items: list[Any], rebuild_with: str | None = None) -> Any:
-    def prepare() -> str | None:
+    def prepare(lane: int) -> str | None:
         from harness._mutate.mutmut_adapter import activate
         from harness._mutate.sides import apply_file, forget_pipelines
 
         how = _how(m)
-        tree = rows.enter(m["key"], own_tree=rows.mode == "copy" and how == "file")
+        tree = rows.enter(m["key"], how, lane)
         if how == "file":
             activate(None)
             problem = apply_file(m, tree, rows.scratch, items, rebuild_with)
@@ -369,9 +370,8 @@ def _preparer(m: dict[str, Any], rows: Any, items: list[Any], rebuild_with: str 
             # the report names no absolute path: the row's tree is '<sandbox>'
             return problem.replace(str(tree), "<sandbox>") if problem else None
         forget_pipelines()  # a command side started by the parent runs unmutated code
-        if how == "switch":
+        if how == "switch":  # nothing written: the row's writes are all it finds in its lane
             activate(m["switch"])
-            rows.mark(m["key"], tree)
             return None
         activate(None)
         from harness._mutate.loader import exec_in_place

@@ -46,7 +46,7 @@ class Job:
 
     key: str
     pins: list[int]
-    prepare: Callable[[], str | None]  # runs in the child; a message means "unviable"
+    prepare: Callable[[int], str | None]  # runs in the child, given its worker lane; a message: "unviable"
     before_pin: Callable[[], None] = lambda: None
     start_s: float = 0.0  # how long ``prepare`` may take (0: START_DEADLINE_S); a rebuild needs more
     whole: bool = False  # one message for the row, progress in a shared slot (mutant rows)
@@ -62,6 +62,7 @@ class Row:
     unviable: str | None = None
     forks: int = 0
     started: float = 0.0  # time.monotonic() of its first fork
+    lane: int = 0  # the worker lane the row runs in (every fork of it), free again once it ends
 
 
 @dataclass
@@ -95,7 +96,7 @@ def _whole_row(job: Job, todo: list[int], run_pin: PinRunner, slot: Slot) -> dic
     return extras
 
 
-def _child(fd: int, job: Job, todo: list[int], run_pin: PinRunner, slot: Slot | None) -> None:
+def _child(fd: int, row: Row, job: Job, todo: list[int], run_pin: PinRunner, slot: Slot | None) -> None:
     """Never returns: the child ends with os._exit so no parent state is torn down twice."""
     try:
         gc.disable()  # a short-lived child: collecting would only copy the parent's pages
@@ -108,7 +109,7 @@ def _child(fd: int, job: Job, todo: list[int], run_pin: PinRunner, slot: Slot | 
         def send(msg: dict[str, Any]) -> None:
             os.write(fd, (json.dumps(msg) + "\n").encode())
 
-        problem = job.prepare()
+        problem = job.prepare(row.lane)
         if problem is not None:
             send({"t": "U", "e": problem})
             os._exit(0)
@@ -142,11 +143,11 @@ def _describe_status(status: int) -> str:
 def run_jobs(jobs: Sequence[Job], run_pin: PinRunner, deadlines: Sequence[float], workers: int,
              on_row: Callable[[Row], None]) -> None:
     """Run every job to completion with at most ``workers`` children at once."""
-    pool = _Pool(jobs, run_pin, deadlines, on_row)
+    pool = _Pool(jobs, run_pin, deadlines, on_row, max(1, workers))
     gc.collect()
     gc.freeze()  # children share the parent's objects without the collector dirtying their pages
     try:
-        pool.run(max(1, workers))
+        pool.run()
     finally:
         pool.close()
         gc.unfreeze()
@@ -157,7 +158,9 @@ class _Pool:
     keyed by their pipe's read end, and the rows built from what the children report."""
 
     def __init__(self, jobs: Sequence[Job], run_pin: PinRunner, deadlines: Sequence[float],
-                 on_row: Callable[[Row], None]) -> None:
+                 on_row: Callable[[Row], None], workers: int) -> None:
+        self.workers = workers
+        self.lanes = list(range(workers))[::-1]  # free worker lanes: a row holds one until it ends
         self.queue: deque[tuple[Job, list[int]]] = deque((j, list(j.pins)) for j in jobs)
         self.run_pin = run_pin
         self.deadlines = deadlines
@@ -167,9 +170,9 @@ class _Pool:
         self.exiting: list[int] = []  # children that finished their row and are still exiting
         self.sel = selectors.DefaultSelector()
 
-    def run(self, workers: int) -> None:
+    def run(self) -> None:
         while self.queue or self.running:
-            while self.queue and len(self.running) < workers:
+            while self.queue and len(self.running) < self.workers:
                 self._start(*self.queue.popleft())
             wait = max(0.0, min(self._deadline(s) for s in self.running.values()) - time.monotonic())
             if any(s.slot is not None for s in self.running.values()):
@@ -206,13 +209,15 @@ class _Pool:
 
     def _start(self, job: Job, todo: list[int]) -> None:
         slot = Slot(len(todo)) if job.whole else None
+        row = self.rows.get(job.key)
+        if row is None:  # a row's later forks (after a crash) stay on its lane
+            row = self.rows[job.key] = Row(job.key, started=time.monotonic(), lane=self.lanes.pop())
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(r)
-            _child(w, job, todo, self.run_pin, slot)
+            _child(w, row, job, todo, self.run_pin, slot)
         os.close(w)
-        row = self.rows.setdefault(job.key, Row(job.key, started=time.monotonic()))
         row.forks += 1
         start = job.start_s or START_DEADLINE_S
         self.running[r] = _Running(pid, r, job, deque(todo), deadline=time.monotonic() + start, slot=slot,
@@ -318,6 +323,7 @@ class _Pool:
             self.queue.appendleft((state.job, list(state.todo)))
         else:
             self.on_row(row)
+            self.lanes.append(row.lane)
 
 
 def _charge(row: Row, state: _Running, reason: str | None, status: int) -> None:

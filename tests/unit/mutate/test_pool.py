@@ -27,7 +27,7 @@ def _run(jobs: list[Job], deadline: float = 0.3) -> dict[str, Row]:
 
 def test_a_crash_and_a_hang_are_charged_to_their_pins_and_the_row_completes() -> None:
     started = time.monotonic()
-    rows = _run([Job("m", [0, 1, 2, 3, 4], lambda: None)])
+    rows = _run([Job("m", [0, 1, 2, 3, 4], lambda lane: None)])
     row = rows["m"]
     assert row.outcomes == {0: "passed", 1: "crash", 2: "timeout", 3: "failed", 4: "passed"}
     assert row.details[1] == "exited with code 9"
@@ -36,7 +36,7 @@ def test_a_crash_and_a_hang_are_charged_to_their_pins_and_the_row_completes() ->
 
 
 def test_a_mutant_whose_preparation_fails_is_unviable_and_runs_no_pin() -> None:
-    rows = _run([Job("bad", [0, 4], lambda: "SyntaxError: invalid syntax"), Job("ok", [0], lambda: None)])
+    rows = _run([Job("bad", [0, 4], lambda lane: "SyntaxError: invalid syntax"), Job("ok", [0], lambda lane: None)])
     assert rows["bad"].unviable == "SyntaxError: invalid syntax" and rows["bad"].outcomes == {}
     assert rows["ok"].outcomes == {0: "passed"}
 
@@ -46,7 +46,7 @@ def test_a_row_that_builds_before_its_pins_gets_its_own_start_deadline(monkeypat
 
     monkeypatch.setattr(pool, "START_DEADLINE_S", 0.3)
 
-    def slow_build() -> None:
+    def slow_build(lane: int) -> None:
         time.sleep(0.8)  # a rebuild of the mutated side: longer than the pool's start deadline
 
     rows = _run([Job("plain", [0], slow_build), Job("file", [0], slow_build, start_s=5.0)])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness._errors import ConfigError
-from harness._mutate.sandbox import Rows, Sandbox, changes, choose_mode, listing
+from harness._mutate.sandbox import Sandbox, changes, choose_mode, listing, open_rows
 
 
 def _tree(root: Path) -> Path:
@@ -64,13 +64,13 @@ def test_a_shared_row_in_copy_mode_is_charged_its_writes_and_the_scratch_is_put_
     original = _tree(tmp_path / "project")
     box = Sandbox.create(original, mode="copy")
     try:
-        rows = Rows(box.describe())
+        rows = open_rows(box.describe())
         (box.scratch / "data.txt").unlink()
         (box.scratch / "stray.txt").write_text("s")
-        found = rows.writes("row-1", own_tree=False)
+        found = rows.writes("row-1", "switch", 0)
         assert found == [{"path": "data.txt", "change": "deleted"}, {"path": "stray.txt", "change": "created"}]
         assert (box.scratch / "data.txt").read_text() == "kept\n" and not (box.scratch / "stray.txt").exists()
-        assert rows.writes("row-2", own_tree=False) == []
+        assert rows.writes("row-2", "switch", 0) == []
     finally:
         box.remove()
 
