@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-
 from typing import Any
 
 from harness._mutate.coverage import reaches, statement_lines, statement_spans

@@ -52,3 +52,27 @@ def test_a_row_that_builds_before_its_pins_gets_its_own_start_deadline(monkeypat
     rows = _run([Job("plain", [0], slow_build), Job("file", [0], slow_build, start_s=5.0)])
     assert rows["plain"].unviable == "did not start its pins before the deadline"
     assert rows["file"].unviable is None and rows["file"].outcomes == {0: "passed"}
+
+
+def _lane_pin(i: int, nxt: Any) -> tuple[str, dict[str, Any]]:
+    if i == 1:
+        os._exit(9)
+    if i == 5:
+        time.sleep(0.3)  # both rows of the first pair run at once
+    return "passed", {"lane": int(os.environ["TEST_LANE"]), "pid": os.getpid()}
+
+
+def _on_lane(lane: int) -> None:
+    os.environ["TEST_LANE"] = str(lane)  # in the child: what its pins report
+
+
+def test_rows_running_at_once_get_lanes_of_their_own_and_a_row_keeps_its_lane_after_a_crash() -> None:
+    rows: dict[str, Row] = {}
+    jobs = [Job("a", [5, 1, 4], _on_lane), Job("b", [5], _on_lane), Job("c", [0], _on_lane)]
+    run_jobs(jobs, _lane_pin, [5.0] * 6, 2, lambda row: rows.__setitem__(row.key, row))
+    a, b = rows["a"], rows["b"]
+    assert a.outcomes == {5: "passed", 1: "crash", 4: "passed"} and a.forks == 2
+    # the re-forked child (another pid) finishes the row on the lane its first child had
+    assert a.extra[5]["pid"] != a.extra[4]["pid"] and a.extra[5]["lane"] == a.extra[4]["lane"] == a.lane
+    assert {a.lane, b.lane} == {0, 1} and b.extra[5]["lane"] == b.lane
+    assert rows["c"].extra[0]["lane"] == rows["c"].lane in (0, 1)
