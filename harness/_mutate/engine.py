@@ -89,14 +89,7 @@ class Engine:
         if self.collect_errors:
             self._fail("collect", self.collect_errors)
             return
-        from harness._pins.refs import matches_any
-
-        items = [item for item in items if not matches_any(item.nodeid, self.plan.get("exclude", []))]
-        self.items = items
-        from harness._mutate.observed import is_harness_item
-
-        self.harness_items = [is_harness_item(item) for item in items]
-        nodeids = [item.nodeid for item in items]
+        nodeids = self._keep(items)
         if not self._claims_resolve(nodeids):
             return
         self._load_modules()
@@ -111,6 +104,15 @@ class Engine:
         self._warm_up(nodeids, baseline)
         self.rows.take_shared_listing()
         self._mutants(nodeids, baseline, workers)
+
+    def _keep(self, items: list[Any]) -> list[str]:
+        """The collected pins less the excluded ones (``self.items``); their node ids."""
+        from harness._mutate.observed import is_harness_item
+        from harness._pins.refs import matches_any
+
+        self.items = [item for item in items if not matches_any(item.nodeid, self.plan.get("exclude", []))]
+        self.harness_items = [is_harness_item(item) for item in self.items]
+        return [item.nodeid for item in self.items]
 
     def _warm_up(self, nodeids: list[str], baseline: dict[str, Any]) -> None:
         """Run the passing pins once here, on unmutated code, before forking the mutant rows.
@@ -277,36 +279,42 @@ class Engine:
         return PinChooser(nodeids, good, baseline, sources, self.coverage.mapped, self.per_pin)
 
     def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int) -> None:
-        from harness._mutate.pool import Job
-        from harness._pipeline.setup import SETUP_TIMEOUT_S
-
         mutants = self._selected()
         deadlines = self._deadlines(nodeids, baseline, mutants)
         chooser = self._chooser(nodeids, baseline)
-        results = (self.out / "results.jsonl").open("a", encoding="utf-8")
-        jobs: list[Job] = []
+        with (self.out / "results.jsonl").open("a", encoding="utf-8") as results:
+            jobs, by_lines = self._jobs(mutants, chooser, results)
+            if any(self.rows.shares_scratch(_how(mutants[j.key])) for j in jobs):
+                # rows sharing the scratch one at a time: a write is charged to the row that made it,
+                # and putting the scratch back never pulls a file from under another row
+                workers = 1
+            self.judging = not self.per_pin
+            self._run_jobs(jobs, deadlines, workers, self._row_writer(results, nodeids, mutants, by_lines, len(jobs)))
+
+    def _jobs(self, mutants: dict[str, Any], chooser: Any, results: Any) -> tuple[list[Any], dict[str, int]]:
+        """A row for each mutant with pins to run (a mutant no pin covers is written at once), and
+        the pin runs line coverage saved each."""
+        jobs = []
         by_lines: dict[str, int] = {}
         for key in sorted(mutants):
             m = mutants[key]
             chosen = chooser.pins_for(m)
             by_lines[key] = chosen.saved_by_lines
-            pins = [*chosen.pins, *([len(self.items)] if m.get("equivalent") and self.prints is not None else [])]
-            if not pins:
+            check = [len(self.items)] if m.get("equivalent") and self.prints is not None else []
+            if chosen.pins or check:
+                jobs.append(self._job(m, [*chosen.pins, *check]))
+            else:
                 _write_row(results, m, {}, {}, None, 0, 0.0, saved={"observations": 0, "lines": chosen.saved_by_lines})
-                continue
-            # a file mutant builds before its first pin: the setup's own deadline, not the pool's
-            start = SETUP_TIMEOUT_S + 30.0 if _how(m) == "file" else 0.0
-            jobs.append(Job(key, pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once(),
-                            start, whole=not self.per_pin, stop_on_kill=bool(self.plan.get("first_kill"))))
-        if any(self.rows.shares_scratch(_how(mutants[j.key])) for j in jobs):
-            # rows sharing the scratch one at a time: a write is charged to the row that made it,
-            # and putting the scratch back never pulls a file from under another row
-            workers = 1
-        self.judging = not self.per_pin
-        try:
-            self._run_jobs(jobs, deadlines, workers, self._row_writer(results, nodeids, mutants, by_lines, len(jobs)))
-        finally:
-            results.close()
+        return jobs, by_lines
+
+    def _job(self, m: dict[str, Any], pins: list[int]) -> Any:
+        from harness._mutate.pool import Job
+        from harness._pipeline.setup import SETUP_TIMEOUT_S
+
+        # a file mutant builds before its first pin: the setup's own deadline, not the pool's
+        start = SETUP_TIMEOUT_S + 30.0 if _how(m) == "file" else 0.0
+        return Job(m["key"], pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once(),
+                   start, whole=not self.per_pin, stop_on_kill=bool(self.plan.get("first_kill")))
 
     def _row_writer(self, results: Any, nodeids: list[str], mutants: dict[str, Any], by_lines: dict[str, int],
                     total: int) -> Any:
