@@ -271,8 +271,7 @@ class _Pool:
             os.kill(state.pid, signal.SIGKILL)
             os.waitpid(state.pid, 0)
             left = self._settle(state)
-            self._finish(state, left, "timeout" if left.current is not None else
-                         "did not start its pins before the deadline", 0)
+            self._finish(state, left, "timeout" if left.started else "did not start its pins before the deadline", 0)
 
     def _handle(self, state: _Running, msg: dict[str, Any]) -> None:
         row = self.rows[state.job.key]
@@ -314,12 +313,14 @@ def _charge(row: Row, left: _Left, reason: str | None, status: int) -> None:
 
     if left.current is not None:
         _charge_pin(row, left.current, reason == "timeout", status)
-    elif left.todo and left.started:
+    elif not left.todo or (left.started and reason == "timeout"):
+        return  # it ran them all, or was stopped after a pin had ended: the rest runs afresh
+    elif left.started:
         i = left.todo.pop(0)  # died between two pins: charge the next so every retry makes progress
         row.outcomes[i], row.details[i] = "crash", why("this pin finished")
-    elif left.todo and not row.outcomes:
+    elif not row.outcomes:
         row.unviable = why("running a pin")
-    elif left.todo:
+    else:
         row.outcomes.update(dict.fromkeys(left.todo, "crash"))
         row.details.update(dict.fromkeys(left.todo, why("this pin")))
         left.todo.clear()

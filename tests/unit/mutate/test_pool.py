@@ -76,3 +76,17 @@ def test_rows_running_at_once_get_lanes_of_their_own_and_a_row_keeps_its_lane_af
     assert a.extra[5]["pid"] != a.extra[4]["pid"] and a.extra[5]["lane"] == a.extra[4]["lane"] == a.lane
     assert {a.lane, b.lane} == {0, 1} and b.extra[5]["lane"] == b.lane
     assert rows["c"].extra[0]["lane"] == rows["c"].lane in (0, 1)
+
+
+def test_a_child_stopped_at_a_deadline_after_its_pin_ended_costs_no_pin_its_verdict() -> None:
+    calls = [0]
+
+    def stall_between_pins() -> None:
+        calls[0] += 1  # per child: a fork starts from the parent's count
+        if calls[0] > 1:
+            time.sleep(1.0)  # past the pin's deadline, after it ended, before the next begins
+
+    rows = _run([Job("m", [0, 4, 0], lambda lane: None, stall_between_pins, whole=True)])
+    # each child runs one pin and is stopped in the pause after it: the row goes on in a fresh one
+    assert rows["m"].outcomes == {0: "passed", 4: "passed"} and rows["m"].details == {}
+    assert rows["m"].forks == 3
