@@ -294,9 +294,6 @@ class Rows:
     ended; in a row's child: ``enter`` before its mutant is applied, ``mark`` after (rows whose
     preparation writes files: what follows is the row's own writes)."""
 
-    on = False
-    mode = "none"
-
     def __init__(self, described: dict[str, Any] | None = None) -> None:
         described = described or {}
         self.scratch = Path(described.get("scratch", "."))
@@ -348,9 +345,6 @@ class Rows:
 class CopyRows(Rows):
     """No mount namespaces: a row that changes files works in its own copy of the scratch; the
     others share the scratch, compared with its listing after each row and put back."""
-
-    on = True
-    mode = "copy"
 
     def __init__(self, described: dict[str, Any]) -> None:
         super().__init__(described)
@@ -421,9 +415,6 @@ class _Lane:
 class OverlayRows(Rows):
     """Mount namespaces: the user's tree read-only to the engine and everything it starts; one
     overlay on the scratch per worker lane, made once and joined by each row's child."""
-
-    on = True
-    mode = "overlay"
 
     def __init__(self, described: dict[str, Any]) -> None:
         super().__init__(described)
