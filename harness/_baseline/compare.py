@@ -159,21 +159,34 @@ def judge(report: Mapping[str, Any], fail_on: str) -> tuple[ExitCode, str]:
     """A run's code when it has a baseline (``new``: only new findings fail) or mutated the diff
     only; codes combine as the exit-code contract says (the lowest non-zero wins)."""
     delta = report.get("baseline")
-    current = findings(report)
-    every = {k: sorted(v.values()) for k, v in current.items()}
-    failing = delta["new"] if fail_on == "new" and delta is not None else every
-    codes: list[tuple[ExitCode, str]] = []
-    for kind in ("verdicts", "pins", "rejections"):
-        if failing[kind]:
-            new = " new" if fail_on == "new" else ""
-            codes.append((_CODE[kind], f"{len(failing[kind])}{new} {_WORDS[kind]}: {', '.join(failing[kind][:3])}"
-                          + (" …" if len(failing[kind]) > 3 else "")))
-    section = report.get("mutation")
-    if section:
-        code = mutation_exit(section, delta, fail_on)
-        if code:
-            codes.append((code, _mutation_reason(failing, fail_on, _incomplete(section))))
+    failing = delta["new"] if fail_on == "new" and delta is not None else _every(report)
+    codes = [*_finding_codes(failing, fail_on), *_mutation_codes(report.get("mutation"), delta, failing, fail_on)]
     if not codes:
         return ExitCode.OK, "clean" if delta is None else f"no new finding since {Path(delta['run']).name}"
     best = combine(*(c for c, _ in codes))
     return best, "; ".join(reason for c, reason in codes if c == best)
+
+
+def _every(report: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Every finding of the run by kind, its names sorted."""
+    return {k: sorted(v.values()) for k, v in findings(report).items()}
+
+
+def _finding_codes(failing: Mapping[str, list[str]], fail_on: str) -> list[tuple[ExitCode, str]]:
+    """A code and a reason for each kind of failing finding: verdicts, pins, rejections."""
+    new = " new" if fail_on == "new" else ""
+    return [(_CODE[kind], f"{len(failing[kind])}{new} {_WORDS[kind]}: {_first_three(failing[kind])}")
+            for kind in ("verdicts", "pins", "rejections") if failing[kind]]
+
+
+def _first_three(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
+
+
+def _mutation_codes(section: Mapping[str, Any] | None, delta: Mapping[str, Any] | None,
+                    failing: Mapping[str, list[str]], fail_on: str) -> list[tuple[ExitCode, str]]:
+    """The mutation stage's code and reason, when it ran and fails the run."""
+    if not section:
+        return []
+    code = mutation_exit(section, delta, fail_on)
+    return [(code, _mutation_reason(failing, fail_on, _incomplete(section)))] if code else []

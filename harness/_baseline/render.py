@@ -28,13 +28,18 @@ def _escape(mutant: Mapping[str, Any] | None, name: str, diff: bool) -> list[str
 def _rejection(report: Mapping[str, Any], name: str) -> str:
     head, _, rule = name.partition("]: ")
     case, _, lane = head.partition("[")
-    for f in (report.get("rejections") or {}).get("findings", []):
-        if f["case"] == case and f["lane"] == lane and f["side"] == "new":
-            for r in f["rejections"]:
-                if r["rule"] == rule and not r["expected"]:
-                    message = ((r.get("receipt") or {}).get("message") or "")[:160]
-                    return f"- `{name}` at `{r['location']}`" + (f": \"{message}\"" if message else "")
-    return f"- `{name}`"
+    found = _undeclared(report, case, lane, rule)
+    if found is None:
+        return f"- `{name}`"
+    message = ((found.get("receipt") or {}).get("message") or "")[:160]
+    return f"- `{name}` at `{found['location']}`" + (f": \"{message}\"" if message else "")
+
+
+def _undeclared(report: Mapping[str, Any], case: str, lane: str, rule: str) -> Mapping[str, Any] | None:
+    """The new pipeline's first undeclared rejection by ``rule`` of ``case`` on ``lane``, if any."""
+    hits = (r for f in (report.get("rejections") or {}).get("findings", [])
+            if (f["case"], f["lane"], f["side"]) == (case, lane, "new") for r in f["rejections"])
+    return next((r for r in hits if r["rule"] == rule and not r["expected"]), None)
 
 
 def _verdict(report: Mapping[str, Any], name: str) -> str:
@@ -44,27 +49,33 @@ def _verdict(report: Mapping[str, Any], name: str) -> str:
     return f"- `{name}`"
 
 
+def _named(report: Mapping[str, Any], name: str) -> str:
+    return f"- `{name}`"
+
+
+# A new finding's line by kind: enough to act on where the report has it (escapes have their own)
+_LINE = {"rejections": _rejection, "verdicts": _verdict}
+
+
 def _new(report: Mapping[str, Any], delta: Mapping[str, Any], detail: bool) -> list[str]:
     mutants = {m["id"]: m for m in (report.get("mutation") or {}).get("mutants", [])}
     out: list[str] = []
     for kind, title in _TITLES.items():
         names = delta["new"][kind]
-        if not names:
-            continue
-        out += [f"### New {title}: {len(names)}", ""]
-        for name in names[:_CAP]:
-            if kind == "escapes":
-                out += _escape(mutants.get(name), name, detail)
-            elif kind == "rejections":
-                out.append(_rejection(report, name))
-            elif kind == "verdicts":
-                out.append(_verdict(report, name))
-            else:
-                out.append(f"- `{name}`")
-        if len(names) > _CAP:
-            out.append(f"- … and {len(names) - _CAP} more in report.json (`baseline.new.{kind}`)")
-        out.append("")
+        if names:
+            out += [f"### New {title}: {len(names)}", "", *_lines(kind, names[:_CAP], report, mutants, detail)]
+            if len(names) > _CAP:
+                out.append(f"- … and {len(names) - _CAP} more in report.json (`baseline.new.{kind}`)")
+            out.append("")
     return out
+
+
+def _lines(kind: str, names: list[str], report: Mapping[str, Any], mutants: Mapping[str, Any],
+           detail: bool) -> list[str]:
+    if kind == "escapes":
+        return [line for name in names for line in _escape(mutants.get(name), name, detail)]
+    line = _LINE.get(kind, _named)
+    return [line(report, name) for name in names]
 
 
 def _tally(delta: Mapping[str, Any], which: str) -> str:

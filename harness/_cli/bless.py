@@ -38,11 +38,14 @@ def command(case: str | None, every: bool, lanes: tuple[str, ...], run: Path, su
         done = accept.update_golden(root, folder, report, case, lanes)
     else:
         done = accept.bless_divergences(root, accept.blessable(report, case, lanes))
+    _print(done, folder, update_golden)
+    return int(ExitCode.OK)
+
+
+def _print(done: list[accept.Blessed], folder: Path, update_golden: bool) -> None:
     for item in done:
-        where = f"{item.file}:{item.line}" if item.line else str(item.file)
-        click.echo(f"{where}: {item.case} on {item.lane}: {item.what}")
+        click.echo(f"{item.where}: {item.case} on {item.lane}: {item.what}")
     if not done:
         click.echo("nothing to bless: no failing divergence (or golden pin) matched in " + str(folder))
     elif not update_golden:
         click.echo("Replace each `why: TODO` with the reason; until then the suite does not load (exit 2).")
-    return int(ExitCode.OK)

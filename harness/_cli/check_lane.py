@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
+from harness._cli.args import suite_lane
 from harness._differential import build
-from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load.suite import load_suite
 from harness._model import Observation, Suite
@@ -41,20 +41,17 @@ def nothing_to_check(suite: Suite, lane_id: str) -> str:
 def lane_section(suite_dir: Path, lane_id: str) -> dict[str, Any]:
     """Build every case on one lane (old and new) and evaluate the bodies."""
     suite = load_suite(suite_dir)
-    if lane_id not in suite.lanes:
-        raise ConfigError("LANE", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
+    suite_lane(suite, lane_id, "LANE")
     preload(suite)  # a broken rules file or declaration is bad input before anything is built
-    observations: dict[tuple[str, str, str], Observation] = {}
     note = nothing_to_check(suite, lane_id)
-    if not note:
-        for result in build(suite, lanes=[lane_id]):
-            for obs in (result.old, result.new):
-                if obs is not None:
-                    observations[(obs.case_id, obs.lane_id, obs.side)] = obs
-    section = evaluate(suite, observations)
-    if note:
-        section = {**section, "nothing_to_check": note}
-    return section
+    section = evaluate(suite, {} if note else _observations(suite, lane_id))
+    return {**section, "nothing_to_check": note} if note else section
+
+
+def _observations(suite: Suite, lane_id: str) -> dict[tuple[str, str, str], Observation]:
+    """Both sides' observations of every case on the lane, by (case, lane, side)."""
+    return {(obs.case_id, obs.lane_id, obs.side): obs for result in build(suite, lanes=[lane_id])
+            for obs in (result.old, result.new) if obs is not None}
 
 
 def _line(finding: dict[str, Any], rej: dict[str, Any]) -> str:
@@ -89,23 +86,48 @@ def _answer(finding: dict[str, Any]) -> str:
 def command(lane: str, suite_dir: Path, side: str, as_json: bool) -> int:
     """Run LANE over a suite and print only its known-rejection findings."""
     section = lane_section(suite_dir, lane)
-    sides = ("old", "new") if side == "both" else (side,)
-    findings = [f for f in section["findings"] if f["side"] in sides and f["rejections"]]
+    sides = _SIDES[side]
+    findings = _met(section, sides)
     note = str(section.get("nothing_to_check", ""))
     if as_json:
-        shown: dict[str, Any] = {"lane": lane, "findings": findings}
-        if note:
-            shown["nothing_to_check"] = note
-        click.echo(json.dumps(shown, indent=2, ensure_ascii=False))
+        _print_json(lane, findings, note)
     elif note:
         click.echo(f"{lane}: 0 bodies checked: {note} (exit 0: nothing failed, nothing was checked)", err=True)
     else:
-        for finding in findings:
-            for rej in finding["rejections"]:
-                click.echo(_line(finding, rej))
-        bodies = sum(1 for f in section["findings"] if f["side"] in sides
-                     and f["status"] in ("known-rejected", "no-known-rejection"))
-        click.echo(f"{lane}: {len(findings)} of {bodies} bodies ({'/'.join(sides)}) meet a known rejection",
-                   err=True)
-    undeclared = any(not r["expected"] for f in findings for r in f["rejections"])
-    return ExitCode.KNOWN_REJECTION if undeclared else ExitCode.OK
+        _print_findings(lane, section, findings, sides)
+    return ExitCode.KNOWN_REJECTION if _undeclared(findings) else ExitCode.OK
+
+
+def _met(section: dict[str, Any], sides: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The findings of these sides that meet a known rejection."""
+    return [f for f in section["findings"] if f["side"] in sides and f["rejections"]]
+
+
+def _undeclared(findings: list[dict[str, Any]]) -> bool:
+    """A known rejection the case does not declare: exit 3."""
+    return any(not r["expected"] for f in findings for r in f["rejections"])
+
+
+def _print_json(lane: str, findings: list[dict[str, Any]], note: str) -> None:
+    shown: dict[str, Any] = {"lane": lane, "findings": findings}
+    if note:
+        shown["nothing_to_check"] = note
+    click.echo(json.dumps(shown, indent=2, ensure_ascii=False))
+
+
+_SIDES = {"new": ("new",), "old": ("old",), "both": ("old", "new")}
+
+
+def _print_findings(lane: str, section: dict[str, Any], findings: list[dict[str, Any]], sides: tuple[str, ...]) -> None:
+    """A paragraph per known rejection, then how many of the bodies built met one."""
+    for finding in findings:
+        for rej in finding["rejections"]:
+            click.echo(_line(finding, rej))
+    click.echo(f"{lane}: {len(findings)} of {_built(section, sides)} bodies ({'/'.join(sides)}) meet a known "
+               "rejection", err=True)
+
+
+def _built(section: dict[str, Any], sides: tuple[str, ...]) -> int:
+    """How many request bodies of these sides were built and checked."""
+    return sum(1 for f in section["findings"] if f["side"] in sides
+               and f["status"] in ("known-rejected", "no-known-rejection"))

@@ -14,7 +14,7 @@ import click
 
 from harness._common.redact import redactor
 from harness._common.supervise import Terminated, terminating
-from harness._errors import ConfigError, HarnessError, InputErrors
+from harness._errors import ConfigError, HarnessError
 from harness._exitcodes import ExitCode
 
 __all__ = ["COMMAND_MODULES", "cli", "main"]
@@ -36,38 +36,43 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+# What a failure prints and exits with; the first kind the exception is wins. click's own exits
+# and SystemExit pass through untouched, and so does any BaseException not listed. The printed
+# text is redacted: an exception's message can carry a pipeline's credential.
+_FAILURES: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], tuple[str, ExitCode] | None], ...] = (
+    ((click.exceptions.Exit, click.ClickException, click.Abort, SystemExit), None),
+    (ConfigError, ("harness: bad argument: {exc}", ExitCode.BAD_INPUT)),
+    (HarnessError, ("harness: {exc}", ExitCode.BAD_INPUT)),
+    (OSError, ("harness: {where}{why}", ExitCode.BAD_INPUT)),  # a path the user gave that cannot be read or written
+    (KeyboardInterrupt, ("harness: interrupted", ExitCode.INTERRUPTED)),
+    (Terminated, ("harness: stopped by SIGTERM", ExitCode.TERMINATED)),
+)
+# Anything else is a harness bug; with --debug it is not caught, so its traceback shows.
+_INTERNAL = (Exception, ("harness: internal error {kind}: {exc} (a bug; rerun with --debug)", ExitCode.INTERNAL))
+
+
+def _failure(exc: BaseException, debug: bool) -> tuple[str, ExitCode] | None:
+    """What ``exc`` prints and exits with, or None when it passes through."""
+    rows = _FAILURES if debug else (*_FAILURES, _INTERNAL)
+    return next((failure for kinds, failure in rows if isinstance(exc, kinds)), None)
+
+
+def _message(template: str, exc: BaseException) -> str:
+    filename = getattr(exc, "filename", None)  # an OSError's path, when it has one
+    return redactor().text(template.format(exc=exc, kind=type(exc).__name__, where=f"{filename}: " if filename else "",
+                                           why=getattr(exc, "strerror", None) or exc))
+
+
 class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
-        debug = bool(ctx.params.get("debug"))
         try:
             return super().invoke(ctx)
-        except InputErrors as exc:
-            click.echo(redactor().text(f"harness: {exc}"), err=True)
-            ctx.exit(ExitCode.BAD_INPUT)
-        except ConfigError as exc:
-            click.echo(redactor().text(f"harness: bad argument: {exc}"), err=True)
-            ctx.exit(ExitCode.BAD_INPUT)
-        except HarnessError as exc:
-            click.echo(redactor().text(f"harness: {exc}"), err=True)
-            ctx.exit(ExitCode.BAD_INPUT)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
-            raise
-        except OSError as exc:  # a path the user gave that cannot be read or written
-            where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(redactor().text(f"harness: {where}{exc.strerror or exc}"), err=True)
-            ctx.exit(ExitCode.BAD_INPUT)
-        except KeyboardInterrupt:
-            click.echo("harness: interrupted", err=True)
-            ctx.exit(ExitCode.INTERRUPTED)
-        except Terminated:
-            click.echo("harness: stopped by SIGTERM", err=True)
-            ctx.exit(ExitCode.TERMINATED)
-        except Exception as exc:
-            if debug:
+        except BaseException as exc:
+            failure = _failure(exc, bool(ctx.params.get("debug")))
+            if failure is None:
                 raise
-            message = redactor().text(f"{type(exc).__name__}: {exc}")
-            click.echo(f"harness: internal error {message} (a bug; rerun with --debug)", err=True)
-            ctx.exit(ExitCode.INTERNAL)
+            click.echo(_message(failure[0], exc), err=True)
+            ctx.exit(failure[1])
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from harness._cli.run import default_suite
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load import load_suite
@@ -16,13 +17,6 @@ from harness._mutate import Options, parse_shard, render_markdown, render_summar
 __all__ = ["FORMATS", "baseline_of", "command", "emit", "judged"]
 
 FORMATS = ("summary", "markdown", "json")
-
-
-def _default_suite() -> Path:
-    here = Path("cases")
-    if not (here / "suite.yaml").is_file():
-        raise ConfigError("SUITE", None, "a suite folder (no SUITE given and ./cases/suite.yaml not found)")
-    return here
 
 
 def _note_left_out(out: Path) -> None:
@@ -67,12 +61,17 @@ def judged(section: dict[str, Any], base: tuple[str, dict[str, Any] | None] | No
         delta = compare(mutation_findings(section), mutation_findings(base[1]), base[0], rule)
         (out / "baseline-delta.json").write_text(json.dumps(delta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         if not quiet:
-            c = delta["counts"]["escapes"]
-            click.echo(f"baseline {base[0]}: {c['new']} new escape(s), {c['still']} escaping already, "
-                       f"{c['fixed']} fixed; {delta['counts']['claims']['new']} new failed claim(s)")
-            for name in delta["new"]["escapes"] + delta["new"]["claims"]:
-                click.echo(f"new: {name}")
+            _print_delta(base[0], delta)
     return mutation_exit(section, delta, rule)
+
+
+def _print_delta(baseline: str, delta: dict[str, Any]) -> None:
+    """The comparison with ``baseline``: counts, then each new escape and failed claim."""
+    c = delta["counts"]["escapes"]
+    click.echo(f"baseline {baseline}: {c['new']} new escape(s), {c['still']} escaping already, "
+               f"{c['fixed']} fixed; {delta['counts']['claims']['new']} new failed claim(s)")
+    for name in delta["new"]["escapes"] + delta["new"]["claims"]:
+        click.echo(f"new: {name}")
 
 
 @click.command("mutate")
@@ -110,7 +109,7 @@ def command(suite: Path | None, in_diff: str | None, shard: str | None, workers:
             fail_on: str | None) -> int:
     """Run every covering pin against every mutant of SUITE (default ./cases) and check the ledgers."""
     base = baseline_of(baseline, fail_on)
-    loaded = load_suite(suite or _default_suite())
+    loaded = load_suite(suite or default_suite())
     if pin_set:
         from harness._pins.ids import pin_set as known_set
 

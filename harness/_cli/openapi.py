@@ -35,34 +35,33 @@ def _operations(values: tuple[str, ...]) -> list[str] | None:
 def summary_text(result: ImportResult, seconds: float | None = None) -> str:
     """The import summary for people."""
     took = f" in {seconds:.2f} s" if seconds is not None else ""
-    lines = [
+    more = [f"    ... and {len(result.skipped) - 20} more"] if len(result.skipped) > 20 else []
+    return "\n".join([
         f"{result.file}: OpenAPI {result.version}, {result.values:,} values, "
         f"{result.operations} operations{took}",
         f"  tools: {len(result.tools)}",
         f"  skipped: {len(result.skipped)}",
         *(f"    {s.name} ({s.method.upper()} {s.path}): {s.reason}" for s in result.skipped[:20]),
+        *more,
         f"  response schemas dropped: {len(result.dropped_responses)}",
         *(f"    {s.name}: {s.reason}" for s in result.dropped_responses[:20]),
         f"  duplicated operationIds: {len(result.duplicated_ids)}",
         f"  root compositions (tools): {len(result.root_compositions)}",
         f"  JSON bodies with a root composition: {len(result.body_compositions)} "
         "(a composition-only body becomes one `body` field)",
-    ]
-    if len(result.skipped) > 20:
-        lines.insert(lines.index(f"  response schemas dropped: {len(result.dropped_responses)}"),
-                     f"    ... and {len(result.skipped) - 20} more")
-    return "\n".join(lines)
+    ])
 
 
 def _shipping_text(rows: list[LaneShipping], composed: int) -> str:
-    lines = [f"  what each lane ships for the {composed} composed tools:"]
-    for row in rows:
-        counts = ", ".join(f"{k} {v}" for k, v in sorted(row.counts.items()) if k != "errors_any_tool")
-        errors = row.counts.get("errors_any_tool", 0)
-        rules = f"  [{', '.join(sorted(row.rules))}]" if row.rules else ""
-        lines.append(f"    {row.lane:28} {row.side:3}  {counts or 'nothing'}{rules}"
-                     + (f"  (pipeline errors on {errors} tools)" if errors else ""))
-    return "\n".join(lines)
+    return "\n".join([f"  what each lane ships for the {composed} composed tools:", *map(_shipping_line, rows)])
+
+
+def _shipping_line(row: LaneShipping) -> str:
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(row.counts.items()) if k != "errors_any_tool")
+    errors = row.counts.get("errors_any_tool", 0)
+    rules = f"  [{', '.join(sorted(row.rules))}]" if row.rules else ""
+    return (f"    {row.lane:28} {row.side:3}  {counts or 'nothing'}{rules}"
+            + (f"  (pipeline errors on {errors} tools)" if errors else ""))
 
 
 @click.command("openapi")
@@ -77,30 +76,44 @@ def _shipping_text(rows: list[LaneShipping], composed: int) -> str:
 def command(document: str, operations: tuple[str, ...], fmt: str, lanes_at: Path | None,
             subject: str) -> int:
     """Import an OpenAPI document and print what became of each operation."""
+    path = _local_file(document)
+    wanted = _operations(operations)
+    start = time.perf_counter()
+    result = import_document(path, wanted, display=document)
+    seconds = time.perf_counter() - start
+    shipping = None
+    if lanes_at is not None:
+        shipping = ship(result.tools, resolve_subject(subject), load_lanes(lanes_at), rules=rules_beside(lanes_at))
+    if fmt == "json":
+        _print_json(result, seconds, subject, shipping)
+    else:
+        _print_text(result, seconds, shipping)
+    if wanted and result.skipped:
+        click.echo("harness: a named operation was skipped (see the summary)", err=True)
+        return int(ExitCode.BAD_INPUT)
+    return int(ExitCode.OK)
+
+
+def _local_file(document: str) -> Path:
+    """DOCUMENT as a file on this machine: a URL is refused, the harness never fetches."""
     if "://" in document or document.startswith("//"):
         raise ConfigError("DOCUMENT", "<a URL, not shown>", "a local file (the harness never fetches)")
     path = Path(document)
     if not path.is_file():
         raise ConfigError("DOCUMENT", document, "an existing file")
-    wanted = _operations(operations)
-    start = time.perf_counter()
-    result = import_document(path, wanted, display=document)
-    seconds = time.perf_counter() - start
-    rows: list[LaneShipping] = []
-    if lanes_at is not None:
-        rows = ship(result.tools, resolve_subject(subject), load_lanes(lanes_at), rules=rules_beside(lanes_at))
-    if fmt == "json":
-        out: dict[str, Any] = {**result.as_dict(), "seconds": round(seconds, 3)}
-        if lanes_at is not None:
-            out["shipping"] = {"subject": subject, "lanes": [r.as_dict() for r in rows]}
-        click.echo(json.dumps(out, indent=2))
-    else:
-        click.echo(summary_text(result, seconds))
-        for line in result.warnings():
-            click.echo(f"warning: {line}", err=True)
-        if lanes_at is not None:
-            click.echo(_shipping_text(rows, len(result.root_compositions)))
-    if wanted and result.skipped:
-        click.echo("harness: a named operation was skipped (see the summary)", err=True)
-        return int(ExitCode.BAD_INPUT)
-    return int(ExitCode.OK)
+    return path
+
+
+def _print_json(result: ImportResult, seconds: float, subject: str, shipping: list[LaneShipping] | None) -> None:
+    out: dict[str, Any] = {**result.as_dict(), "seconds": round(seconds, 3)}
+    if shipping is not None:
+        out["shipping"] = {"subject": subject, "lanes": [r.as_dict() for r in shipping]}
+    click.echo(json.dumps(out, indent=2))
+
+
+def _print_text(result: ImportResult, seconds: float, shipping: list[LaneShipping] | None) -> None:
+    click.echo(summary_text(result, seconds))
+    for line in result.warnings():
+        click.echo(f"warning: {line}", err=True)
+    if shipping is not None:
+        click.echo(_shipping_text(shipping, len(result.root_compositions)))

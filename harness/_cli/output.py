@@ -58,23 +58,20 @@ def progress(total: int, quiet: bool = False) -> Iterator[Callable[[UnitResult],
         yield lambda _r: bar.advance(task)
 
 
-def _subject_table(subject: str, rows: list[Mapping[str, Any]]) -> Table:
-    lanes = list(dict.fromkeys(r["lane"] for r in rows))
+def _mark(row: Mapping[str, Any]) -> str:
+    """A row's verdict as its cell shows it: ``!`` when it fails the run."""
+    return _MARK[row["verdict"]] + ("!" if row["failed"] else "")
+
+
+def _subject_table(subject: str, lanes: Iterable[str], rows: Iterable[Mapping[str, Any]]) -> Table:
+    """One subject's cases by lanes; only the cells' marks are held, not the rows."""
     table = Table(title=f"{subject}: old vs new", title_justify="left", show_lines=False)
     table.add_column("case", no_wrap=True)
     for lane in lanes:
         table.add_column(lane, justify="center", overflow="fold")
-    cells = {(r["case"], r["lane"]): r for r in rows}
-    for case in dict.fromkeys(r["case"] for r in rows):
-        out = []
-        for lane in lanes:
-            r = cells.get((case, lane))
-            if r is None:
-                out.append("·")
-                continue
-            mark = _MARK[r["verdict"]] + ("!" if r["failed"] else "")
-            out.append(f"[{_STYLE[r['verdict']]}]{mark}[/]")
-        table.add_row(case, *out)
+    cells = {(r["case"], r["lane"]): f"[{_STYLE[r['verdict']]}]{_mark(r)}[/]" for r in rows}
+    for case in dict.fromkeys(case for case, _ in cells):
+        table.add_row(case, *(cells.get((case, lane), "·") for lane in lanes))
     return table
 
 
@@ -99,7 +96,7 @@ def _subject_lines(subject: str, rows: Iterable[Mapping[str, Any]], console: Con
     for case, case_rows in groupby(rows, key=lambda r: r["case"]):
         groups: dict[str, list[str]] = {}
         for r in case_rows:
-            groups.setdefault(_MARK[r["verdict"]] + ("!" if r["failed"] else ""), []).append(r["lane"])
+            groups.setdefault(_mark(r), []).append(r["lane"])
         parts = [f"[{_STYLE[_KIND[m.rstrip('!')]]}]{m}[/]: {', '.join(lanes)}" for m, lanes in groups.items()]
         console.print(f"  {case}  " + " | ".join(parts), highlight=False)
 
@@ -113,8 +110,7 @@ def _differential(rows: Iterable[Mapping[str, Any]], console: Console) -> None:
     for subject, (lanes, case_width) in _shapes(rows).items():
         picked = (r for r in rows if r["subject"] == subject)
         if _table_width(lanes, case_width) <= console.width:
-            console.print(_subject_table(subject, [{k: r[k] for k in ("case", "lane", "verdict", "failed")}
-                                                   for r in picked]))
+            console.print(_subject_table(subject, lanes, picked))
         else:
             _subject_lines(subject, picked, console)
 
@@ -133,44 +129,55 @@ def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False
     console.print(f"{s['units']} runs: {v['identical']} same, {v['reordered']} order, "
                   f"{v['intended']} intended, {v['unexpected']} DIFF, {v['error']} ERROR; "
                   f"{s['failed']} failing", highlight=False)
-    for row in report["differential"]:
-        if row["failed"]:
-            console.print(f"  FAIL {row['case']} on {row['lane']}: {row['verdict']}: {row['detail'][:200]}",
-                          markup=False, highlight=False)
-    pins = report.get("pins")
-    if pins:
-        p = pins["summary"]
-        expect = sum(1 for r in pins["results"] if r["id"].endswith("::expect"))
-        chosen = f", set {pins['set']}" if pins.get("set") else ""
-        console.print(f"pins (against {pins['against']}{chosen}): {p['passed']} passed, {p['failed']} failed, "
-                      f"{p['skipped']} skipped, {p['error']} errors ({len(pins['results']) - expect} pins and "
-                      f"{expect} expect items)", highlight=False)
-        _pin_lines(pins, console)
-        if pins.get("problem"):
-            console.print(f"  pytest could not run the pins:\n{pins['problem']}", markup=False, highlight=False)
+    _failing(report["differential"], console)
+    if report.get("pins"):
+        _pins(report["pins"], console)
     _rejections(report.get("rejections"), console, quiet)
     _mutation(report.get("mutation"), console)
     console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", highlight=False)
+
+
+def _failing(rows: Iterable[Mapping[str, Any]], console: Console) -> None:
+    """A line for each case x lane that fails the run, with the start of its detail."""
+    for row in rows:
+        if row["failed"]:
+            console.print(f"  FAIL {row['case']} on {row['lane']}: {row['verdict']}: {row['detail'][:200]}",
+                          markup=False, highlight=False)
+
+
+def _pins(pins: Mapping[str, Any], console: Console) -> None:
+    p = pins["summary"]
+    expect = sum(1 for r in pins["results"] if r["id"].endswith("::expect"))
+    chosen = f", set {pins['set']}" if pins.get("set") else ""
+    console.print(f"pins (against {pins['against']}{chosen}): {p['passed']} passed, {p['failed']} failed, "
+                  f"{p['skipped']} skipped, {p['error']} errors ({len(pins['results']) - expect} pins and "
+                  f"{expect} expect items)", highlight=False)
+    _pin_lines(pins, console)
+    if pins.get("problem"):
+        console.print(f"  pytest could not run the pins:\n{pins['problem']}", markup=False, highlight=False)
 
 
 def _pin_lines(pins: Mapping[str, Any], console: Console) -> None:
     """Against new: every failing pin. Against old: failing is the point, so only the verdict on
     the catches_old claims, and the marked pins that passed (they cannot catch the old code)."""
     if pins["against"] == "old" and pins.get("catches_old") is not None:
-        claims = pins["catches_old"]
-        passed = claims["passed"]
-        console.print(f"  {claims['failed']} pin(s) marked catches_old failed against old, as they should; "
-                      f"{len(passed)} passed" + (" (pins that cannot catch the old behaviour):" if passed else "."),
-                      highlight=False)
-        for node in passed:
-            console.print(f"  PASSED-AGAINST-OLD {node}", markup=False, highlight=False)
-        for r in unmarked_failures(pins):
-            console.print(f"  also fails against old (not marked catches_old): {r['id']}", markup=False,
-                          highlight=False)
+        _catches_old_lines(pins, console)
         return
     for r in pins["results"]:
         if r["outcome"] in ("failed", "error"):
             console.print(f"  {r['outcome'].upper()} {r['id']}: {r['message'][:200]}", markup=False, highlight=False)
+
+
+def _catches_old_lines(pins: Mapping[str, Any], console: Console) -> None:
+    claims = pins["catches_old"]
+    passed = claims["passed"]
+    console.print(f"  {claims['failed']} pin(s) marked catches_old failed against old, as they should; "
+                  f"{len(passed)} passed" + (" (pins that cannot catch the old behaviour):" if passed else "."),
+                  highlight=False)
+    for node in passed:
+        console.print(f"  PASSED-AGAINST-OLD {node}", markup=False, highlight=False)
+    for r in unmarked_failures(pins):
+        console.print(f"  also fails against old (not marked catches_old): {r['id']}", markup=False, highlight=False)
 
 
 def unmarked_failures(pins: Mapping[str, Any]) -> list[Mapping[str, Any]]:

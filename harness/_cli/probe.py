@@ -13,14 +13,15 @@ from typing import Any
 
 import click
 
+from harness._cli.args import suite_lane
 from harness._common.jsonread import parse_json
 from harness._common.yamlsafe import MAX_DEPTH, MAX_NODES
-from harness._differential import build
+from harness._differential import UnitResult, build
 from harness._errors import ConfigError, InputError
 from harness._exitcodes import ExitCode
 from harness._load.suite import load_suite
-from harness._model import Suite
-from harness._reject.probe import DRIFT, KEY_ENV, ProbeItem, probe, summarize, unchecked
+from harness._model import Observation, Suite
+from harness._reject.probe import DRIFT, KEY_ENV, UNCHECKED, ProbeItem, probe, summarize, unchecked
 from harness._reject.verdicts import catalog_of
 
 __all__ = ["command"]
@@ -29,28 +30,31 @@ __all__ = ["command"]
 def _bodies(path: Path | None) -> list[Any]:
     if path is None:
         return []
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                item, _ = parse_json(line, f"{path}:{n}", max_nodes=MAX_NODES, max_depth=MAX_DEPTH)
-            except InputError as exc:
-                raise ConfigError("--bodies", f"{path}:{n}", f"one JSON body a line ({exc.expected}, "
-                                  f"found {exc.found})") from None
-            out.append(item.get("body", item) if isinstance(item, dict) and "body" in item else item)
-    return out
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [_body(line, f"{path}:{n}") for n, line in enumerate(lines, 1) if line.strip()]
+
+
+def _body(line: str, where: str) -> Any:
+    """One line of --bodies: a body, or a record of one under ``body``."""
+    try:
+        item, _ = parse_json(line, where, max_nodes=MAX_NODES, max_depth=MAX_DEPTH)
+    except InputError as exc:
+        raise ConfigError("--bodies", where, f"one JSON body a line ({exc.expected}, found {exc.found})") from None
+    return item["body"] if isinstance(item, dict) and "body" in item else item
 
 
 def _run_bodies(suite: Suite, lane_id: str) -> list[Any]:
     """The new pipeline's request bodies on this lane (probe decides which no rule covers)."""
     if not any(lane_id in case.lanes for case in suite.cases):
         return []
-    out: list[Any] = []
-    for result in build(suite, lanes=[lane_id]):
-        subject = suite.subjects.get(result.unit.case.subject)
-        if result.new is not None and result.new.ok and (subject is None or subject.output == "request-body"):
-            out.append(result.new.value)
-    return out
+    return [new.value for result in build(suite, lanes=[lane_id]) if (new := _new_request(result)) is not None]
+
+
+def _new_request(result: UnitResult) -> Observation | None:
+    """The new side's observation when it built a request body, else None."""
+    if result.unit.subject.output != "request-body":
+        return None
+    return result.new if result.new is not None and result.new.ok else None
 
 
 def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -78,38 +82,55 @@ def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodie
             from_run: bool, limit: int | None, timeout: float, run_deadline: float) -> int:
     """Re-probe a lane live: needs its key in the environment; records to --out; exit 5 on drift."""
     suite = load_suite(suite_dir)
-    if lane_id not in suite.lanes:
-        raise ConfigError("--lane", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
-    lane = suite.lanes[lane_id]
-    name = key_env or KEY_ENV.get(lane.provider, "HARNESS_PROBE_KEY")
-    key = os.environ.get(name, "")
-    if not key:
-        raise ConfigError("--key-env", name, "an environment variable holding the provider's key")
+    lane = suite_lane(suite, lane_id, "--lane")
+    key = _key(key_env or KEY_ENV.get(lane.provider, "HARNESS_PROBE_KEY"))
     seen = _bodies(bodies) + (_run_bodies(suite, lane_id) if from_run else [])
     items = probe(catalog_of(suite), lane, out, key, bodies=seen, limit=limit, timeout=timeout,
                   run_deadline=run_deadline)
     return _report(lane_id, out, items)
 
 
+def _key(name: str) -> str:
+    """The provider's key from the environment variable ``name``; a bad argument when it is unset."""
+    key = os.environ.get(name, "")
+    if not key:
+        raise ConfigError("--key-env", name, "an environment variable holding the provider's key")
+    return key
+
+
 def _report(lane_id: str, out: Path, items: list[ProbeItem]) -> int:
     """List drift and what could not be checked apart; exit 5 on either (never green unchecked)."""
-    missed = unchecked(items)
     for item in items:
-        if item.outcome in DRIFT:
-            click.echo(f"{item.outcome}: {item.id} ({item.rule or 'no rule'}) status {item.status}: {item.detail}")
-        elif item in missed:
-            click.echo(f"could not check: {item.id} ({item.rule or 'no rule'}): {item.detail}")
-        if item.refused:
-            click.echo(f"{item.refused}: {item.id} ({item.rule or 'no rule'}); its outcome ({item.outcome}) stands")
+        _print_item(item)
     counts = ", ".join(f"{v} {k}" for k, v in sorted(summarize(items).items()))
     click.echo(f"probe {lane_id}: {len(items)} request(s): {counts or 'none'}; recorded in {out}")
-    drift = sum(1 for i in items if i.outcome in DRIFT)
+    closing = _closing(lane_id, items)
+    for line in closing:
+        click.echo(line)
+    return ExitCode.DRIFT if closing else ExitCode.OK  # each closing line says why it is not a pass
+
+
+def _print_item(item: ProbeItem) -> None:
+    """A line about a request worth one: drift, no answer to compare, an answer not recorded."""
+    rule = item.rule or "no rule"
+    if item.outcome in DRIFT:
+        click.echo(f"{item.outcome}: {item.id} ({rule}) status {item.status}: {item.detail}")
+    elif item.outcome in UNCHECKED:
+        click.echo(f"could not check: {item.id} ({rule}): {item.detail}")
+    if item.refused:
+        click.echo(f"{item.refused}: {item.id} ({rule}); its outcome ({item.outcome}) stands")
+
+
+def _closing(lane_id: str, items: list[ProbeItem]) -> list[str]:
+    """What keeps the probe from passing: drift, nothing to probe, requests with no answer to compare."""
+    total, drift, missed = len(items), sum(1 for i in items if i.outcome in DRIFT), len(unchecked(items))
+    lines = []
     if drift:
-        click.echo(f"drift: {drift} of {len(items)} request(s) answered differently from the record")
-    if not items:
-        click.echo(f"could not check: nothing to probe on {lane_id} (no recorded rejection of its "
-                   "validators and no uncovered body); exit 5, not a pass")
+        lines.append(f"drift: {drift} of {total} request(s) answered differently from the record")
+    if not total:
+        lines.append(f"could not check: nothing to probe on {lane_id} (no recorded rejection of its "
+                     "validators and no uncovered body); exit 5, not a pass")
     elif missed:
-        click.echo(f"could not check: {len(missed)} of {len(items)} request(s) got no answer to compare "
-                   "(not drift, but not a pass either); exit 5")
-    return ExitCode.DRIFT if drift or missed or not items else ExitCode.OK
+        lines.append(f"could not check: {missed} of {total} request(s) got no answer to compare "
+                     "(not drift, but not a pass either); exit 5")
+    return lines

@@ -16,7 +16,7 @@ import click
 
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
-from harness._pipeline.conformance import check_program
+from harness._pipeline.conformance import Check, check_program
 
 __all__ = ["command"]
 
@@ -43,14 +43,25 @@ def _json_file(option: str, path: Path | None) -> Any:
 def command(cmd: tuple[str, ...], timeout: float, start_timeout: float, input_file: Path | None,
             lane_file: Path | None) -> int:
     """Check that the program CMD speaks the JSON-lines pipeline protocol (put `--` before CMD)."""
-    lane = _json_file("--lane", lane_file)
-    if lane is not None and not isinstance(lane, dict):
-        raise ConfigError("--lane", str(lane_file), "a JSON object (a lane)")
+    lane = _lane(lane_file)  # read before --input, as each names its own option when it is bad
     checks = check_program(list(cmd), timeout=timeout, start_timeout=start_timeout,
                            probe=_json_file("--input", input_file), lane=lane)
+    return ExitCode.DIVERGENCE if _print_checklist(cmd, checks) else ExitCode.OK
+
+
+def _print_checklist(cmd: tuple[str, ...], checks: list[Check]) -> int:
+    """A line per check, then the count that passed; how many failed."""
     click.echo(f"protocol-check: {' '.join(cmd)}")
     for check in checks:
         click.echo(f"  {_MARK[check.status]}  {check.name}" + (f": {check.detail}" if check.detail else ""))
     failed = sum(c.status == "fail" for c in checks)
     click.echo(f"{len(checks) - failed} of {len(checks)} checks passed" + (f", {failed} failed" if failed else ""))
-    return ExitCode.DIVERGENCE if failed else ExitCode.OK
+    return failed
+
+
+def _lane(lane_file: Path | None) -> dict[str, Any] | None:
+    """--lane's JSON object, or None without one."""
+    lane = _json_file("--lane", lane_file)
+    if lane is not None and not isinstance(lane, dict):
+        raise ConfigError("--lane", str(lane_file), "a JSON object (a lane)")
+    return lane

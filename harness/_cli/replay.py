@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from harness._cli.args import suite_lane
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load.suite import load_suite
@@ -25,19 +26,7 @@ __all__ = ["command"]
 
 def _read_body(body_file: Path) -> dict[str, Any]:
     """The request body: a JSON object read as UTF-8; anything else is a bad argument naming the file."""
-    try:
-        data = sys.stdin.buffer.read() if str(body_file) == "-" else body_file.read_bytes()
-    except OSError as exc:
-        raise ConfigError("BODY", str(body_file), f"a readable JSON file ({exc.strerror or exc})") from None
-    try:
-        body = json.loads(data.decode("utf-8"))
-    except RecursionError:  # the JSON decoder recurses per level: thousands of levels end here
-        raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
-                          "found one nested too deep to parse") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError("BODY", str(body_file), f"UTF-8 text (byte {exc.start} is not)") from None
-    except ValueError as exc:
-        raise ConfigError("BODY", str(body_file), f"a JSON request body ({exc})") from None
+    body = _decoded(_read_bytes(body_file), body_file)
     depth = body_depth(body)
     if depth > MAX_BODY_DEPTH:
         raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
@@ -48,6 +37,26 @@ def _read_body(body_file: Path) -> dict[str, Any]:
     return body
 
 
+def _read_bytes(body_file: Path) -> bytes:
+    """The file's bytes, or stdin's for ``-``."""
+    try:
+        return sys.stdin.buffer.read() if str(body_file) == "-" else body_file.read_bytes()
+    except OSError as exc:
+        raise ConfigError("BODY", str(body_file), f"a readable JSON file ({exc.strerror or exc})") from None
+
+
+def _decoded(data: bytes, body_file: Path) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:  # the JSON decoder recurses per level: thousands of levels end here
+        raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
+                          "found one nested too deep to parse") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError("BODY", str(body_file), f"UTF-8 text (byte {exc.start} is not)") from None
+    except ValueError as exc:
+        raise ConfigError("BODY", str(body_file), f"a JSON request body ({exc})") from None
+
+
 @click.command("replay")
 @click.argument("body_file", type=click.Path(path_type=Path, allow_dash=True))
 @click.option("--lane", "lane_id", required=True)
@@ -55,10 +64,9 @@ def _read_body(body_file: Path) -> dict[str, Any]:
 def command(body_file: Path, lane_id: str, suite_dir: Path) -> int:
     """Replay the recorded answer to a request body sent on LANE (never the network)."""
     suite = load_suite(suite_dir)
-    if lane_id not in suite.lanes:
-        raise ConfigError("--lane", lane_id, f"a lane of the suite ({', '.join(sorted(suite.lanes))})")
+    lane = suite_lane(suite, lane_id, "--lane")
     body = _read_body(body_file)
-    result = replay(catalog_of(suite), suite.lanes[lane_id], body)
+    result = replay(catalog_of(suite), lane, body)
     if result.status == "unknown":
         click.echo(f"unknown: no recorded rejection covers this body on {lane_id} (nothing was sent)")
         return ExitCode.OK

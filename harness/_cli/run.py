@@ -16,10 +16,11 @@ from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load import load_suite
 from harness._load.suite import python_pins
+from harness._model import Suite
 from harness._pins.ids import pin_set as known_set
 from harness._provision import expand, parse_versions
 from harness._revisions import at_revisions
-from harness._runner import RunOptions, run
+from harness._runner import RunOptions, RunResult, run
 
 __all__ = ["command", "default_suite"]
 
@@ -97,15 +98,7 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
             fail_on_rejections: str | None, versions: str | None, baseline: Path | None, fail_on: str | None,
             in_diff: str | None, quiet: bool) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
-    loaded = load_suite(suite or default_suite())
-    if not loaded.cases and not python_pins(Path(loaded.root)):
-        raise ConfigError("SUITE", str(suite or default_suite()), "a suite with at least one case or Python pin "
-                          "(this one only names mutation targets: run `harness mutate` on it)")
-    if pin_set:
-        known_set(loaded, pin_set)  # an unknown set is bad input before anything runs
-    matrix = parse_versions(versions) if versions else loaded.settings.get("matrix")
-    if matrix:
-        loaded = expand(loaded, matrix)
+    loaded = _matrix(_loaded(suite, pin_set), versions)
     if fail_on_rejections:
         loaded = dataclasses.replace(loaded, settings=loaded.settings.updated(fail_on_rejections=fail_on_rejections))
     if in_diff and not mutate:
@@ -115,19 +108,43 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
                          pins=not no_pins, pin_set=pin_set, rejections=rejections, mutate=mutate, workers=workers,
                          timeout=timeout, out=out, revisions=revisions, baseline=baseline, fail_on=fail_on,
                          mutation_options={"in_diff": in_diff} if in_diff else {})
-    total = len(units(loaded, cases or None, lanes or None, timeout))
+    total = len(units(loaded, cases, lanes, timeout))  # no --case/--lane: an empty filter, every unit
     with progress(total, quiet) as tick:
         result = run(loaded, options, tick)
+    _show(result, fmt, quiet)
+    return int(ExitCode(result.code))
+
+
+def _loaded(suite: Path | None, pin_set: str | None) -> Suite:
+    """The suite, refused when it has nothing to run or does not name the pin set asked for."""
+    folder = suite or default_suite()
+    loaded = load_suite(folder)
+    if not loaded.cases and not python_pins(Path(loaded.root)):
+        raise ConfigError("SUITE", str(folder), "a suite with at least one case or Python pin "
+                          "(this one only names mutation targets: run `harness mutate` on it)")
+    if pin_set:
+        known_set(loaded, pin_set)  # an unknown set is bad input before anything runs
+    return loaded
+
+
+def _matrix(loaded: Suite, versions: str | None) -> Suite:
+    """The suite played over --versions, else over suite.yaml's matrix, else as it is."""
+    matrix = parse_versions(versions) if versions else loaded.settings.matrix
+    return expand(loaded, matrix) if matrix else loaded
+
+
+# --format: the saved report file printed as it is; text is rendered from the report
+_SAVED = {"json": "report.json", "markdown": "report.md"}
+
+
+def _show(result: RunResult, fmt: str, quiet: bool) -> None:
     if result.warning:
         click.echo(f"harness: warning: {result.warning}", err=True)
     if "partial" in result.report:
         click.echo(f"harness: {result.report['exit']['reason']}", err=True)
-    if fmt == "json":
-        click.echo((result.folder / "report.json").read_text(), nl=False)  # the rows are streamed, not in memory
-    elif fmt == "markdown":
-        click.echo((result.folder / "report.md").read_text(), nl=False)
+    if fmt in _SAVED:  # the rows are streamed into the file, not held in memory
+        click.echo((result.folder / _SAVED[fmt]).read_text(), nl=False)
     else:
         render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()),
                     quiet)
     click.echo(f"reports: {result.folder}", err=True)  # stderr: never in the way of --format json
-    return int(ExitCode(result.code))

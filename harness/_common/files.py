@@ -8,19 +8,25 @@ why it sits beside the other shared helpers rather than inside one stage.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from harness._errors import InputError, Place
 
 __all__ = ["confined", "project_root", "read_roots", "resolve_path", "suite_files"]
 
 
-def read_roots(root: Path, settings: Mapping[str, Any]) -> tuple[Path, ...]:
+class _Settings(Protocol):
+    """What of ``harness.Settings`` this module reads (it cannot import it: _settings imports _common)."""
+
+    @property
+    def read_roots(self) -> tuple[str, ...]: ...
+
+
+def read_roots(root: Path, settings: _Settings) -> tuple[Path, ...]:
     """The folders a suite may read files from: itself, and each of its ``read_roots``."""
-    named = settings.get("read_roots") or []
-    return (root.resolve(), *((root / str(r)).resolve() for r in named))
+    return (root.resolve(), *((root / r).resolve() for r in settings.read_roots))
 
 
 def confined(path: Path, roots: Sequence[Path], place: Place, raw: str) -> Path:
@@ -36,15 +42,24 @@ def suite_files(root: Path, patterns: Sequence[str], place: Place, roots: Sequen
     """The files matching ``patterns`` (globs relative to ``root``), resolved and sorted. An
     absolute pattern is bad input (``Path.glob`` cannot take one); with ``roots``, a match that
     resolves outside them (``..``, a symlink) is too."""
-    for pattern in patterns:
-        if Path(pattern).is_absolute():
-            raise InputError(place, "globs relative to the suite folder", f"the absolute pattern {pattern!r}")
+    _relative(patterns, place)
     found = sorted({p.resolve() for pattern in patterns for p in root.glob(pattern) if p.is_file()})
     if roots is not None:
         for path in found:
-            inside = path.is_relative_to(root.resolve())
-            confined(path, roots, place, path.relative_to(root.resolve()).as_posix() if inside else str(path))
+            confined(path, roots, place, _as_named(path, root.resolve()))
     return found
+
+
+def _relative(patterns: Sequence[str], place: Place) -> None:
+    """Globs relative to the suite folder: ``Path.glob`` cannot take an absolute one."""
+    for pattern in patterns:
+        if Path(pattern).is_absolute():
+            raise InputError(place, "globs relative to the suite folder", f"the absolute pattern {pattern!r}")
+
+
+def _as_named(path: Path, root: Path) -> str:
+    """``path`` as a suite names it: relative to the suite folder when inside it."""
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 
 
 def resolve_path(raw: str, base: Path, place: Place, roots: Sequence[Path] | None = None) -> Path:

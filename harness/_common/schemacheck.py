@@ -88,30 +88,36 @@ def _describe(error: ValidationError) -> tuple[str, str, str]:
     path = _path(error)
     v = error.validator
     if v == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = [k for k in error.instance if k not in allowed]
-        where = f"{path}.{extra[0]}" if path else extra[0]
-        return where, f"one of the keys {', '.join(allowed)}", f"unknown key {extra[0]!r}"
+        return _unknown_key(error, path)
     if v == "required":
         return path, f"the key {error.message.split(' ')[0]}", "it missing"
-    if v == "type":
-        return path, f"a value of type {error.validator_value}", _short(error.instance)
-    if v == "enum":
-        options = ", ".join(json.dumps(o) for o in error.validator_value)
-        return path, f"one of {options}", _short(error.instance)
-    if v == "const":
-        return path, json.dumps(error.validator_value), _short(error.instance)
     if v in ("oneOf", "anyOf"):
         best = _closest_branch(error)
         if best is not None:
             return _describe(best)
         title = error.schema.get("title") or error.schema.get("description") or "a known form"
         return path, str(title), _short(error.instance)
-    if v == "pattern":
-        return path, f"a string matching {error.validator_value}", _short(error.instance)
-    if v in ("minItems", "minLength", "minProperties"):
-        return path, f"{v} {error.validator_value}", _short(error.instance)
-    return path, f"{v} {json.dumps(error.validator_value, default=str)}", _short(error.instance)
+    return path, _expected(error), _short(error.instance)
+
+
+def _unknown_key(error: ValidationError, path: str) -> tuple[str, str, str]:
+    allowed = sorted(error.schema.get("properties", {}))
+    extra = [k for k in error.instance if k not in allowed]
+    where = f"{path}.{extra[0]}" if path else extra[0]
+    return where, f"one of the keys {', '.join(allowed)}", f"unknown key {extra[0]!r}"
+
+
+# What a keyword expects, in words: {v} the keyword, {value} its value, {json} that value as JSON
+_EXPECTED = {"type": "a value of type {value}", "const": "{json}", "pattern": "a string matching {value}",
+             "minItems": "{v} {value}", "minLength": "{v} {value}", "minProperties": "{v} {value}"}
+
+
+def _expected(error: ValidationError) -> str:
+    value = error.validator_value
+    if error.validator == "enum":
+        return "one of " + ", ".join(json.dumps(o) for o in value)
+    return _EXPECTED.get(str(error.validator), "{v} {json}").format(
+        v=error.validator, value=value, json=json.dumps(value, default=str))
 
 
 def _prefixed(prefix: str, path: str) -> str:

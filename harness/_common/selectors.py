@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -33,29 +33,29 @@ Selector = tuple[Step, ...]
 @cache
 def compile_selector(text: str) -> Selector:
     """Parse a selector; ConfigError naming the selector when it does not parse."""
-    body = text.strip()
-    if body in ("", "$"):
-        return ()
-    if body.startswith("$"):
-        body = body[1:]
+    body = text.strip().removeprefix("$")
     steps: list[Step] = []
     pos = 0
     while pos < len(body):
         m = _STEP.match(body, pos)
         if not m or m.end() == pos:
             raise ConfigError("selector", text, f"steps like key, [N], [*], * (stopped at {body[pos:]!r})")
-        if m["key"] is not None:
-            steps.append(("key", m["key"]))
-        elif m["quoted"] is not None:
-            steps.append(("key", json.loads(f'"{m["quoted"]}"')))
-        elif m["star"] is not None:
-            steps.append(("any-key", None))
-        elif m["index"] is not None:
-            steps.append(("index", int(m["index"])))
-        else:
-            steps.append(("any-index", None))
+        steps.append(_step(m))
         pos = m.end()
     return tuple(steps)
+
+
+def _step(m: re.Match[str]) -> Step:
+    """The step one match of ``_STEP`` spells."""
+    if m["key"] is not None:
+        return ("key", m["key"])
+    if m["quoted"] is not None:
+        return ("key", json.loads(f'"{m["quoted"]}"'))
+    if m["star"] is not None:
+        return ("any-key", None)
+    if m["index"] is not None:
+        return ("index", int(m["index"]))
+    return ("any-index", None)
 
 
 def check_selectors(raw: Mapping[str, Any], keys: Sequence[str], place: Callable[[str], Place]) -> None:
@@ -87,17 +87,32 @@ def _walk(value: Any, steps: Selector, at: list[str | int]) -> Iterator[tuple[li
         yield at, value
         return
     kind, arg = steps[0]
-    rest = steps[1:]
-    if kind == "key" and isinstance(value, dict) and arg in value:
-        yield from _walk(value[arg], rest, [*at, arg])
-    elif kind == "index" and isinstance(value, list) and -len(value) <= arg < len(value):
-        yield from _walk(value[arg], rest, [*at, arg % len(value)])
-    elif kind == "any-index" and isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _walk(item, rest, [*at, i])
-    elif kind == "any-key" and isinstance(value, dict):
-        for k, item in value.items():
-            yield from _walk(item, rest, [*at, k])
+    for part, item in _CHILDREN[kind](value, arg):
+        yield from _walk(item, steps[1:], [*at, part])
+
+
+# What one step reaches in a value, as (key or index, child) pairs: nothing when the value is not
+# the container the step walks, or has no such key or index.
+def _by_key(value: Any, key: str) -> Iterable[tuple[str | int, Any]]:
+    return [(key, value[key])] if isinstance(value, dict) and key in value else []
+
+
+def _by_index(value: Any, index: int) -> Iterable[tuple[str | int, Any]]:
+    if isinstance(value, list) and -len(value) <= index < len(value):
+        return [(index % len(value), value[index])]
+    return []
+
+
+def _every_key(value: Any, _: None) -> Iterable[tuple[str | int, Any]]:
+    return value.items() if isinstance(value, dict) else []
+
+
+def _every_index(value: Any, _: None) -> Iterable[tuple[str | int, Any]]:
+    return enumerate(value) if isinstance(value, list) else []
+
+
+_CHILDREN: dict[str, Callable[[Any, Any], Iterable[tuple[str | int, Any]]]] = {
+    "key": _by_key, "index": _by_index, "any-key": _every_key, "any-index": _every_index}
 
 
 def walk(value: Any, steps: Selector) -> Iterator[tuple[list[str | int], Any]]:

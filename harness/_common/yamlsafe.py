@@ -60,6 +60,10 @@ class Document:
         return Place(self.file, self.lines.line_of(path), path)
 
 
+_BINARY = "tag:yaml.org,2002:binary"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
 def _parent(path: str) -> str:
     cut = max(path.rfind("."), path.rfind("["))
     return path[:cut] if cut > 0 else ""
@@ -81,22 +85,15 @@ class _Builder:
         line = node.start_mark.line + 1
         self.lines.lines.setdefault(path, line)
         if self.count > self.max_nodes:
-            raise InputError(
-                Place(self.file, line, path),
-                f"at most {self.max_nodes:,} values after expanding YAML aliases",
-                "more (an alias bomb or an enormous file)",
-            )
+            raise InputError(Place(self.file, line, path), f"at most {self.max_nodes:,} values after expanding "
+                             "YAML aliases", "more (an alias bomb or an enormous file)")
         if depth > self.max_depth:
-            raise InputError(
-                Place(self.file, line, path), f"nesting at most {self.max_depth} deep", "deeper"
-            )
+            raise InputError(Place(self.file, line, path), f"nesting at most {self.max_depth} deep", "deeper")
         if isinstance(node, yaml.ScalarNode):
-            return self._scalar(node, path)
+            return self._scalar(node, Place(self.file, line, path))
         if id(node) in self.active:
-            raise InputError(
-                Place(self.file, line, path), "a YAML alias that is not its own ancestor",
-                "a recursive alias",
-            )
+            raise InputError(Place(self.file, line, path), "a YAML alias that is not its own ancestor",
+                             "a recursive alias")
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.SequenceNode):
@@ -105,15 +102,22 @@ class _Builder:
         finally:
             self.active.discard(id(node))
 
-    def _scalar(self, node: yaml.ScalarNode, path: str) -> Any:
-        place = Place(self.file, node.start_mark.line + 1, path)
-        if node.tag == "tag:yaml.org,2002:int" and sum(c.isdigit() for c in node.value) > MAX_INT_DIGITS:
-            raise InputError(place, f"an integer of at most {MAX_INT_DIGITS} digits",
-                             f"{sum(c.isdigit() for c in node.value):,} digits")
+    def _scalar(self, node: yaml.ScalarNode, place: Place) -> Any:
+        _check_digits(node, place)
+        if node.tag == _BINARY:
+            raise InputError(place, "a JSON value (text, number, true/false, null, list or mapping)",
+                             "binary data (!!binary)")
         try:
             value = self.scalars.construct_object(node)
         except ValueError as exc:  # int() past Python's own digit limit, and the like
             raise InputError(place, "a plain YAML value", str(exc)[:200]) from None
+        except (KeyError, AttributeError, TypeError):  # PyYAML's own failure on `!!bool x`, `!!timestamp x`
+            raise InputError(place, f"a value that its tag {node.tag.rsplit(':', 1)[-1]} can read",
+                             repr(node.value)[:200]) from None
+        if node.tag == _TIMESTAMP:
+            # JSON has no dates, and tool schemas travel as JSON: `default: 2024-01-01` is the text
+            # the user wrote, not a date object no pipeline could serialise
+            return node.value
         if isinstance(value, float) and not math.isfinite(value):
             raise InputError(place, "a finite number (no suite file means NaN or infinity)", f"the number {value}")
         return value
@@ -121,28 +125,34 @@ class _Builder:
     def _mapping(self, node: yaml.Node, path: str, depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise InputError(
-                    Place(self.file, key_node.start_mark.line + 1, path),
-                    "plain keys", "a YAML merge key (<<)",
-                )
-            key = self.build(key_node, path, depth + 1)
-            if self.numeric_keys and isinstance(key, int) and not isinstance(key, bool):
-                key = key_node.value  # as written: OpenAPI's unquoted `200:` status codes
-            if not isinstance(key, str):
-                raise InputError(
-                    Place(self.file, key_node.start_mark.line + 1, path),
-                    "a string key", f"{type(key).__name__} {key!r}",
-                )
-            if key in out:
-                raise InputError(
-                    Place(self.file, key_node.start_mark.line + 1, child_path(path, key)),
-                    "each key once", f"a second {key!r}",
-                )
+            key = self._key(key_node, path, depth, out)
             sub = child_path(path, key)
             self.lines.lines[sub] = key_node.start_mark.line + 1
             out[key] = self.build(value_node, sub, depth + 1)
         return out
+
+    def _key(self, key_node: yaml.Node, path: str, depth: int, taken: dict[str, Any]) -> str:
+        """A mapping's key: a plain string (or, with numeric_keys, an integer as written) not taken."""
+        line = key_node.start_mark.line + 1
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            raise InputError(Place(self.file, line, path), "plain keys", "a YAML merge key (<<)")
+        key = self.build(key_node, path, depth + 1)
+        if self.numeric_keys and isinstance(key, int) and not isinstance(key, bool):
+            key = key_node.value  # as written: OpenAPI's unquoted `200:` status codes
+        if not isinstance(key, str):
+            raise InputError(Place(self.file, line, path), "a string key", f"{type(key).__name__} {key!r}")
+        if key in taken:
+            raise InputError(Place(self.file, line, child_path(path, key)), "each key once", f"a second {key!r}")
+        return key
+
+
+def _check_digits(node: yaml.ScalarNode, place: Place) -> None:
+    """An integer longer than MAX_INT_DIGITS is refused before Python spends time parsing it."""
+    if node.tag != "tag:yaml.org,2002:int":
+        return
+    digits = sum(c.isdigit() for c in node.value)
+    if digits > MAX_INT_DIGITS:
+        raise InputError(place, f"an integer of at most {MAX_INT_DIGITS} digits", f"{digits:,} digits")
 
 
 def load_text(
@@ -157,19 +167,7 @@ def load_text(
     if file.endswith(".json") if json is None else json:
         value, lines = parse_json(text.removeprefix("\ufeff"), file, max_nodes=max_nodes, max_depth=max_depth)
         return Document(file, value, LineMap(lines))
-    try:
-        node = yaml.compose(text, Loader=_SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        problem = str(exc.problem or exc.context)
-        if "nesting depth" in problem:  # libyaml's own limit, hit before ours can count
-            expected = f"nesting at most {max_depth} deep"
-            raise InputError(Place(file, line), expected, "deeper (past libyaml's limit)") from None
-        kind = "well-formed JSON" if file.endswith(".json") else "well-formed YAML"
-        raise InputError(Place(file, line), kind, problem) from None
-    except yaml.YAMLError as exc:
-        raise InputError(Place(file), "well-formed YAML", str(exc)) from None
+    node = _compose(text, file, max_depth)
     if node is None:
         return Document(file, None, LineMap())
     builder = _Builder(file, max_nodes, max_depth, numeric_keys)
@@ -177,10 +175,27 @@ def load_text(
         value = builder.build(node, "", 0)
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
-        raise InputError(
-            Place(file, mark.line + 1 if mark else None), "a plain YAML value", str(exc.problem)
-        ) from None
+        raise InputError(Place(file, mark.line + 1 if mark else None), "a plain YAML value", str(exc.problem)) from None
     return Document(file, value, builder.lines)
+
+
+def _compose(text: str, file: str, max_depth: int) -> yaml.Node | None:
+    """YAML's node graph (aliases not yet expanded), or None for an empty text."""
+    try:
+        return yaml.compose(text, Loader=_SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        raise _malformed(exc, file, max_depth) from None
+    except yaml.YAMLError as exc:
+        raise InputError(Place(file), "well-formed YAML", str(exc)) from None
+
+
+def _malformed(exc: yaml.MarkedYAMLError, file: str, max_depth: int) -> InputError:
+    mark = exc.problem_mark or exc.context_mark
+    place = Place(file, mark.line + 1 if mark is not None else None)
+    problem = str(exc.problem or exc.context)
+    if "nesting depth" in problem:  # libyaml's own limit, hit before ours can count
+        return InputError(place, f"nesting at most {max_depth} deep", "deeper (past libyaml's limit)")
+    return InputError(place, "well-formed JSON" if file.endswith(".json") else "well-formed YAML", problem)
 
 
 def load_document(path: Path, *, display: str | None = None, numeric_keys: bool = False, **limits: int) -> Document:
@@ -188,11 +203,8 @@ def load_document(path: Path, *, display: str | None = None, numeric_keys: bool 
     name = display or str(path)
     try:
         size = path.stat().st_size
-    except OSError as exc:
-        raise InputError(Place(name), "a readable file", exc.strerror or str(exc)) from None
-    if size > MAX_BYTES:
-        raise InputError(Place(name), f"a file of at most {MAX_BYTES:,} bytes", f"{size:,} bytes")
-    try:
+        if size > MAX_BYTES:
+            raise InputError(Place(name), f"a file of at most {MAX_BYTES:,} bytes", f"{size:,} bytes")
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(Place(name), "UTF-8 text", f"undecodable byte at {exc.start}") from None

@@ -35,21 +35,31 @@ def _walk(a: Any, b: Any, at: list[str | int], out: list[str], limit: int, skip_
     if len(out) >= limit or (skip_equal and a == b):
         return
     if isinstance(a, dict) and isinstance(b, dict):
-        for key in a:
-            if key not in b:
-                out.append(location([*at, key]))
-            else:
-                _walk(a[key], b[key], [*at, key], out, limit, skip_equal)
-        out.extend(location([*at, key]) for key in b if key not in a)
-        return
-    if isinstance(a, list) and isinstance(b, list):
-        for i in range(min(len(a), len(b))):
-            _walk(a[i], b[i], [*at, i], out, limit, skip_equal)
-        longer = a if len(a) > len(b) else b
-        out.extend(location([*at, i]) for i in range(min(len(a), len(b)), len(longer)))
-        return
-    if type(a) is not type(b) or a != b:
+        _walk_objects(a, b, at, out, limit, skip_equal)
+    elif isinstance(a, list) and isinstance(b, list):
+        _walk_arrays(a, b, at, out, limit, skip_equal)
+    elif type(a) is not type(b) or a != b:
         out.append(location(at))
+
+
+def _walk_objects(a: dict[str, Any], b: dict[str, Any], at: list[str | int], out: list[str], limit: int,
+                  skip_equal: bool) -> None:
+    """A key on one side only is a difference at that key; a shared key's values are walked."""
+    for key in a:
+        if key not in b:
+            out.append(location([*at, key]))
+        else:
+            _walk(a[key], b[key], [*at, key], out, limit, skip_equal)
+    out.extend(location([*at, key]) for key in b if key not in a)
+
+
+def _walk_arrays(a: list[Any], b: list[Any], at: list[str | int], out: list[str], limit: int,
+                 skip_equal: bool) -> None:
+    """Items at the same index are walked; each item past the shorter array is a difference."""
+    shared = min(len(a), len(b))
+    for i in range(shared):
+        _walk(a[i], b[i], [*at, i], out, limit, skip_equal)
+    out.extend(location([*at, i]) for i in range(shared, max(len(a), len(b))))
 
 
 @cache

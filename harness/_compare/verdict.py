@@ -79,16 +79,22 @@ def _differs(old: Observation, new: Observation, exp: Expectation) -> Judgement:
     """Values differ: intended when every differing path is declared (by the case or above it)."""
     paths = tuple(diff_paths(old.value, new.value))
     rest, above = _above(paths, exp.above)
-    if above and not rest:  # only where the suite or the lane lets every case differ
-        if exp.kind == "diverges":
-            return Judgement("unexpected", True, f"declared to diverge, but differs only where {above}", paths, ())
-        return Judgement("intended", False, above, paths)
+    if above and not rest:
+        return _only_above(exp, above, paths)
     if exp.kind != "diverges":
         return Judgement("unexpected", True, f"{len(rest)} differing path(s)", paths, rest)
     stray = tuple(p for p in rest if exp.paths and not path_allowed(p, exp.paths))
     if stray:
         return Judgement("unexpected", True, "differs outside the declared paths", paths, stray)
     return Judgement("intended", False, exp.why + (f"; and where {above}" if above else ""), paths)
+
+
+def _only_above(exp: Expectation, above: str, paths: tuple[str, ...]) -> Judgement:
+    """Values differ only where the suite or the lane lets every case differ: intended, unless the
+    case declared a divergence of its own (which then did not happen)."""
+    if exp.kind == "diverges":
+        return Judgement("unexpected", True, f"declared to diverge, but differs only where {above}", paths, ())
+    return Judgement("intended", False, above, paths)
 
 
 def _above(paths: tuple[str, ...], allowances: tuple[Allowance, ...]) -> tuple[tuple[str, ...], str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import fnmatch
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,16 +43,34 @@ class Blessed:
     lane: str
     what: str
 
+    @property
+    def where(self) -> str:
+        """``file:line``, or the file alone when the edit has no line (a golden file)."""
+        return f"{self.file}:{self.line}" if self.line else str(self.file)
+
 
 def blessable(report: Mapping[str, Any], case: str | None, lanes: Sequence[str]) -> list[Mapping[str, Any]]:
     """Failing divergences (both sides built, differing outside what is declared) of the chosen
     cases (an id or glob; None: every case) on the chosen lanes (globs; none: every lane)."""
-    rows = [r for r in report["differential"] if r["failed"] and r["verdict"] in ("unexpected", "reordered")
-            and (case is None or fnmatch.fnmatchcase(r["case"], case))
-            and (not lanes or any(fnmatch.fnmatchcase(r["lane"], g) for g in lanes))]
+    _known(report, case)
+    return [r for r in report["differential"] if r["failed"] and r["verdict"] in ("unexpected", "reordered")
+            and _chosen(r["case"], case) and _on(r["lane"], lanes)]
+
+
+def _known(report: Mapping[str, Any], case: str | None) -> None:
+    """A case glob that matches no case of the run is a bad argument, not "nothing to bless"."""
     if case is not None and not any(fnmatch.fnmatchcase(r["case"], case) for r in report["differential"]):
         raise ConfigError("CASE", case, "a case of the run (see report.json's differential)")
-    return rows
+
+
+def _chosen(case_id: str, case: str | None) -> bool:
+    """``case_id`` matches the glob ``case``, or no case was named."""
+    return case is None or fnmatch.fnmatchcase(case_id, case)
+
+
+def _on(lane: str, lanes: Sequence[str]) -> bool:
+    """``lane`` matches one of the globs ``lanes``, or none was given."""
+    return not lanes or any(fnmatch.fnmatchcase(lane, g) for g in lanes)
 
 
 def _yaml() -> YAML:
@@ -71,28 +89,27 @@ def _index(doc: Any, case_id: str, path: Path) -> int:
                       "give it one)")
 
 
-def _declared_paths(entry: Any) -> list[str]:
-    if isinstance(entry, Mapping) and isinstance(entry.get("diverges"), Mapping):
-        return [str(p) for p in entry["diverges"].get("paths", [])]
-    return []
+def _diverges(entry: Any) -> Mapping[str, Any]:
+    """A lane entry's ``diverges`` block, or nothing when it has none."""
+    declared = entry.get("diverges") if isinstance(entry, Mapping) else None
+    return declared if isinstance(declared, Mapping) else {}
 
 
 def _entry(old: Any, star: Any, paths: list[str]) -> tuple[CommentedMap, str]:
     """The lane's new ``diverges`` entry, keeping what was declared before (its paths; its old
     reason in a comment), and a sentence for the user."""
     base = old if old is not None else star
-    merged = list(dict.fromkeys([*_declared_paths(base), *paths]))
+    was = _diverges(base)
+    merged = list(dict.fromkeys([*(str(p) for p in was.get("paths", [])), *paths]))
     body = CommentedMap()
     body["why"] = TODO
     body["paths"] = CommentedSeq(merged)
     body["paths"].fa.set_flow_style()
-    if isinstance(base, Mapping) and isinstance(base.get("diverges"), Mapping):
-        for key in ("old_raises", "new_raises"):
-            if key in base["diverges"]:
-                body[key] = base["diverges"][key]
-        was = base["diverges"].get("why")
-        if was:
-            body.yaml_add_eol_comment(f"was: {' '.join(str(was).split())}"[:200], "why")
+    for key in ("old_raises", "new_raises"):
+        if key in was:
+            body[key] = was[key]
+    if was.get("why"):
+        body.yaml_add_eol_comment(f"was: {' '.join(str(was['why']).split())}"[:200], "why")
     entry = CommentedMap()
     entry["diverges"] = body
     return entry, f"diverges at {', '.join(merged)} (why: TODO, write the reason)"
@@ -138,21 +155,25 @@ def _edit(lines: list[str], doc: Any, index: int, lane: str, entry: CommentedMap
     """The file's lines with ``lane``'s entry in case ``index``'s expect written in: the lane's
     old entry replaced, or the entry added after the others (a flow-style or missing expect is
     written out whole, in block style)."""
-    raw = doc["cases"][index]
     first, end, column = _expect_span(doc, index, lines)
-    expect = raw.get("expect")
+    expect = doc["cases"][index].get("expect")
     if expect is None or expect.fa.flow_style() or not len(expect):
         merged = CommentedMap(expect or {})
         merged[lane] = entry
         return lines[:first] + _render("expect", merged, column) + lines[end:]
+    return _in_block(lines, expect, end, lane, entry)
+
+
+def _in_block(lines: list[str], expect: CommentedMap, end: int, lane: str, entry: CommentedMap) -> list[str]:
+    """The lines with ``lane``'s entry written into a block-style expect ending at line ``end``."""
     keys = list(expect)
     column = expect.lc.key(keys[0])[1]
-    if lane in expect:
-        at = expect.lc.key(lane)[0]
-        later = keys[keys.index(lane) + 1:]
-        stop = _trimmed(lines, at, expect.lc.key(later[0])[0] if later else end)
-        return lines[:at] + _render(lane, entry, column) + lines[stop:]
-    return lines[:end] + _render(lane, entry, column) + lines[end:]
+    if lane not in expect:
+        return lines[:end] + _render(lane, entry, column) + lines[end:]
+    at = expect.lc.key(lane)[0]
+    later = keys[keys.index(lane) + 1:]
+    stop = _trimmed(lines, at, expect.lc.key(later[0])[0] if later else end)
+    return lines[:at] + _render(lane, entry, column) + lines[stop:]
 
 
 def bless_divergences(suite: Path, rows: Sequence[Mapping[str, Any]]) -> list[Blessed]:
@@ -180,13 +201,18 @@ def _with_line(item: Blessed) -> Blessed:
 
 
 def _golden_value(folder: Path, report: Mapping[str, Any], case: str, lane: str, selector: str | None) -> Any:
-    row = next((r for r in report["differential"] if r["case"] == case and r["lane"] == lane), None)
-    link = (row or {}).get("evidence", {}).get("new") if row else None
-    if not link:
-        raise ConfigError("--update-golden", f"{case} on {lane}", "a run with the new pipeline's body saved for it")
-    value = json.loads((folder / link).read_text(encoding="utf-8"))
+    value = json.loads((folder / _new_body(report, case, lane)).read_text(encoding="utf-8"))
     picked = [v for _, v in select(value, selector)] if selector else [value]
     return picked[0] if len(picked) == 1 else picked
+
+
+def _new_body(report: Mapping[str, Any], case: str, lane: str) -> str:
+    """The run's link to the new pipeline's body for ``case`` on ``lane``."""
+    row = next((r for r in report["differential"] if r["case"] == case and r["lane"] == lane), None)
+    link = row.get("evidence", {}).get("new") if row else None
+    if not link:
+        raise ConfigError("--update-golden", f"{case} on {lane}", "a run with the new pipeline's body saved for it")
+    return str(link)
 
 
 def _write_golden(path: Path, value: Any) -> None:
@@ -201,14 +227,20 @@ def update_golden(suite: Path, folder: Path, report: Mapping[str, Any], case: st
     """Rewrite the file of every ``equals`` pin with a ``file`` of the chosen cases from the run's
     new bodies. Lanes that would write different contents are refused: one file, one truth."""
     done: list[Blessed | None] = []
-    for rel, cases in _ran(report).items():
+    for path, raw, ran in _chosen_cases(suite, report, case):
+        golden = _Golden(path, folder, report, raw["id"], ran, lanes)
+        done.extend(golden.bless(pin) for pin in _file_pins(raw))
+    return [d for d in done if d is not None]
+
+
+def _chosen_cases(suite: Path, report: Mapping[str, Any], case: str | None) -> Iterator[
+        tuple[Path, Mapping[str, Any], list[str]]]:
+    """(case file, the case as written, the lanes it ran on) for each chosen case of the run."""
+    for rel, ran in _ran(report).items():
         doc = yaml.safe_load((suite / rel).read_text(encoding="utf-8")) or {}
         for raw in doc.get("cases", []):
-            cid = raw.get("id")
-            if cid in cases and (case is None or fnmatch.fnmatchcase(cid, case)):
-                golden = _Golden(suite / rel, folder, report, cid, cases[cid], lanes)
-                done.extend(golden.bless(pin) for pin in _file_pins(raw))
-    return [d for d in done if d is not None]
+            if raw.get("id") in ran and _chosen(raw["id"], case):
+                yield suite / rel, raw, ran[raw["id"]]
 
 
 def _ran(report: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
@@ -235,8 +267,7 @@ class _Golden:
     lanes: Sequence[str]
 
     def _chosen(self, pin: Mapping[str, Any]) -> list[str]:
-        return [ln for ln in pin.get("lanes") or self.ran
-                if ln in self.ran and (not self.lanes or any(fnmatch.fnmatchcase(ln, g) for g in self.lanes))]
+        return [ln for ln in pin.get("lanes") or self.ran if ln in self.ran and _on(ln, self.lanes)]
 
     def bless(self, pin: Mapping[str, Any]) -> Blessed | None:
         values = {json.dumps(_golden_value(self.folder, self.report, self.case, ln, pin.get("select")),

@@ -114,28 +114,31 @@ class ObservationStore:
         """Record ``obs``: the digest of its saved body, or why it was not saved. Nothing per
         observation stays in memory (the index line on disk says it all), so a run's evidence
         costs the same memory at any size."""
-        digest = None
-        omitted = None
-        if obs.wire is not None:
-            wire = obs.wire
-            if self.scrub is not None:
-                wire = self.scrub(wire.decode("utf-8", "replace")).encode()
-            digest = hashlib.sha256(wire).hexdigest()
-            why = self._save(wire, digest)
-            if why is not None:
-                omitted = {"why": why, "bytes": len(wire), "sha256": digest}
-                digest = None
+        digest, omitted = self._stored(obs.wire) if obs.wire is not None else (None, None)
         line: dict[str, Any] = {"case": obs.case_id, "lane": obs.lane_id, "side": obs.side,
                                 "outcome": obs.outcome, "body": digest, "duration_s": round(obs.duration_s, 6)}
         if omitted is not None:
             line["omitted"] = omitted
         if obs.error is not None:
-            scrub = self.scrub or (lambda text: text)
-            line["error"] = {"type": scrub(obs.error.type), "message": scrub(obs.error.message),
-                             "where": scrub(obs.error.where)}
+            line["error"] = self._error(obs.error)
         self._index.write(json.dumps(line, ensure_ascii=True) + "\n")
         self._index.flush()
         return Saved(digest, None if omitted is None else str(omitted["why"]))
+
+    def _stored(self, wire: bytes) -> tuple[str | None, dict[str, Any] | None]:
+        """(the saved body's digest, None), or (None, why it was not saved, its size and digest).
+        A scrubbing store saves the scrubbed bytes."""
+        if self.scrub is not None:
+            wire = self.scrub(wire.decode("utf-8", "replace")).encode()
+        digest = hashlib.sha256(wire).hexdigest()
+        why = self._save(wire, digest)
+        if why is None:
+            return digest, None
+        return None, {"why": why, "bytes": len(wire), "sha256": digest}
+
+    def _error(self, error: ErrorInfo) -> dict[str, str]:
+        scrub = self.scrub or (lambda text: text)
+        return {"type": scrub(error.type), "message": scrub(error.message), "where": scrub(error.where)}
 
     def close(self) -> None:
         self._index.close()
@@ -155,17 +158,19 @@ def load_observations(folder: Path) -> dict[tuple[str, str, str], Observation]:
     if not index.is_file():
         return out
     for raw in index.read_text(encoding="utf-8").splitlines():
-        if not raw.strip():
-            continue
-        line = json.loads(raw)
-        wire = None
-        if line.get("body"):
-            digest = line["body"]
-            wire = (folder / "bodies" / digest[:2] / f"{digest}.json").read_bytes()
-        err = line.get("error")
-        out[(line["case"], line["lane"], line["side"])] = Observation(
-            line["case"], line["lane"], line["side"], line["outcome"], wire=wire,
-            error=ErrorInfo(err["type"], err["message"], err.get("where", "")) if err else None,
-            duration_s=line.get("duration_s", 0.0),
-        )
+        if raw.strip():
+            line = json.loads(raw)
+            out[(line["case"], line["lane"], line["side"])] = _observation(folder, line)
     return out
+
+
+def _observation(folder: Path, line: dict[str, Any]) -> Observation:
+    """One index line as the Observation it recorded, its body read back."""
+    digest = line.get("body")
+    err = line.get("error")
+    return Observation(
+        line["case"], line["lane"], line["side"], line["outcome"],
+        wire=(folder / "bodies" / digest[:2] / f"{digest}.json").read_bytes() if digest else None,
+        error=ErrorInfo(err["type"], err["message"], err.get("where", "")) if err else None,
+        duration_s=line.get("duration_s", 0.0),
+    )

@@ -27,35 +27,55 @@ _DIFF_STYLE = ((" added", "green"), (" removed", "red"), (" changed ", "yellow")
 
 def pick_rows(report: Mapping[str, Any], case: str, lane: str | None) -> list[Mapping[str, Any]]:
     """The rows of ``case`` (an id or a glob) on ``lane`` (an id, a glob, or every lane)."""
-    rows = [r for r in report["differential"] if fnmatch.fnmatchcase(r["case"], case)
-            and (lane is None or fnmatch.fnmatchcase(r["lane"], lane))]
-    if rows:
-        return rows
-    cases = sorted({r["case"] for r in report["differential"]})
-    if not any(fnmatch.fnmatchcase(c, case) for c in cases):
-        shown = ", ".join(cases[:8]) + (f" (+{len(cases) - 8} more)" if len(cases) > 8 else "")
-        raise ConfigError("CASE", case, f"a case of this run: {shown or 'it has none'}")
-    lanes = sorted({r["lane"] for r in report["differential"] if fnmatch.fnmatchcase(r["case"], case)})
-    raise ConfigError("LANE", lane, f"a lane this case ran on: {', '.join(lanes)}")
+    rows = [r for r in report["differential"] if _picked(r, case, lane)]
+    if not rows:
+        raise _not_found(report["differential"], case, lane)
+    return rows
+
+
+def _picked(row: Mapping[str, Any], case: str, lane: str | None) -> bool:
+    return fnmatch.fnmatchcase(row["case"], case) and (lane is None or fnmatch.fnmatchcase(row["lane"], lane))
+
+
+def _not_found(rows: list[Mapping[str, Any]], case: str, lane: str | None) -> ConfigError:
+    """The lanes the case ran on when it ran, else the cases of the run."""
+    lanes = sorted({r["lane"] for r in rows if fnmatch.fnmatchcase(r["case"], case)})
+    if lanes:
+        return ConfigError("LANE", lane, f"a lane this case ran on: {', '.join(lanes)}")
+    cases = sorted({r["case"] for r in rows})
+    return ConfigError("CASE", case, f"a case of this run: {_first(cases, 8) or 'it has none'}")
+
+
+def _first(names: list[str], count: int) -> str:
+    """The first ``count`` names, and how many more there are."""
+    return ", ".join(names[:count]) + (f" (+{len(names) - count} more)" if len(names) > count else "")
 
 
 def _body(folder: Path, row: Mapping[str, Any], side: str) -> tuple[Any, str | None]:
     """(decoded body, None) or (None, why there is no body to show)."""
-    link = (row.get("evidence") or {}).get(side)
-    if link:
-        try:
-            return json.loads((folder / link).read_text(encoding="utf-8")), None
-        except (OSError, ValueError) as exc:
-            return None, f"its saved body {link} cannot be read ({exc})"
-    omitted = (row.get("evidence") or {}).get("omitted", {}).get(side)
+    evidence = row.get("evidence") or {}
+    if evidence.get(side):
+        return _saved(folder, evidence[side])
+    omitted = evidence.get("omitted", {}).get(side)
     if omitted:
         return None, f"body not saved: {omitted}"
-    info = row[side]
-    if info["error"]:
-        err = info["error"]
-        where = f" at {err['where']}" if err.get("where") else ""
-        return None, f"{info['outcome']}: {err['type']}: {err['message']}{where}"
-    return None, f"no body ({info['outcome']})"
+    return None, _no_body(row[side])
+
+
+def _no_body(info: Mapping[str, Any]) -> str:
+    """Why a side built no body: its error, or its outcome alone."""
+    err = info["error"]
+    if not err:
+        return f"no body ({info['outcome']})"
+    where = f" at {err['where']}" if err.get("where") else ""
+    return f"{info['outcome']}: {err['type']}: {err['message']}{where}"
+
+
+def _saved(folder: Path, link: str) -> tuple[Any, str | None]:
+    try:
+        return json.loads((folder / link).read_text(encoding="utf-8")), None
+    except (OSError, ValueError) as exc:
+        return None, f"its saved body {link} cannot be read ({exc})"
 
 
 def diff_lines(old: Any, new: Any) -> list[Line]:
@@ -63,38 +83,32 @@ def diff_lines(old: Any, new: Any) -> list[Line]:
     text = DeepDiff(old, new, verbose_level=2, log_frequency_in_sec=0).pretty()
     if not text.strip():
         return [("no difference in value (the bytes may differ in key order)", None)]
-    out: list[Line] = []
-    for line in text.splitlines():
-        style = next((s for word, s in _DIFF_STYLE if word in line), None)
-        out.append((line, style))
-    return out
+    return [(line, next((s for word, s in _DIFF_STYLE if word in line), None)) for line in text.splitlines()]
 
 
 def _rejection_lines(report: Mapping[str, Any], case: str, lane: str) -> list[Line]:
-    section = report.get("rejections") or {}
-    out: list[Line] = []
-    for finding in section.get("findings", []):
-        if finding["case"] != case or finding["lane"] != lane:
-            continue
-        for rej in finding["rejections"]:
-            state = f"declared: {rej['why']}" if rej["expected"] else "UNDECLARED"
-            style = None if rej["expected"] else "bold red"
-            out.append((f"  {finding['side']}: {rej['rule']} at {rej['location']} ({state})", style))
+    findings = (report.get("rejections") or {}).get("findings", [])
+    out = [_rejection_line(f["side"], rej) for f in findings if (f["case"], f["lane"]) == (case, lane)
+           for rej in f["rejections"]]
     return out or [("  none", None)]
 
 
+def _rejection_line(side: str, rej: Mapping[str, Any]) -> Line:
+    if rej["expected"]:
+        return f"  {side}: {rej['rule']} at {rej['location']} (declared: {rej['why']})", None
+    return f"  {side}: {rej['rule']} at {rej['location']} (UNDECLARED)", "bold red"
+
+
 def _pin_lines(report: Mapping[str, Any], case: str, lane: str) -> list[Line]:
-    pins = report.get("pins") or {}
     mark = f"::{case}[{lane}]"
-    out: list[Line] = []
-    for pin in pins.get("results", []):
-        if mark in pin["id"]:
-            style = {"passed": "green", "skipped": None}.get(pin["outcome"], "bold red")
-            message = f": {pin['message'][:200]}" if pin["message"] and pin["outcome"] != "passed" else ""
-            out.append((f"  {pin['outcome']} {pin['id']}{message}", style))
-    if not out:
-        return [("  none (pins did not run, or none covers this lane)", None)]
-    return out
+    out = [_pin_line(pin) for pin in (report.get("pins") or {}).get("results", []) if mark in pin["id"]]
+    return out or [("  none (pins did not run, or none covers this lane)", None)]
+
+
+def _pin_line(pin: Mapping[str, Any]) -> Line:
+    style = {"passed": "green", "skipped": None}.get(pin["outcome"], "bold red")
+    message = f": {pin['message'][:200]}" if pin["message"] and pin["outcome"] != "passed" else ""
+    return f"  {pin['outcome']} {pin['id']}{message}", style
 
 
 def _pretty(value: Any) -> list[Line]:
@@ -105,25 +119,35 @@ def unit_lines(folder: Path, report: Mapping[str, Any], row: Mapping[str, Any]) 
     """Everything a reviewer needs about one case x lane, in reading order."""
     case, lane = row["case"], row["lane"]
     verdict = f"{row['verdict']}{' (FAILS the run)' if row['failed'] else ''}"
-    out: list[Line] = [(f"{case} on {lane}: {verdict}", "bold red" if row["failed"] else "bold")]
+    out: list[Line] = [(f"{case} on {lane}: {verdict}", "bold red" if row["failed"] else "bold"), *_why_lines(row)]
+    bodies = {side: _body(folder, row, side) for side in ("old", "new")}
+    for side, (value, missing) in bodies.items():
+        out += _side_lines(row, side, value, missing)
+    out += [("", None), ("--- diff (old -> new)", "bold"), *_diff(bodies["old"], bodies["new"])]
+    out += [("", None), ("--- rejections", "bold"), *_rejection_lines(report, case, lane)]
+    out += [("", None), ("--- pins", "bold"), *_pin_lines(report, case, lane)]
+    return out
+
+
+def _why_lines(row: Mapping[str, Any]) -> list[Line]:
+    """The verdict's detail (unless it only repeats the reason), the declared reason, the paths."""
+    out: list[Line] = []
     if row["detail"] and row["detail"] != row["why"]:
         out.append((f"  {row['detail']}", None))
     if row["why"]:
         out.append((f"  why: {row['why']}", None))
     if row["paths"]:
         out.append(("  paths: " + ", ".join(row["paths"][:20]), None))
-    bodies = {}
-    for side in ("old", "new"):
-        value, missing = _body(folder, row, side)
-        link = (row.get("evidence") or {}).get(side)
-        out += [("", None), (f"--- {side}" + (f" ({link})" if link else ""), "bold")]
-        out += _pretty(value) if missing is None else [(f"  {missing}", "magenta")]
-        bodies[side] = (value, missing)
-    out += [("", None), ("--- diff (old -> new)", "bold")]
-    if bodies["old"][1] is None and bodies["new"][1] is None:
-        out += diff_lines(bodies["old"][0], bodies["new"][0])
-    else:
-        out.append(("  no diff: a side has no body", None))
-    out += [("", None), ("--- rejections", "bold"), *_rejection_lines(report, case, lane)]
-    out += [("", None), ("--- pins", "bold"), *_pin_lines(report, case, lane)]
     return out
+
+
+def _side_lines(row: Mapping[str, Any], side: str, value: Any, missing: str | None) -> list[Line]:
+    link = (row.get("evidence") or {}).get(side)
+    heading: list[Line] = [("", None), (f"--- {side}" + (f" ({link})" if link else ""), "bold")]
+    return heading + (_pretty(value) if missing is None else [(f"  {missing}", "magenta")])
+
+
+def _diff(old: tuple[Any, str | None], new: tuple[Any, str | None]) -> list[Line]:
+    if old[1] is None and new[1] is None:
+        return diff_lines(old[0], new[0])
+    return [("  no diff: a side has no body", None)]

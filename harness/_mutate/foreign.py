@@ -56,8 +56,15 @@ def stryker_mutants(file: Path, rel: str, root: Path, place: Place, folder: Path
     if home is None:
         raise InputError(place, f"@stryker-mutator/instrumenter installed beside {rel} (npm install "
                          "--save-dev @stryker-mutator/instrumenter in its package)", "not installed")
+    listing = _stryker_listing(file.relative_to(home), home, rel, place)
+    source = file.read_text(encoding="utf-8")
+    return [_stryker_mutant(item, rel, source, place, folder) for item in listing]
+
+
+def _stryker_listing(name: Path, home: Path, rel: str, place: Place) -> list[dict[str, Any]]:
+    """What stryker_list.mjs prints for one file (``name``, relative to the instrumenter's ``home``)."""
     try:
-        proc = subprocess.run(["node", str(STRYKER_LIST), str(file.relative_to(home))], cwd=home,
+        proc = subprocess.run(["node", str(STRYKER_LIST), str(name)], cwd=home,
                               capture_output=True, text=True, timeout=LIST_TIMEOUT_S, check=False,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
@@ -66,44 +73,48 @@ def stryker_mutants(file: Path, rel: str, root: Path, place: Place, folder: Path
         tail = proc.stderr.strip()[-800:]
         raise InputError(place, f"Stryker's instrumenter to list the mutants of {rel}",
                          f"exit code {proc.returncode}: {tail}")
-    source = file.read_text(encoding="utf-8")
-    out: list[Mutant] = []
-    for item in json.loads(proc.stdout):
-        start, end = int(item["start"]), int(item["end"])
-        if source[start:end] != item["original"]:  # the listing must describe this very text
-            raise InputError(place, f"Stryker's listing of {rel} to match the file",
-                             f"offset {start}: {item['original'][:40]!r} is not in the file")
-        mutated = source[:start] + item["replacement"] + source[end:]
-        title = f"{_first_line(item['original'])} -> {_first_line(item['replacement'])}"
-        out.append(file_mutant(rel, source, mutated, str(item["mutator"]), title, folder,
-                               (int(item["line"]), int(item["column"]), int(item["end_line"]),
-                                int(item["end_column"])), str(item["replacement"])))
-    return out
+    listing: list[dict[str, Any]] = json.loads(proc.stdout)
+    return listing
+
+
+def _stryker_mutant(item: dict[str, Any], rel: str, source: str, place: Place, folder: Path) -> Mutant:
+    start, end = int(item["start"]), int(item["end"])
+    if source[start:end] != item["original"]:  # the listing must describe this very text
+        raise InputError(place, f"Stryker's listing of {rel} to match the file",
+                         f"offset {start}: {item['original'][:40]!r} is not in the file")
+    mutated = source[:start] + item["replacement"] + source[end:]
+    title = f"{_first_line(item['original'])} -> {_first_line(item['replacement'])}"
+    return file_mutant(rel, source, mutated, str(item["mutator"]), title, folder,
+                       (int(item["line"]), int(item["column"]), int(item["end_line"]), int(item["end_column"])),
+                       str(item["replacement"]))
 
 
 def from_cargo_mutants_json(listing: list[dict[str, Any]], root: Path, wanted: set[str], folder: Path,
                             place: Place) -> list[Mutant]:
     """Mutants of ``cargo mutants --list --diff --json`` for the files in ``wanted`` (paths
     relative to ``root``, the crate folder); each one's diff applied to the file exactly."""
-    out: list[Mutant] = []
-    for item in listing:
-        rel = str(item.get("file", ""))
-        if rel not in wanted:
-            continue
-        source = (root / rel).read_text(encoding="utf-8")
-        try:
-            mutated = apply_diff(source, str(item["diff"]))
-        except (HarnessError, KeyError) as exc:
-            raise InputError(place, f"a cargo-mutants diff that applies to {rel}", str(exc)) from None
-        span = item.get("span") or {}
-        start, end = span.get("start", {}), span.get("end", {})
-        function = (item.get("function") or {}).get("function_name") or ""
-        genre = str(item.get("genre", "FnValue"))
-        title = f"{function}: {_first_line(str(item.get('replacement', '')))}" if function else genre
-        out.append(file_mutant(rel, source, mutated, f"cargo-mutants:{genre}", title, folder,
-                               (int(start.get("line", 1)), int(start.get("column", 1)), int(end.get("line", 1)),
-                                int(end.get("column", 1))), str(item.get("replacement", ""))))
-    return out
+    return [_cargo_mutant(item, str(item.get("file", "")), root, folder, place) for item in listing
+            if str(item.get("file", "")) in wanted]
+
+
+def _cargo_mutant(item: dict[str, Any], rel: str, root: Path, folder: Path, place: Place) -> Mutant:
+    source = (root / rel).read_text(encoding="utf-8")
+    try:
+        mutated = apply_diff(source, str(item["diff"]))
+    except (HarnessError, KeyError) as exc:
+        raise InputError(place, f"a cargo-mutants diff that applies to {rel}", str(exc)) from None
+    function = (item.get("function") or {}).get("function_name") or ""
+    genre = str(item.get("genre", "FnValue"))
+    title = f"{function}: {_first_line(str(item.get('replacement', '')))}" if function else genre
+    return file_mutant(rel, source, mutated, f"cargo-mutants:{genre}", title, folder, _cargo_span(item),
+                       str(item.get("replacement", "")))
+
+
+def _cargo_span(item: dict[str, Any]) -> tuple[int, int, int, int]:
+    """(line, column, end line, end column) as cargo-mutants lists them; 1 for what it leaves out."""
+    span = item.get("span") or {}
+    start, end = span.get("start", {}), span.get("end", {})
+    return int(start.get("line", 1)), int(start.get("column", 1)), int(end.get("line", 1)), int(end.get("column", 1))
 
 
 def cargo_mutants(files: list[tuple[Path, str, Place]], root: Path, folder: Path) -> list[Mutant]:
@@ -115,22 +126,29 @@ def cargo_mutants(files: list[tuple[Path, str, Place]], root: Path, folder: Path
     if shutil.which("cargo-mutants") is None:
         raise InputError(place, "cargo-mutants on PATH for operator mutants of a Rust target (or declared "
                          "mutants in a ledger, which need nothing installed)", "cargo-mutants not installed")
+    return [m for crate, members in _by_crate(files, root) for m in _crate_mutants(crate, members, root, folder)]
+
+
+def _by_crate(files: list[tuple[Path, str, Place]], root: Path) -> list[tuple[Path, list[tuple[Path, str, Place]]]]:
+    """The target files grouped by the nearest folder holding a Cargo.toml (else ``root``), sorted."""
     by_crate: dict[Path, list[tuple[Path, str, Place]]] = {}
     for file, rel, where in files:
         crate = next((d for d in file.parents if (d / "Cargo.toml").is_file()), root)
         by_crate.setdefault(crate, []).append((file, rel, where))
-    out: list[Mutant] = []
-    for crate, members in sorted(by_crate.items()):
-        proc = subprocess.run(["cargo", "mutants", "--list", "--diff", "--json"], cwd=crate, capture_output=True,
-                              text=True, timeout=LIST_TIMEOUT_S, check=False, stdin=subprocess.DEVNULL)
-        if proc.returncode != 0:
-            raise InputError(members[0][2], "cargo mutants --list to succeed",
-                             f"exit code {proc.returncode}: {proc.stderr.strip()[-800:]}")
-        wanted = {f.relative_to(crate).as_posix() for f, _, _ in members}
-        found = from_cargo_mutants_json(json.loads(proc.stdout), crate, wanted, folder, members[0][2])
-        prefix = crate.relative_to(root).as_posix() if crate != root else ""
-        out.extend(_under(m, prefix) for m in found)
-    return out
+    return sorted(by_crate.items())
+
+
+def _crate_mutants(crate: Path, members: list[tuple[Path, str, Place]], root: Path, folder: Path) -> list[Mutant]:
+    """cargo-mutants' mutants of one crate's target files, named relative to the project root."""
+    proc = subprocess.run(["cargo", "mutants", "--list", "--diff", "--json"], cwd=crate, capture_output=True,
+                          text=True, timeout=LIST_TIMEOUT_S, check=False, stdin=subprocess.DEVNULL)
+    if proc.returncode != 0:
+        raise InputError(members[0][2], "cargo mutants --list to succeed",
+                         f"exit code {proc.returncode}: {proc.stderr.strip()[-800:]}")
+    wanted = {f.relative_to(crate).as_posix() for f, _, _ in members}
+    found = from_cargo_mutants_json(json.loads(proc.stdout), crate, wanted, folder, members[0][2])
+    prefix = crate.relative_to(root).as_posix() if crate != root else ""
+    return [_under(m, prefix) for m in found]
 
 
 def _under(m: Mutant, prefix: str) -> Mutant:

@@ -13,7 +13,7 @@ from html import escape
 from typing import Any
 
 from harness._mutate.render import counts_line
-from harness._mutate.results import expand
+from harness._mutate.results import compact, expand
 from harness._mutate.viewer import VIEWER_FILE, script_json
 
 __all__ = ["ESCAPES", "render_html", "status_rank"]
@@ -85,15 +85,17 @@ def _escapes(mutants: list[dict[str, Any]]) -> str:
     escaped = [m for m in mutants if m["status"] in ESCAPES]
     if not escaped:
         return "<h2>Escapes</h2><p>None: every mutant that ran turned at least one pin red.</p>"
-    parts = [f"<h2>Escapes ({len(escaped)})</h2>"]
-    for m in escaped:
-        why = ("no pin reaches it" if m["status"] == "no_coverage"
-               else f"{len(m['covered_by'])} covering pin(s) stayed green")
-        parts.append(f'<div class="escape" id="escape-{escape(m["id"])}"><b>{escape(m["id"])}</b> '
-                     f'<span class="{m["status"]}">{m["status"]}</span> <code>{escape(_site(m))}</code> '
-                     f'{escape(m.get("function") or "")}: {escape(why)}<details open><summary>'
-                     f'{escape(m["title"])}</summary><pre>{escape(m["diff"])}</pre></details></div>')
-    return "".join(parts)
+    return f"<h2>Escapes ({len(escaped)})</h2>" + "".join(map(_escape, escaped))
+
+
+def _escape(m: dict[str, Any]) -> str:
+    """One escaped mutant: its site, why no pin caught it, and its diff."""
+    why = ("no pin reaches it" if m["status"] == "no_coverage"
+           else f"{len(m['covered_by'])} covering pin(s) stayed green")
+    return (f'<div class="escape" id="escape-{escape(m["id"])}"><b>{escape(m["id"])}</b> '
+            f'<span class="{m["status"]}">{m["status"]}</span> <code>{escape(_site(m))}</code> '
+            f'{escape(m.get("function") or "")}: {escape(why)}<details open><summary>'
+            f'{escape(m["title"])}</summary><pre>{escape(m["diff"])}</pre></details></div>')
 
 
 def _mutant_rows(mutants: list[dict[str, Any]]) -> str:
@@ -124,32 +126,32 @@ def _pin_rows(section: dict[str, Any], mutants: list[dict[str, Any]]) -> str:
     rows = []
     for i, ((name, items), r) in enumerate(zip(_pins(section), section.get("pin_kills", []), strict=True)):
         covers = sum(1 for reached in covering if reached.intersection(items))
-        more = f" <small>({len(items)} items)</small>" if len(items) > 1 else ""
-        rows.append(f'<tr data-i="{i}" data-pin="{escape(name)}"><td><code>{escape(name)}</code>{more}</td>'
-                    f'<td class="n">{r["kills"]}</td><td class="n">{r["unique_kills"]}</td>'
-                    f'<td class="n">{covers}</td></tr>')
+        rows.append(_pin_row(i, name, items, r, covers))
     return "\n".join(rows)
+
+
+def _pin_row(i: int, name: str, items: list[str], r: dict[str, Any], covers: int) -> str:
+    """One pin's row: its name (a group with how many items), kills, unique kills, mutants it covers."""
+    more = f" <small>({len(items)} items)</small>" if len(items) > 1 else ""
+    return (f'<tr data-i="{i}" data-pin="{escape(name)}"><td><code>{escape(name)}</code>{more}</td>'
+            f'<td class="n">{r["kills"]}</td><td class="n">{r["unique_kills"]}</td>'
+            f'<td class="n">{covers}</td></tr>')
 
 
 def _data(section: dict[str, Any], expanded: dict[str, Any]) -> dict[str, Any]:
     """Per mutant the pins that went red (k, crashes x, timeouts t) and its covering set (c), by
     index: the compact section's own encoding, so the page grows with mutants + pins."""
-    ids: list[str] = section["pins"]["ids"]
-    if "pin_sets" in section:
-        sets, raw = section["pin_sets"], section["mutants"]
-    else:  # an expanded section: index it here
-        index = {p: i for i, p in enumerate(ids)}
-        keyed: dict[tuple[int, ...], int] = {}
-        raw = []
-        for m in expanded["mutants"]:
-            c = keyed.setdefault(tuple(index[p] for p in m["covered_by"]), len(keyed))
-            raw.append({**{k: [index[p] for p in m[k]] for k in ("killed_by", "crashed", "timed_out")},
-                        "covered_by": c})
-        sets = [list(s) for s in keyed]
-    mutants = [{"k": m["killed_by"], "x": m["crashed"], "t": m["timed_out"], "c": m["covered_by"]} for m in raw]
+    indexed = section if "pin_sets" in section else compact(expanded)
+    ids: list[str] = indexed["pins"]["ids"]
+    mutants = [{"k": m["killed_by"], "x": m["crashed"], "t": m["timed_out"], "c": m["covered_by"]}
+               for m in indexed["mutants"]]
+    return {"pins": ids, "sets": indexed["pin_sets"], "mutants": mutants, "groups": _groups(expanded, ids)}
+
+
+def _groups(expanded: dict[str, Any], ids: list[str]) -> list[list[Any]]:
+    """Each row of the pin table as [name, the indices of its items]: the page reads a group's items."""
     index = {p: i for i, p in enumerate(ids)}
-    groups = [[name, [index[p] for p in items]] for name, items in _pins(expanded)]
-    return {"pins": ids, "sets": sets, "mutants": mutants, "groups": groups}
+    return [[name, [index[p] for p in items]] for name, items in _pins(expanded)]
 
 
 def _options(values: list[str], label: str) -> str:
@@ -157,20 +159,25 @@ def _options(values: list[str], label: str) -> str:
         f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
 
 
-def render_html(section: dict[str, Any]) -> str:
-    full = expand(section)
-    mutants = full["mutants"]
-    suite = escape(full.get("suite", ""))
-    statuses = sorted({m["status"] for m in mutants}, key=status_rank)
-    files = sorted({m["file"] for m in mutants})
+def _filters(full: dict[str, Any]) -> str:
+    """The mutant table's filters: by status (escaped first), by file, by pin (any the table names)."""
+    statuses = sorted({m["status"] for m in full["mutants"]}, key=status_rank)
+    files = sorted({m["file"] for m in full["mutants"]})
     pins = [name for name, _items in _pins(full)]
-    filters = (
+    return (
         '<div id="filters"><label>status<select id="f-status">'
         + _options(["escaped", *statuses], "any")
         + '</select></label><label>file<select id="f-file">' + _options(files, "any") + "</select></label>"
         '<label>pin<input id="f-pin" list="pin-list" size="60" placeholder="a pin node id"></label>'
         '<datalist id="pin-list">' + "".join(f'<option value="{escape(p)}">' for p in pins) + "</datalist>"
         '<span id="shown"></span></div>')
+
+
+def render_html(section: dict[str, Any]) -> str:
+    full = expand(section)
+    mutants = full["mutants"]
+    suite = escape(full.get("suite", ""))
+    filters = _filters(full)
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Mutation matrix: {suite}</title>'
         f"<style>{_CSS}</style></head><body><h1>Mutation matrix: {suite}</h1>"

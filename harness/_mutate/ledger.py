@@ -73,21 +73,32 @@ def _load_all(suite_root: Path, patterns: list[str] | str, project_root: Path) -
     errors: list[InputError] = []
     seen: dict[str, Place] = {}
     for path in paths:
-        try:
-            ledger = _load_one(path, suite_root, project_root)
-        except InputErrors as exc:
-            errors.extend(exc.errors)
-            continue
-        except InputError as exc:
-            errors.append(exc)
-            continue
-        for mutant in ledger.mutants:
-            if mutant.id in seen:
-                errors.append(InputError(mutant.place, "a mutant id unique in the suite",
-                                         f"{mutant.id!r}, also at {seen[mutant.id]}"))
-            seen[mutant.id] = mutant.place
-        ledgers.append(ledger)
+        ledger, failed = _load_or_errors(path, suite_root, project_root)
+        errors.extend(failed)
+        if ledger is not None:
+            errors.extend(_reused_ids(ledger, seen))
+            ledgers.append(ledger)
     return ledgers, errors
+
+
+def _load_or_errors(path: Path, suite_root: Path, project_root: Path) -> tuple[Ledger | None, list[InputError]]:
+    """One ledger, or None with every error that stops it (so the others still load and report)."""
+    try:
+        return _load_one(path, suite_root, project_root), []
+    except InputErrors as exc:
+        return None, list(exc.errors)
+    except InputError as exc:
+        return None, [exc]
+
+
+def _reused_ids(ledger: Ledger, seen: dict[str, Place]) -> list[InputError]:
+    """An error for each mutant of ``ledger`` whose id an earlier one took; ``seen`` learns its ids."""
+    errors: list[InputError] = []
+    for m in ledger.mutants:
+        if m.id in seen:
+            errors.append(InputError(m.place, "a mutant id unique in the suite", f"{m.id!r}, also at {seen[m.id]}"))
+        seen[m.id] = m.place
+    return errors
 
 
 def check_ledgers(suite: Suite) -> None:
@@ -103,17 +114,30 @@ def check_ledgers(suite: Suite) -> None:
     ledgers, errors = _load_all(root, suite.settings.get("ledgers", ["**/*.ledger.yaml"]), settings.root)
     known = set(suite.settings.get("pin_sets") or {})
     for ledger in ledgers:
-        stray = [name for name in ledger.pin_sets if name not in known]
-        if stray and ledger.place is not None:
-            names = ", ".join(sorted(known)) or "none: suite.yaml has no pin_sets"
-            errors.append(InputError(ledger.place, f"pin sets of suite.yaml ({names})", repr(stray)))
-        for entry in ledger.targets:
-            try:
-                resolve_targets([entry], settings.root, root)
-            except InputError as exc:
-                errors.append(exc)
+        errors.extend(_stray_pin_sets(ledger, known))
+        errors.extend(_target_errors(ledger, settings.root, root))
     if errors:  # in file order, whichever check found them
         raise InputErrors(sorted(errors, key=lambda e: (e.place.file, e.place.line or 0)))
+
+
+def _stray_pin_sets(ledger: Ledger, known: set[str]) -> list[InputError]:
+    """The error naming the pin sets ``ledger`` belongs to that suite.yaml does not define, if any."""
+    stray = [name for name in ledger.pin_sets if name not in known]
+    if not stray or ledger.place is None:
+        return []
+    names = ", ".join(sorted(known)) or "none: suite.yaml has no pin_sets"
+    return [InputError(ledger.place, f"pin sets of suite.yaml ({names})", repr(stray))]
+
+
+def _target_errors(ledger: Ledger, project_root: Path, suite_root: Path) -> list[InputError]:
+    """An error for each of the ledger's targets that names no module or function."""
+    errors: list[InputError] = []
+    for entry in ledger.targets:
+        try:
+            resolve_targets([entry], project_root, suite_root)
+        except InputError as exc:
+            errors.append(exc)
+    return errors
 
 
 def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
@@ -121,14 +145,15 @@ def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
     # a ledger symlinked from outside the suite is named by its real path
     display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
     doc = load_document(path, display=display)
-    errors = _verdict_errors(doc)
-    try:
-        check(doc, "ledger")
-    except InputErrors as exc:
-        errors.extend(exc.errors)
-    if errors:
-        raise InputErrors(sorted(errors, key=lambda e: e.place.line or 0))
+    _check_document(doc)
     targets = tuple((t, doc.place(f"targets[{i}]")) for i, t in enumerate(doc.value.get("targets", ())))
+    return Ledger(file=display, targets=targets, mutants=_mutants(doc, project_root),
+                  pin_sets=tuple(doc.value.get("pin_sets", ())), place=doc.place("pin_sets"))
+
+
+def _mutants(doc: Document, project_root: Path) -> tuple[DeclaredMutant, ...]:
+    """Every entry of a sound ledger with its change applied; InputErrors naming each one that fails."""
+    errors: list[InputError] = []
     mutants: list[DeclaredMutant] = []
     for i, raw in enumerate(doc.value["mutants"]):
         try:
@@ -137,25 +162,37 @@ def _load_one(path: Path, suite_root: Path, project_root: Path) -> Ledger:
             errors.append(exc)
     if errors:
         raise InputErrors(errors)
-    return Ledger(file=display, targets=targets, mutants=tuple(mutants),
-                  pin_sets=tuple(doc.value.get("pin_sets", ())), place=doc.place("pin_sets"))
+    return tuple(mutants)
+
+
+def _check_document(doc: Document) -> None:
+    """Raise InputErrors (in line order) when the ledger fails its schema or a mutant's verdict rule."""
+    errors = _verdict_errors(doc)
+    try:
+        check(doc, "ledger")
+    except InputErrors as exc:
+        errors.extend(exc.errors)
+    if errors:
+        raise InputErrors(sorted(errors, key=lambda e: e.place.line or 0))
 
 
 def _verdict_errors(doc: Document) -> list[InputError]:
     """Each mutant must say either which pins kill it or why none can, not both and not neither.
     Checked here, not by the schema, whose oneOf/not error would name neither key."""
     mutants = doc.value.get("mutants") if isinstance(doc.value, dict) else None
-    errors: list[InputError] = []
-    for i, raw in enumerate(mutants if isinstance(mutants, list) else ()):
-        if not isinstance(raw, dict):
-            continue
-        given = [k for k in ("killed_by", "equivalent") if k in raw]
-        if len(given) != 1:
-            found = "both (they are mutually exclusive)" if given else "neither"
-            errors.append(InputError(doc.place(f"mutants[{i}]"),
-                                     "either killed_by (the pins that kill it) or equivalent (why no pin can)",
-                                     found))
-    return errors
+    entries = mutants if isinstance(mutants, list) else []
+    return [error for i, raw in enumerate(entries) if (error := _verdict_error(doc, i, raw)) is not None]
+
+
+def _verdict_error(doc: Document, i: int, raw: Any) -> InputError | None:
+    if not isinstance(raw, dict):
+        return None  # the schema names it
+    given = [k for k in ("killed_by", "equivalent") if k in raw]
+    if len(given) == 1:
+        return None
+    found = "both (they are mutually exclusive)" if given else "neither"
+    return InputError(doc.place(f"mutants[{i}]"),
+                      "either killed_by (the pins that kill it) or equivalent (why no pin can)", found)
 
 
 def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredMutant:
@@ -167,35 +204,55 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
     function = site.get("function")
     span = _site_span(doc, at, mid, source, function)
     change = raw["change"]
-    if "find" in change:
-        mutated = _find_replace(doc, at, mid, source, span, change["find"], change["replace"])
-    else:
-        try:
-            mutated = apply_diff(source, change["diff"])
-        except HarnessError as exc:
-            raise InputError(doc.place(f"{at}.change.diff"), f"a diff that applies to {site['file']} "
-                             f"for mutant {mid}", str(exc)) from None
+    mutated = _changed(doc, at, mid, source, span, site["file"], change)
     first, last = _changed_span(source, mutated)
     if first == 0:
         raise InputError(doc.place(f"{at}.change"), f"a change that alters {site['file']} for mutant {mid}",
                          "no difference")
-    # find/replace was searched inside the function already; a diff may stray: insertions
-    # right after the function's last line still belong to it
-    if "diff" in change and span is not None and not (span[0] <= first and last <= span[1] + 1):
-        raise InputError(doc.place(f"{at}.change"),
-                         f"a change inside {function} (lines {span[0]}-{span[1]}) for mutant {mid}",
-                         f"lines {first}-{last} changed")
-    import difflib
-
+    if "diff" in change and span is not None:  # find/replace was searched inside the function already
+        _check_inside(doc.place(f"{at}.change"), mid, function, span, first, last)
     rel = file.relative_to(root).as_posix()
-    diff = "".join(difflib.unified_diff(source.splitlines(keepends=True), mutated.splitlines(keepends=True),
-                                        f"a/{rel}", f"b/{rel}", n=1))
     return DeclaredMutant(
         id=mid, title=raw["title"], file=rel, function=function, line=first, source=mutated,
-        diff=diff, claims=tuple(raw.get("killed_by", ())), equivalent=raw.get("equivalent"),
+        diff=_unified_diff(source, mutated, rel), claims=tuple(raw.get("killed_by", ())),
+        equivalent=raw.get("equivalent"),
         why=raw.get("why", ""), place=doc.place(at),
         claim_places=tuple(doc.place(f"{at}.killed_by[{j}]") for j in range(len(raw.get("killed_by", ())))),
     )
+
+
+def _changed(doc: Document, at: str, mid: str, source: str, span: tuple[int, int] | None, name: str,
+             change: dict[str, Any]) -> str:
+    """``source`` with the mutant's change applied, whichever way it is written: find/replace
+    (searched inside the site function) or a unified diff."""
+    if "find" in change:
+        return _find_replace(doc, at, mid, source, span, change["find"], change["replace"])
+    return _diffed(doc, at, mid, source, name, change["diff"])
+
+
+def _check_inside(place: Place, mid: str, function: str | None, span: tuple[int, int], first: int, last: int) -> None:
+    """A diff may stray from its site function; insertions right after the function's last line
+    still belong to it."""
+    if not (span[0] <= first and last <= span[1] + 1):
+        raise InputError(place, f"a change inside {function} (lines {span[0]}-{span[1]}) for mutant {mid}",
+                         f"lines {first}-{last} changed")
+
+
+def _diffed(doc: Document, at: str, mid: str, source: str, name: str, diff: str) -> str:
+    """``source`` with the mutant's unified diff applied; one that does not apply is an InputError."""
+    try:
+        return apply_diff(source, diff)
+    except HarnessError as exc:
+        raise InputError(doc.place(f"{at}.change.diff"), f"a diff that applies to {name} for mutant {mid}",
+                         str(exc)) from None
+
+
+def _unified_diff(source: str, mutated: str, rel: str) -> str:
+    """The mutant's change as the reports show it (one line of context), whichever way it was written."""
+    import difflib
+
+    return "".join(difflib.unified_diff(source.splitlines(keepends=True), mutated.splitlines(keepends=True),
+                                        f"a/{rel}", f"b/{rel}", n=1))
 
 
 def _site_source(place: Place, mid: str, root: Path, name: str) -> tuple[Path, str]:
@@ -233,9 +290,7 @@ def _site_span(doc: Document, at: str, mid: str, source: str, function: str | No
 
 def _find_replace(doc: Document, at: str, mid: str, source: str, span: tuple[int, int] | None,
                   find: str, replace: str) -> str:
-    lines = source.splitlines(keepends=True)
-    lo, hi = (0, len(source)) if span is None else (
-        sum(len(x) for x in lines[: span[0] - 1]), sum(len(x) for x in lines[: span[1]]))
+    lo, hi = _offsets(source, span)
     region = source[lo:hi]
     count = region.count(find)
     where = "the site function" if span is not None else "the site file"
@@ -251,13 +306,14 @@ def _changed_span(before: str, after: str) -> tuple[int, int]:
     if before == after:
         return 0, 0
     a, b = before.splitlines(), after.splitlines()
-    first = 0
-    while first < min(len(a), len(b)) and a[first] == b[first]:
-        first += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - first and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
+    first = _alike(a, b)
+    tail = _alike(a[first:][::-1], b[first:][::-1])  # alike at the end, not counting those at the start
     return first + 1, max(first + 1, len(a) - tail)
+
+
+def _alike(a: list[str], b: list[str]) -> int:
+    """How many lines ``a`` and ``b`` share at the start."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -288,27 +344,47 @@ def _hunks(diff: str) -> list[tuple[int, list[str], list[str]]]:
         if m:
             current = (int(m.group(1)), [], [])
             hunks.append(current)
-        elif current is None or raw.startswith(("--- ", "+++ ")) or raw.startswith("\\"):
-            continue
-        elif raw.startswith("-"):
-            current[1].append(raw[1:] + "\n")
-        elif raw.startswith("+"):
-            current[2].append(raw[1:] + "\n")
-        else:
-            text = raw[1:] if raw.startswith(" ") else raw
-            current[1].append(text + "\n")
-            current[2].append(text + "\n")
+        elif current is not None and not raw.startswith(("--- ", "+++ ", "\\")):
+            _add_line(current, raw)
     return hunks
+
+
+def _add_line(hunk: tuple[int, list[str], list[str]], raw: str) -> None:
+    """One body line of a hunk: removed (old side), added (new side), or context (both). A line
+    without a sign (a blank context line whose space an editor stripped) is context, kept whole."""
+    _, old, new = hunk
+    sign = raw[:1]
+    text = raw[1:] if sign in ("-", "+", " ") else raw
+    if sign != "+":
+        old.append(text + "\n")
+    if sign != "-":
+        new.append(text + "\n")
+
+
+def _matches_at(lines: list[str], old: list[str], i: int) -> bool:
+    """Whether ``old`` stands at line ``i`` of ``lines`` (a CRLF source matches an LF diff)."""
+    return [x.rstrip("\r\n") for x in lines[i:i + len(old)]] == [x.rstrip("\n") for x in old]
+
+
+def _offsets(source: str, span: tuple[int, int] | None) -> tuple[int, int]:
+    """Where the site is in ``source``, as character offsets: the function's lines, else the whole file."""
+    if span is None:
+        return 0, len(source)
+    lines = source.splitlines(keepends=True)
+    return sum(len(x) for x in lines[: span[0] - 1]), sum(len(x) for x in lines[: span[1]])
 
 
 def _locate(lines: list[str], old: list[str], hint: int, floor: int) -> int:
     """Where ``old`` occurs in ``lines`` at or after ``floor``: the stated line, else the only match."""
-    def matches(i: int) -> bool:
-        return [x.rstrip("\r\n") for x in lines[i:i + len(old)]] == [x.rstrip("\n") for x in old]
-
-    if hint >= floor and matches(hint):
+    if hint >= floor and _matches_at(lines, old, hint):
         return hint
-    found = [i for i in range(floor, len(lines) - len(old) + 1) if matches(i)]
+    return _only_match(lines, old, hint, floor)
+
+
+def _only_match(lines: list[str], old: list[str], hint: int, floor: int) -> int:
+    """The one place at or after ``floor`` where a hunk that moved from its stated line stands;
+    none, or several, is an error: applying it anywhere would be a guess."""
+    found = [i for i in range(floor, len(lines) - len(old) + 1) if _matches_at(lines, old, i)]
     if len(found) != 1:
         first = old[0].rstrip() if old else ""
         raise HarnessError(f"hunk at line {hint + 1} ({first!r}) matches {len(found)} places, expected 1")

@@ -91,20 +91,23 @@ def _adopt(module: types.ModuleType, owner: str, before: object, after: object) 
     """Keep ``before`` (a function, a trampoline or a class of the module) with ``after``'s code."""
     from harness._mutate.mutmut_adapter import retarget_trampoline
 
-    if not isinstance(after, types.FunctionType | type):
-        return False
-    if isinstance(after, types.FunctionType) and retarget_trampoline(module, owner, before, after):
-        return True
-    if isinstance(before, types.FunctionType) and isinstance(after, types.FunctionType):
-        return _adopt_function(before, after)
-    if isinstance(before, type) and isinstance(after, type) and before.__module__ == module.__name__:
-        for name, value in vars(after).items():
-            if name in ("__dict__", "__weakref__"):
-                continue
-            if not _adopt(module, f"{owner}.{name}", vars(before).get(name), value):
-                setattr(before, name, value)
+    if isinstance(after, types.FunctionType):
+        return retarget_trampoline(module, owner, before, after) or (
+            isinstance(before, types.FunctionType) and _adopt_function(before, after))
+    if isinstance(after, type) and isinstance(before, type) and before.__module__ == module.__name__:
+        _adopt_class(module, owner, before, after)
         return True
     return False
+
+
+def _adopt_class(module: types.ModuleType, owner: str, before: type, after: type) -> None:
+    """Give the class ``before`` every attribute of ``after``: methods keep their identity and take
+    the new code where they can, anything else is set anew."""
+    for name, value in vars(after).items():
+        if name in ("__dict__", "__weakref__"):
+            continue
+        if not _adopt(module, f"{owner}.{name}", vars(before).get(name), value):
+            setattr(before, name, value)
 
 
 def exec_in_place(module_name: str, source: str, filename: str) -> None:
@@ -120,6 +123,22 @@ def exec_in_place(module_name: str, source: str, filename: str) -> None:
     code = compile(source, filename, "exec", dont_inherit=True)
     old = dict(module.__dict__)
     exec(code, module.__dict__)
+    moved = _settle(module, module_name, old)
+    if moved:
+        _rebind_elsewhere(module, moved)
+
+
+def _rebind_elsewhere(module: types.ModuleType, moved: dict[int, tuple[object, object]]) -> None:
+    """Rebind the moved values in every other loaded module that holds one (``from site import X``)."""
+    for other in list(sys.modules.values()):
+        namespace = getattr(other, "__dict__", None)
+        if other is not module and isinstance(namespace, dict):
+            _rebind(namespace, moved)
+
+
+def _settle(module: types.ModuleType, module_name: str, old: dict[str, object]) -> dict[int, tuple[object, object]]:
+    """After the new body ran: each changed function or class adopted in place (the old object
+    kept, with the new code); the other changed values, by id of the old one, to rebind elsewhere."""
     moved: dict[int, tuple[object, object]] = {}
     for name, before in old.items():
         after = module.__dict__.get(name, before)
@@ -129,13 +148,12 @@ def exec_in_place(module_name: str, source: str, filename: str) -> None:
             module.__dict__[name] = before
         elif _rebindable(before, module_name):
             moved[id(before)] = (before, after)
-    if not moved:
-        return
-    for other in list(sys.modules.values()):
-        namespace = getattr(other, "__dict__", None)
-        if other is module or not isinstance(namespace, dict):
-            continue
-        for attr, value in list(namespace.items()):
-            entry = moved.get(id(value))
-            if entry is not None and entry[0] is value:
-                namespace[attr] = entry[1]
+    return moved
+
+
+def _rebind(namespace: dict[str, object], moved: dict[int, tuple[object, object]]) -> None:
+    """Point every name of ``namespace`` that held an old value at its new one."""
+    for attr, value in list(namespace.items()):
+        entry = moved.get(id(value))
+        if entry is not None and entry[0] is value:
+            namespace[attr] = entry[1]

@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness._errors import ConfigError
+from harness._model import Case, Observation, Suite
+from harness._pipeline.base import Pipeline
 
 __all__ = ["differing", "fingerprints", "folder_lock"]
 
@@ -54,30 +56,45 @@ def fingerprints(suite_root: str) -> dict[str, str] | None:
     sandbox fingerprints its own sides); every side is reached through the pipeline seam."""
 
     from harness._differential.unit import Pipelines
-    from harness._load import load_suite
-    from harness._mutate.sides import suites
 
-    try:
-        suite = suites().get(str(Path(suite_root).resolve())) or load_suite(suite_root)
-    except Exception:  # not a suite of cases: the pins are the only oracle
-        return None
-    if not suite.cases:
+    suite = _suite(suite_root)
+    if suite is None or not suite.cases:
         return None
     out: dict[str, str] = {}
     timeout = float(suite.settings.get("timeout_s", 10.0))
     with Pipelines() as pipes:
         for case in suite.cases:
-            pipeline = pipes.get(suite.subjects[case.subject].pipeline("new"))
-            for lane_id in case.lanes:
-                key = f"{case.id}[{lane_id}]"
-                obs = pipeline.call(copy.deepcopy(dict(case.input)), suite.lanes[lane_id].as_dict(), case_id=case.id,
-                                    lane_id=lane_id, side="new", timeout=timeout)
-                if obs.ok and obs.wire is not None:
-                    out[key] = hashlib.sha256(obs.wire).hexdigest()
-                else:  # an error is an output too: the same one must come back
-                    err = obs.error
-                    out[key] = f"{obs.outcome} {err.type if err else ''}: {(err.message if err else '')[:200]}"
+            out.update(_case_prints(pipes.get(suite.subjects[case.subject].pipeline("new")), suite, case, timeout))
     return out
+
+
+def _case_prints(pipeline: Pipeline, suite: Suite, case: Case, timeout: float) -> dict[str, str]:
+    """One case's fingerprint on each of its lanes, from the new side's pipeline."""
+    out: dict[str, str] = {}
+    for lane_id in case.lanes:
+        obs = pipeline.call(copy.deepcopy(dict(case.input)), suite.lanes[lane_id].as_dict(), case_id=case.id,
+                            lane_id=lane_id, side="new", timeout=timeout)
+        out[f"{case.id}[{lane_id}]"] = _fingerprint(obs)
+    return out
+
+
+def _suite(suite_root: str) -> Suite | None:
+    """The suite the pins loaded in this process, else loaded here; None for a folder that is not one."""
+    from harness._load import load_suite
+    from harness._mutate.sides import suites
+
+    try:
+        return suites().get(str(Path(suite_root).resolve())) or load_suite(suite_root)
+    except Exception:  # not a suite of cases: the pins are the only oracle
+        return None
+
+
+def _fingerprint(obs: Observation) -> str:
+    """The sha256 of a wire body; an error is an output too: the same one must come back."""
+    if obs.ok and obs.wire is not None:
+        return hashlib.sha256(obs.wire).hexdigest()
+    err = obs.error
+    return f"{obs.outcome} {err.type if err else ''}: {(err.message if err else '')[:200]}"
 
 
 def differing(before: dict[str, str], after: dict[str, str] | None) -> list[str]:

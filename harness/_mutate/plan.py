@@ -15,7 +15,7 @@ from typing import Any
 from harness._errors import ConfigError, Place
 from harness._model import Case
 from harness._mutate.foreign import JS_SUFFIXES, RUST_SUFFIXES, cargo_mutants, stryker_mutants
-from harness._mutate.ledger import Ledger, load_ledgers
+from harness._mutate.ledger import DeclaredMutant, Ledger, load_ledgers
 from harness._mutate.mutants import Mutant, as_file_mutant, declared_mutant, operator_mutants, shard_keys
 from harness._mutate.mutmut_adapter import generate
 from harness._mutate.sandbox import Sandbox
@@ -76,35 +76,41 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 def _filter_in_diff(targets: list[Target], root: Path, rev: str) -> list[Target]:
     changed = changed_lines(root, rev, [t.rel for t in targets])
-    kept: list[Target] = []
-    for t in targets:
-        lines = changed.get(t.rel, set())
-        if not t.file.name.endswith(".py"):  # no function spans: the file, when the diff touches it
-            if lines:
-                kept.append(t)
-            continue
-        spans = function_spans(t.file.read_text(encoding="utf-8"))
-        names = {n for n, (a, b) in spans.items() if lines & set(range(a, b + 1))}
-        if t.functions is not None:
-            names &= t.functions
-        if names:
-            kept.append(Target(t.file, t.rel, t.module, frozenset(names)))
-    return kept
+    narrowed = (_narrowed(t, changed.get(t.rel, set())) for t in targets)
+    return [t for t in narrowed if t is not None]
+
+
+def _narrowed(t: Target, lines: set[int]) -> Target | None:
+    """``t`` cut to the functions the changed ``lines`` touch; None when they touch none. A file
+    without function spans (not Python) is kept whole when the diff touches it."""
+    if not t.file.name.endswith(".py"):
+        return t if lines else None
+    names = _touched_functions(t, lines)
+    return Target(t.file, t.rel, t.module, frozenset(names)) if names else None
+
+
+def _touched_functions(t: Target, lines: set[int]) -> set[str]:
+    """The target's functions (all of the file's, or those it names) that the changed ``lines`` touch."""
+    spans = function_spans(t.file.read_text(encoding="utf-8"))
+    names = {n for n, span in spans.items() if _touches(lines, span)}
+    return names if t.functions is None else names & t.functions
 
 
 def _declared_in_diff(mutants: list[Mutant], root: Path, rev: str) -> list[Mutant]:
     changed = changed_lines(root, rev, [m.file for m in mutants])
-    kept = []
-    for m in mutants:
-        lines = changed.get(m.file, set())
-        if m.function is None or not m.file.endswith(".py"):
-            if lines:
-                kept.append(m)
-            continue
-        a, b = function_spans((root / m.file).read_text(encoding="utf-8"))[m.function]
-        if lines & set(range(a, b + 1)):
-            kept.append(m)
-    return kept
+    return [m for m in mutants if _site_touched(m, changed.get(m.file, set()), root)]
+
+
+def _site_touched(m: Mutant, lines: set[int], root: Path) -> bool:
+    """Whether the changed ``lines`` touch a declared mutant's site: its function, else its file."""
+    if m.function is None or not m.file.endswith(".py"):
+        return bool(lines)
+    return _touches(lines, function_spans((root / m.file).read_text(encoding="utf-8"))[m.function])
+
+
+def _touches(lines: set[int], span: tuple[int, int]) -> bool:
+    first, last = span
+    return bool(lines & set(range(first, last + 1)))
 
 
 def out_folder(suite_root: Path, options: Options) -> Path:
@@ -127,19 +133,24 @@ def _operator_mutants(targets: list[Target], root: Path, out: Path, external: bo
         if t.file.name.endswith(RUST_SUFFIXES):
             rust.append((t.file, t.rel, place))
             continue
-        source = t.file.read_text(encoding="utf-8")
-        generated = generate(t.rel, source, t.functions)
-        found = operator_mutants(t.rel, t.module, source, generated)
-        if external:
-            edits = {m.switch: e.mutated for m, e in zip(found, generated.edits, strict=True)}
-            found = [as_file_mutant(m, edits[m.switch], out / "external") for m in found]
-        else:
-            dest = out / "mutants" / t.rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(generated.code, encoding="utf-8")
-        mutants.extend(found)
+        mutants.extend(_python_mutants(t, out, external))
     mutants.extend(cargo_mutants(rust, root, out / "external"))
     return mutants
+
+
+def _python_mutants(t: Target, out: Path, external: bool) -> list[Mutant]:
+    """mutmut's mutants of one Python target: switched in the trampolined module written under
+    ``out/mutants``, or (``external``) each a whole mutated file under ``out/external``."""
+    source = t.file.read_text(encoding="utf-8")
+    generated = generate(t.rel, source, t.functions)
+    found = operator_mutants(t.rel, t.module, source, generated)
+    if external:
+        edits = {m.switch: e.mutated for m, e in zip(found, generated.edits, strict=True)}
+        return [as_file_mutant(m, edits[m.switch], out / "external") for m in found]
+    dest = out / "mutants" / t.rel
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(generated.code, encoding="utf-8")
+    return found
 
 
 def _suite_prefix(suite_root: Path, root: Path) -> str:
@@ -153,29 +164,42 @@ def _suite_prefix(suite_root: Path, root: Path) -> str:
 def _targets(ms: MutationSettings, ledgers: list[Ledger], suite_root: Path,
              in_diff: str | None) -> tuple[list[Target], dict[Path, Place]]:
     """The operator targets (suite.yaml's and the ledgers'), and where each was declared."""
-    entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
-    entries += [entry for ledger in ledgers for entry in ledger.targets]
+    entries = _target_entries(ms, ledgers)
     targets = resolve_targets(entries, ms.root, suite_root) if ms.operators else []
     if in_diff:
         targets = _filter_in_diff(targets, ms.root, in_diff)
-    places = {resolve_targets([e], ms.root, suite_root)[0].file: e[1] for e in entries} if targets else {}
-    return targets, places
+    return targets, _places(entries, ms.root, suite_root) if targets else {}
+
+
+def _places(entries: list[tuple[str, Place]], root: Path, suite_root: Path) -> dict[Path, Place]:
+    """Where each target file was declared (a file named twice: its last entry), for the errors
+    of the tools that list its mutants."""
+    return {resolve_targets([e], root, suite_root)[0].file: e[1] for e in entries}
+
+
+def _target_entries(ms: MutationSettings, ledgers: list[Ledger]) -> list[tuple[str, Place]]:
+    """Every target string with where it stands: suite.yaml's ``mutation.targets``, then the ledgers'."""
+    entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
+    return entries + [entry for ledger in ledgers for entry in ledger.targets]
 
 
 def _declared(ledgers: list[Ledger], ms: MutationSettings, suite_root: Path, out: Path,
               external: bool) -> list[Mutant]:
     """The ledgers' mutants, each mutated file written under ``out/declared``."""
-    declared: list[Mutant] = []
     (out / "declared").mkdir(exist_ok=True)
-    for ledger in ledgers:
-        for d in ledger.mutants:
-            as_file = external or not d.file.endswith(".py")
-            path = out / "declared" / (f"{d.id}{Path(d.file).suffix}" if as_file else f"{d.id}.py")
-            path.write_text(d.source, encoding="utf-8")
-            module = "" if as_file else module_name(ms.root, ms.root / d.file, suite_root)
-            m = declared_mutant(d, module, str(path))
-            declared.append(replace(m, apply="file") if as_file else m)
-    return declared
+    return [_declared_one(d, ms.root, suite_root, out / "declared", external)
+            for ledger in ledgers for d in ledger.mutants]
+
+
+def _declared_one(d: DeclaredMutant, root: Path, suite_root: Path, folder: Path, external: bool) -> Mutant:
+    """One ledger mutant, its mutated file written to ``folder``: a module swapped in at import, or a
+    whole file applied in the row's sandbox (a side run outside the engine, or a foreign file)."""
+    as_file = external or not d.file.endswith(".py")
+    path = folder / (f"{d.id}{Path(d.file).suffix}" if as_file else f"{d.id}.py")
+    path.write_text(d.source, encoding="utf-8")
+    if as_file:
+        return replace(declared_mutant(d, "", str(path)), apply="file")
+    return declared_mutant(d, module_name(root, root / d.file, suite_root), str(path))
 
 
 def _selected(mutants: list[Mutant], options: Options) -> set[str]:
@@ -219,8 +243,19 @@ def _pin_args(plan: Plan, at: Callable[[Path], str]) -> list[str]:
 
 def _modules(plan: Plan, at: Callable[[Path], str]) -> dict[str, list[str]]:
     """Trampolined target modules: name -> [the source file, the trampolined file]."""
+    switched = _switched_files(plan)
     return {t.module: [at(t.file), str(plan.out / "mutants" / t.rel)] for t in plan.targets
-            if t.module and any(m.how == "switch" and m.file == t.rel for m in plan.mutants)}
+            if t.module and t.rel in switched}
+
+
+def _switched_files(plan: Plan) -> set[str]:
+    """The files with operator mutants switched in a trampolined module (not applied as whole files)."""
+    return {m.file for m in plan.mutants if m.how == "switch"}
+
+
+def _site_modules(plan: Plan) -> list[str]:
+    """The modules a declared mutant is executed into (its changed source run in place)."""
+    return sorted({m.module for m in plan.mutants if m.how == "module"})
 
 
 def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> dict[str, Any]:
@@ -241,7 +276,7 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
         "filters": {"mutants": list(plan.options.mutants), "cases": list(plan.options.cases),
                     "lanes": list(plan.options.lanes), "left_out": list(plan.left_out)},
         "modules": _modules(plan, at),
-        "site_modules": sorted({m.module for m in plan.mutants if m.how == "module"}),
+        "site_modules": _site_modules(plan),
         "sandbox": sandbox.describe() if sandbox is not None else None,
         "rebuild": plan.settings.rebuild,
         "mutants": [m.as_dict() for m in plan.mutants],

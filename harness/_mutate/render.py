@@ -25,14 +25,22 @@ def _compact(pins: list[str]) -> list[str]:
     """Case-file pins grouped as ``case::pin`` (with their lanes); other node ids as they are."""
     groups: dict[str, list[str]] = {}
     for pin in pins:
-        parts = pin.split("::")
-        head = parts[1] if len(parts) == 3 else ""
-        if len(parts) == 3 and head.endswith("]") and "[" in head:
-            case, _, lane = head[:-1].partition("[")
-            groups.setdefault(f"{case}::{parts[2]}", []).append(lane)
+        named = _case_pin(pin)
+        if named:
+            groups.setdefault(named[0], []).append(named[1])
         else:
             groups.setdefault(pin, [])
     return [f"`{name}` ({', '.join(lanes)})" if lanes else f"`{name}`" for name, lanes in groups.items()]
+
+
+def _case_pin(pin: str) -> tuple[str, str] | None:
+    """(``case::pin``, lane) for a case-file pin (``file::case[lane]::pin``); None for any other node id."""
+    parts = pin.split("::")
+    head = parts[1] if len(parts) == 3 else ""
+    if not (head.endswith("]") and "[" in head):
+        return None
+    case, _, lane = head[:-1].partition("[")
+    return f"{case}::{parts[2]}", lane
 
 
 def _pins(pins: list[str], limit: int = 6) -> str:
@@ -45,15 +53,22 @@ def _pins(pins: list[str], limit: int = 6) -> str:
 
 def _red(claim: dict[str, Any]) -> str:
     """The claimed pins that turned red, then how many others did (collateral)."""
-    claimed = set(claim["claimed"])
-    hit = [p for p in claim["red"] if p in claimed]
-    other = [p for p in claim["red"] if p not in claimed]
-    text = _pins(hit) if hit else ("—" if not other else "")
-    if other:
-        groups = _compact(other)
-        text += ("<br>" if hit else "") + f"+ {len(other)} collateral: " + ", ".join(groups[:3])
-        text += f" … (+{len(groups) - 3})" if len(groups) > 3 else ""
-    return text
+    hit, other = _claimed_or_not(claim["red"], set(claim["claimed"]))
+    if not other:
+        return _pins(hit)
+    return (_pins(hit) + "<br>" if hit else "") + _collateral(other)
+
+
+def _claimed_or_not(red: list[str], claimed: set[str]) -> tuple[list[str], list[str]]:
+    """The red pins a claim named, and the others (collateral), each in order."""
+    return [p for p in red if p in claimed], [p for p in red if p not in claimed]
+
+
+def _collateral(other: list[str]) -> str:
+    """The red pins a claim did not name: how many, and the first three groups of them."""
+    groups = _compact(other)
+    more = f" … (+{len(groups) - 3})" if len(groups) > 3 else ""
+    return f"+ {len(other)} collateral: " + ", ".join(groups[:3]) + more
 
 
 def _site(m: dict[str, Any]) -> str:
@@ -65,21 +80,22 @@ def _ledger_table(mutants: list[dict[str, Any]]) -> list[str]:
     declared = [m for m in mutants if m["kind"] == "declared"]
     if not declared:
         return []
-    out = ["### Ledger", "", "| mutant | site | claimed pins | pins that turned red | result |",
-           "|---|---|---|---|---|"]
-    for m in declared:
-        claim = m["claim"]
-        claimed = f"equivalent: {claim['equivalent']}" if claim.get("equivalent") else _pins(claim["claimed"])
-        result = _RESULT.get(claim["result"], claim["result"])
-        if claim["result"] == "failed":
-            result += f" ({claim['note']})"
-        title = m["title"].replace("|", "\\|")
-        out.append(f"| {m['id']}: {title} | {_site(m)} | {claimed} | {_red(claim)} | {result} |")
-    return [*out, ""]
+    return ["### Ledger", "", "| mutant | site | claimed pins | pins that turned red | result |",
+            "|---|---|---|---|---|", *map(_ledger_row, declared), ""]
+
+
+def _ledger_row(m: dict[str, Any]) -> str:
+    claim = m["claim"]
+    claimed = f"equivalent: {claim['equivalent']}" if claim.get("equivalent") else _pins(claim["claimed"])
+    result = _RESULT.get(claim["result"], claim["result"])
+    if claim["result"] == "failed":
+        result += f" ({claim['note']})"
+    title = m["title"].replace("|", "\\|")
+    return f"| {m['id']}: {title} | {_site(m)} | {claimed} | {_red(claim)} | {result} |"
 
 
 def _escapes(mutants: list[dict[str, Any]]) -> list[str]:
-    escaped = [m for m in mutants if m["status"] in ("survived", "no_coverage")]
+    escaped = _escaped(mutants)
     if not escaped:
         return ["### Escapes", "", "None: every mutant that ran turned at least one pin red.", ""]
     out = ["### Escapes", "", f"{len(escaped)} mutant(s) no pin caught:", ""]
@@ -91,30 +107,55 @@ def _escapes(mutants: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _escaped(mutants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The mutants no pin caught: survived, or reached by no pin at all."""
+    return [m for m in mutants if m["status"] in ("survived", "no_coverage")]
+
+
+def _escape_line(m: dict[str, Any]) -> str:
+    where = f"{m['file']}:{m['line']}" + (f" {m['function']}" if m.get("function") else "")
+    return f"escaped {m['id']} ({m['status']}) {where}"
+
+
+def _wrote(m: dict[str, Any]) -> str:
+    """What one mutant's row wrote in its sandbox, beyond its own change."""
+    return f"wrote {m['id']} (in its sandbox): " + ", ".join(f"{w['path']} ({w['change']})" for w in m["writes"])
+
+
+def _listed(heading: str, items: list[str]) -> list[str]:
+    """A heading over its list, with the blank lines around it; nothing at all when the list is empty."""
+    return [heading, "", *items, ""] if items else []
+
+
 def _pin_lines(section: dict[str, Any]) -> list[str]:
     """Per-pin kills in brief (the full table is in mutation.json and the HTML matrix): which pins
     kill something no other pin kills, and which kill nothing at all."""
     rows = section.get("pin_kills", [])
     if not rows:
         return []
-    unique = [r for r in rows if r["unique_kills"]]
-    idle = [r.get("group", r["pin"]) for r in rows if not r["kills"]]  # a pin group is one pin
-    out = ["### Pins", "", f"{len(rows)} pins: {len(rows) - len(idle)} kill at least one mutant, "
-           f"{len(unique)} kill one that no other pin kills, {len(idle)} kill none.", ""]
-    if unique:
-        out += ["Unique killers:", ""]
-        out += [f"- `{r.get('group', r['pin'])}`: {', '.join(r['unique'])}" for r in unique]
-        out.append("")
-    if idle:
-        out += ["Pins no mutant turned red (no mutant here changes what they check):", ""]
-        out += [f"- {group}" for group in _compact(idle)]
-        out.append("")
-    excluded = section["pins"]["excluded"]
-    if excluded:
-        out += ["Left out (not passing on unmutated code):", ""]
-        out += [f"- `{e['pin']}`: {e['outcome']} {e['detail']}".rstrip() for e in excluded]
-        out.append("")
-    return out
+    unique = _unique_killers(rows)
+    idle = [_pin_name(r) for r in rows if not r["kills"]]
+    return ["### Pins", "", f"{len(rows)} pins: {len(rows) - len(idle)} kill at least one mutant, "
+            f"{len(unique)} kill one that no other pin kills, {len(idle)} kill none.", "",
+            *_listed("Unique killers:", unique),
+            *_listed("Pins no mutant turned red (no mutant here changes what they check):",
+                     [f"- {group}" for group in _compact(idle)]),
+            *_listed("Left out (not passing on unmutated code):", _left_out(section["pins"]["excluded"]))]
+
+
+def _unique_killers(rows: list[dict[str, Any]]) -> list[str]:
+    """One line per pin that kills a mutant no other pin kills, naming those mutants."""
+    return [f"- `{_pin_name(r)}`: {', '.join(r['unique'])}" for r in rows if r["unique_kills"]]
+
+
+def _pin_name(row: dict[str, Any]) -> str:
+    """A row of the per-pin table by name: a pin group is one pin, named by its group id."""
+    return str(row.get("group", row["pin"]))
+
+
+def _left_out(excluded: list[dict[str, Any]]) -> list[str]:
+    """The pins left out of every row, with how they ended on unmutated code."""
+    return [f"- `{e['pin']}`: {e['outcome']} {e['detail']}".rstrip() for e in excluded]
 
 
 def pin_runs_line(section: dict[str, Any]) -> str:
@@ -135,33 +176,53 @@ def counts_line(section: dict[str, Any]) -> str:
         why = ("the diff touches no target function" if section.get("in_diff")
                else "no target function and no declared mutant")
         return f"no mutants: {why}."
-    pending = ""
-    if t["pending"]:
-        missing = section.get("shards_missing") or []
-        pending = f", {t['pending']} pending" + (f" (shards missing: {', '.join(missing)})" if missing else "")
-    if t["score"] is None:
-        score = "No score: no mutant was judged"
-    else:
-        ran = t["total"] - t["pending"]
-        score = f"Score {t['score']}%" + (f" of the {ran} run, INCOMPLETE" if t["pending"] else "")
     return (f"{t['total']} mutants: {t['killed']} killed, {t['timeout']} timeout, {t['survived']} survived, "
             f"{t['no_coverage']} no coverage, {t['unviable']} unviable, {t['equivalent']} equivalent"
-            f"{pending}. {score}.")
+            f"{_pending_note(section)}. {_score_note(t)}.")
+
+
+def _pending_note(section: dict[str, Any]) -> str:
+    """How many mutants were never run, and the shards a merge was missing; empty when none."""
+    pending = section["totals"]["pending"]
+    if not pending:
+        return ""
+    missing = _missing_shards(section)
+    return f", {pending} pending" + (f" ({missing})" if missing else "")
+
+
+def _missing_shards(section: dict[str, Any]) -> str:
+    """The slices a merge was not given (``shards missing: 2/4, 3/4``); empty when none."""
+    missing = section.get("shards_missing") or []
+    return f"shards missing: {', '.join(missing)}" if missing else ""
+
+
+def _score_note(t: dict[str, Any]) -> str:
+    """The score, said to cover only the mutants run when some are pending."""
+    if t["score"] is None:
+        return "No score: no mutant was judged"
+    ran = t["total"] - t["pending"]
+    return f"Score {t['score']}%" + (f" of the {ran} run, INCOMPLETE" if t["pending"] else "")
 
 
 def _verdict_lines(section: dict[str, Any]) -> list[str]:
-    verdict, out = section["verdict"], []
-    if not verdict["complete"]:
-        missing = section.get("shards_missing") or []
-        where = f"shards missing: {', '.join(missing)}" if missing else "interrupted or missing shards"
-        out += [f"Incomplete: {section['totals']['pending']} mutant(s) pending, never run ({where}); "
-                "this is no pass.", ""]
+    verdict = section["verdict"]
+    out = [] if verdict["complete"] else _incomplete(section)
     if verdict["claims_failed"]:
         out += [f"Claims failed: {', '.join(section['claims_failed'])}.", ""]
     if verdict["escaped_over_threshold"]:
-        limits = ", ".join(f"{k} {v}" for k, v in section["threshold"].items() if v is not None)
-        out += [f"Escapes ({len(section['escaped'])}) exceed the threshold ({limits}).", ""]
+        out += [f"Escapes ({len(section['escaped'])}) exceed the threshold ({_limits(section)}).", ""]
     return out
+
+
+def _limits(section: dict[str, Any]) -> str:
+    """The threshold's limits that are set (``max_escaped 0, min_score 80``)."""
+    return ", ".join(f"{k} {v}" for k, v in section["threshold"].items() if v is not None)
+
+
+def _incomplete(section: dict[str, Any]) -> list[str]:
+    """An incomplete run says so first, with how many mutants never ran and why."""
+    where = _missing_shards(section) or "interrupted or missing shards"
+    return [f"Incomplete: {section['totals']['pending']} mutant(s) pending, never run ({where}); this is no pass.", ""]
 
 
 def _title(prefix: str, section: dict[str, Any]) -> str:
@@ -176,20 +237,22 @@ def render_summary(section: dict[str, Any], out: Path | str | None = None) -> st
     section = expand(section)
     lines = [_title("Mutation: ", section), counts_line(section), *filter(None, [pin_runs_line(section)]), "",
              *_verdict_lines(section),
-             *_ledger_table(section["mutants"])]
-    for m in section["mutants"]:
-        if m["status"] in ("survived", "no_coverage"):
-            where = f"{m['file']}:{m['line']}" + (f" {m['function']}" if m.get("function") else "")
-            lines.append(f"escaped {m['id']} ({m['status']}) {where}")
-    lines += [f"wrote {m['id']} (in its sandbox): " + ", ".join(f"{w['path']} ({w['change']})" for w in m["writes"])
-              for m in section["mutants"] if m.get("writes")]
-    lines += [f"changed outside the sandbox: {o['path']} ({o['change']})"
-              for o in section.get("sandbox", {}).get("outside", [])]
+             *_ledger_table(section["mutants"]),
+             *map(_escape_line, _escaped(section["mutants"])),
+             *_write_lines(section)]
     if out is not None:
-        folder = Path(out)
-        names = ("mutation.md", "mutation.json", "mutation.html", "mutation-report.json", "mutation-report.html")
-        lines += ["", "Reports: " + ", ".join(str(folder / n) for n in names)]
+        lines += ["", "Reports: " + ", ".join(str(Path(out) / n) for n in _REPORTS)]
     return "\n".join(lines).strip("\n") + "\n"
+
+
+_REPORTS = ("mutation.md", "mutation.json", "mutation.html", "mutation-report.json", "mutation-report.html")
+
+
+def _write_lines(section: dict[str, Any]) -> list[str]:
+    """What mutants wrote in their sandboxes, then what changed outside every sandbox."""
+    inside = [_wrote(m) for m in section["mutants"] if m.get("writes")]
+    return inside + [f"changed outside the sandbox: {o['path']} ({o['change']})"
+                     for o in section.get("sandbox", {}).get("outside", [])]
 
 
 def _failed_claims(mutants: list[dict[str, Any]]) -> list[str]:
@@ -202,9 +265,8 @@ def _findings(section: dict[str, Any]) -> str:
     escaped = section["escaped"]
     if not claims and not escaped:
         return ""
-    out = [f"## Mutation findings: {len(escaped)} escape(s), {len(claims)} failed claim(s)", ""]
-    if claims:
-        out += ["Claims that did not hold:", "", *claims, ""]
+    out = [f"## Mutation findings: {len(escaped)} escape(s), {len(claims)} failed claim(s)", "",
+           *_listed("Claims that did not hold:", claims)]
     if escaped:
         out += _escapes(section["mutants"])
     return "\n".join(out) + "\n"
@@ -213,8 +275,7 @@ def _findings(section: dict[str, Any]) -> str:
 def _short(section: dict[str, Any]) -> str:
     out = [f"## Mutation: {section.get('suite', '')}".rstrip(), "", counts_line(section), "",
            *_verdict_lines(section), *_failed_claims(section["mutants"])]
-    out += [f"- escaped {m['id']} ({m['status']}) {m['file']}:{m['line']} {m.get('function') or ''}".rstrip()
-            for m in section["mutants"] if m["status"] in ("survived", "no_coverage")]
+    out += [f"- {_escape_line(m)}" for m in _escaped(section["mutants"])]
     return "\n".join(out) + "\n"
 
 
@@ -224,14 +285,18 @@ def render_markdown(section: dict[str, Any], form: str = "full") -> str:
         return _findings(section)
     if form == "short":
         return _short(section)
-    t = section["totals"]
     head = [_title("## Mutation: ", section), "", counts_line(section), *filter(None, [pin_runs_line(section)]), ""]
-    if not t["total"]:
-        head += ["Nothing to mutate: no targets (suite.yaml `mutation.targets`, a ledger's `targets`) "
-                 "and no declared mutants" + (f" touched by the diff against {section['in_diff']}"
-                                              if section.get("in_diff") else "") + ".", ""]
+    if not section["totals"]["total"]:
+        head += [_nothing_line(section), ""]
     if section.get("shard"):
         head += [f"Shard(s): {', '.join(section['shard'])}.", ""]
     head += _verdict_lines(section)
     return "\n".join([*head, *_ledger_table(section["mutants"]), *_escapes(section["mutants"]),
                       *_pin_lines(section)]) + "\n"
+
+
+def _nothing_line(section: dict[str, Any]) -> str:
+    """Why a run had no mutant: no targets and no declared mutants (touched by the diff, with --in-diff)."""
+    touched = f" touched by the diff against {section['in_diff']}" if section.get("in_diff") else ""
+    return ("Nothing to mutate: no targets (suite.yaml `mutation.targets`, a ledger's `targets`) "
+            f"and no declared mutants{touched}.")

@@ -12,13 +12,14 @@ instead of ~13 MB, and still complete: ``expand(section)`` gives back every list
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from harness._pins.refs import group_of, groups, resolve_all
 
-__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "expand", "read_rows"]
+__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "compact", "expand", "read_rows"]
 
 SECTION_VERSION = 2
 STATUSES = ("killed", "survived", "timeout", "unviable", "no_coverage", "equivalent", "pending")
@@ -29,16 +30,20 @@ def read_rows(paths: Iterable[Path]) -> dict[str, dict[str, Any]]:
     """Rows by mutant key from results.jsonl files; a torn last line (interrupted write) is skipped."""
     rows: dict[str, dict[str, Any]] = {}
     for path in paths:
-        if not path.is_file():
-            continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(row, dict) and "key" in row:
-                rows[row["key"]] = row
+        if path.is_file():
+            rows.update((row["key"], row) for row in _rows_in(path))
     return rows
+
+
+def _rows_in(path: Path) -> Iterator[dict[str, Any]]:
+    """The rows of one results.jsonl, in order, without the lines that do not parse to a row."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and "key" in row:
+            yield row
 
 
 def _status(m: Mapping[str, Any], row: Mapping[str, Any] | None, red: list[str], timed: list[str]) -> str:
@@ -48,6 +53,12 @@ def _status(m: Mapping[str, Any], row: Mapping[str, Any] | None, red: list[str],
         return "unviable"
     if not row.get("pins"):
         return "no_coverage"  # an output check alone is not a pin
+    return _pins_status(m, row, red, timed)
+
+
+def _pins_status(m: Mapping[str, Any], row: Mapping[str, Any], red: list[str], timed: list[str]) -> str:
+    """The status of a mutant whose covering pins ran: a red pin kills it, a pin out of time
+    detects it, else it survived (or held, for a declared equivalent whose outputs are unchanged)."""
     if red:
         return "killed"
     if timed:
@@ -61,79 +72,119 @@ def _status(m: Mapping[str, Any], row: Mapping[str, Any] | None, red: list[str],
 def _equivalent_claim(m: Mapping[str, Any], status: str, turned_red: list[str],
                       outputs: Mapping[str, Any] | None) -> dict[str, Any]:
     checked = outputs or {}
+    result, note = _equivalent_verdict(status, turned_red, checked)
+    out = {"claimed": [], "red": turned_red, "result": result, "note": note, "equivalent": m["equivalent"]}
+    if checked.get("outcome") is not None:
+        out["outputs"] = {"outcome": checked["outcome"], "differ": list(checked.get("differ", []))}
+    return out
+
+
+def _equivalent_verdict(status: str, turned_red: list[str], checked: Mapping[str, Any]) -> tuple[str, str]:
+    """A declared equivalent's result and note: failed when its output check speaks against it,
+    else what its status says."""
     outcome = checked.get("outcome")
     if outcome not in (None, "passed"):
-        if outcome == "failed":
-            where = ", ".join(checked.get("differ", [])[:5])
-            why = f"the output differs on {checked.get('count', 0)} case x lane(s): {where}"
-        else:
-            why = f"the output check ended with {outcome} ({checked.get('detail', '')})"
-        result, note = "failed", f"declared equivalent, but {why}" + ("" if turned_red else "; no pin sees it")
-    elif status == "equivalent":
-        result = "equivalent"
-        note = "no pin distinguishes it" + (
-            "; every case x lane output is byte-identical" if outcome == "passed" else "")
-    elif status == "pending":  # not run: nothing held yet (a merge missing its shard)
-        result, note = "pending", "not run yet"
-    elif status == "no_coverage":
-        result, note = "equivalent", "not exercised (no_coverage)"
-    else:
-        result, note = "failed", f"declared equivalent but {status}"
-    out = {"claimed": [], "red": turned_red, "result": result, "note": note, "equivalent": m["equivalent"]}
-    if outcome is not None:
-        out["outputs"] = {"outcome": outcome, "differ": list(checked.get("differ", []))}
-    return out
+        unseen = "" if turned_red else "; no pin sees it"
+        return "failed", f"declared equivalent, but {_outputs_changed(checked)}{unseen}"
+    if status == "equivalent":
+        identical = "; every case x lane output is byte-identical" if outcome == "passed" else ""
+        return "equivalent", "no pin distinguishes it" + identical
+    return _EQUIVALENT_BY_STATUS.get(status, ("failed", f"declared equivalent but {status}"))
+
+
+# a declared equivalent's claim for the statuses that say nothing against it
+_EQUIVALENT_BY_STATUS = {
+    "pending": ("pending", "not run yet"),  # not run: nothing held yet (a merge missing its shard)
+    "no_coverage": ("equivalent", "not exercised (no_coverage)"),
+}
+
+
+def _outputs_changed(checked: Mapping[str, Any]) -> str:
+    """Why an output check (one that did not pass) speaks against a declared equivalent."""
+    outcome = checked["outcome"]
+    if outcome == "failed":
+        where = ", ".join(checked.get("differ", [])[:5])
+        return f"the output differs on {checked.get('count', 0)} case x lane(s): {where}"
+    return f"the output check ended with {outcome} ({checked.get('detail', '')})"
 
 
 def _claim(m: Mapping[str, Any], status: str, turned_red: list[str], claimed: list[str],
            excluded: set[str], outputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
     if m.get("equivalent"):
         return _equivalent_claim(m, status, turned_red, outputs)
-    # judged per pin group: a pin spanning several lanes is red when any of its items is
-    red_groups = {group_of(p) for p in turned_red}
-    claimed_groups = {group_of(p) for p in claimed}
-    green = [p for p in claimed if group_of(p) not in red_groups]
-    if status == "pending":
-        result, note = "pending", "not run yet"
-    elif status == "unviable":
-        result, note = "failed", "the mutant does not import"
-    elif green:
-        bad = [p for p in green if p in excluded]
-        result = "failed"
-        note = "claimed pin(s) stayed green" + (" (failing on unmutated code)" if bad else "")
-    elif red_groups == claimed_groups:
-        result, note = "exact", "red on exactly its claimed pins"
-    else:
-        result, note = "collateral", "claimed pins red, and others too"
+    green = _stayed_green(claimed, turned_red)
+    result, note = _CLAIM_BY_STATUS.get(status) or _pins_verdict(claimed, turned_red, green, excluded)
     return {"claimed": claimed, "red": turned_red, "green": green, "result": result, "note": note}
+
+
+def _stayed_green(claimed: list[str], turned_red: list[str]) -> list[str]:
+    """The claimed pins that stayed green, judged per pin group: a pin spanning several lanes is
+    red when any of its items is."""
+    red_groups = {group_of(p) for p in turned_red}
+    return [p for p in claimed if group_of(p) not in red_groups]
+
+
+def _pins_verdict(claimed: list[str], turned_red: list[str], green: list[str], excluded: set[str]) -> tuple[str, str]:
+    """A run mutant's claim judged on its pins: failed (a claimed pin stayed green), exact, or collateral."""
+    if green:
+        return "failed", _green_note(green, excluded)
+    if {group_of(p) for p in turned_red} == {group_of(p) for p in claimed}:
+        return "exact", "red on exactly its claimed pins"
+    return "collateral", "claimed pins red, and others too"
+
+
+def _green_note(green: list[str], excluded: set[str]) -> str:
+    """Why a claim failed: pins it names stayed green (saying so when one already failed unmutated)."""
+    stale = any(p in excluded for p in green)
+    return "claimed pin(s) stayed green" + (" (failing on unmutated code)" if stale else "")
+
+
+# a claim's result and note for the statuses where no pin ran
+_CLAIM_BY_STATUS = {
+    "pending": ("pending", "not run yet"),
+    "unviable": ("failed", "the mutant does not import"),
+}
 
 
 def _mutant_entry(m: Mapping[str, Any], row: Mapping[str, Any] | None, nodeids: list[str], prefix: str,
                   excluded: set[str]) -> dict[str, Any]:
-    pins: Mapping[str, str] = (row or {}).get("pins", {})
+    got: Mapping[str, Any] = row or {}
+    pins: Mapping[str, str] = got.get("pins", {})
     order = {n: i for i, n in enumerate(nodeids)}
-
-    def sel(*outcomes: str) -> list[str]:
-        return sorted((p for p, o in pins.items() if o in outcomes), key=lambda p: order.get(p, 1 << 30))
-
-    killed_by, timed, crashed = sel("failed", "crash"), sel("timeout"), sel("crash")
+    by_outcome = _by_outcome(pins, order)
+    killed_by = _in_order([*by_outcome["failed"], *by_outcome["crash"]], order)
+    timed = by_outcome["timeout"]
     status = _status(m, row, killed_by, timed)
     entry: dict[str, Any] = {
         "id": m["id"], "key": m["key"], "kind": m["kind"], "file": m["file"], "function": m["function"],
         "line": m["line"], "column": m["column"], "end_line": m["end_line"], "end_column": m["end_column"],
         "operator": m["operator"], "title": m["title"], "diff": m["diff"], "status": status,
-        "killed_by": killed_by, "timed_out": timed, "crashed": crashed,
-        "covered_by": sorted(pins, key=lambda p: order.get(p, 1 << 30)),
-        "details": dict(sorted((row or {}).get("details", {}).items())),
-        "unviable": (row or {}).get("unviable"),
+        "killed_by": killed_by, "timed_out": timed,
+        "crashed": by_outcome["crash"],
+        "covered_by": _in_order(pins, order),
+        "details": dict(sorted(got.get("details", {}).items())),
+        "unviable": got.get("unviable"),
     }
-    _row_extras(entry, row or {})
+    _row_extras(entry, got)
     if m["kind"] == "declared":
         claimed, _missing = resolve_all(m.get("claims", ()), nodeids, prefix)
         entry["ledger"] = m.get("ledger", "")
-        entry["claim"] = _claim(m, status, sorted({*killed_by, *timed}, key=lambda p: order.get(p, 1 << 30)),
-                                claimed, excluded, (row or {}).get("outputs"))
+        entry["claim"] = _claim(m, status, _in_order({*killed_by, *timed}, order), claimed, excluded,
+                                got.get("outputs"))
     return entry
+
+
+def _by_outcome(pins: Mapping[str, str], order: Mapping[str, int]) -> defaultdict[str, list[str]]:
+    """A row's pins by their outcome, each list in collection order."""
+    out: defaultdict[str, list[str]] = defaultdict(list)
+    for p in _in_order(pins, order):
+        out[pins[p]].append(p)
+    return out
+
+
+def _in_order(pins: Iterable[str], order: Mapping[str, int]) -> list[str]:
+    """``pins`` in collection order; a pin the baseline did not collect goes last."""
+    return sorted(pins, key=lambda p: order.get(p, 1 << 30))
 
 
 def _row_extras(entry: dict[str, Any], row: Mapping[str, Any]) -> None:
@@ -146,23 +197,21 @@ def _row_extras(entry: dict[str, Any], row: Mapping[str, Any]) -> None:
 def _pin_table(mutants: list[dict[str, Any]], pins: list[str]) -> list[dict[str, Any]]:
     """One row per pin: a pin group (several lanes or parameters) is one row, named by its first
     item, with its group id and items; a mutant counts once for a group however many items it reds."""
-    grouped = groups(pins)
-    kills: dict[str, list[str]] = {g: [] for g in grouped}
-    unique: dict[str, list[str]] = {g: [] for g in grouped}
+    kills: Counter[str] = Counter()
+    unique: defaultdict[str, list[str]] = defaultdict(list)
     for m in mutants:
-        red = list(dict.fromkeys(group_of(p) for p in [*m["killed_by"], *m["timed_out"]]))
-        for g in red:
-            kills.setdefault(g, []).append(m["id"])
+        red = {group_of(p) for p in [*m["killed_by"], *m["timed_out"]]}
+        kills.update(red)
         if len(red) == 1:
-            unique.setdefault(red[0], []).append(m["id"])
-    rows = []
-    for g, items in grouped.items():
-        row: dict[str, Any] = {"pin": items[0], "kills": len(kills[g]), "unique_kills": len(unique.get(g, [])),
-                               "unique": sorted(unique.get(g, []))}
-        if len(items) > 1:
-            row.update(group=g, items=items)
-        rows.append(row)
-    return rows
+            unique[red.pop()].append(m["id"])
+    return [_pin_row(g, items, kills[g], sorted(unique[g])) for g, items in groups(pins).items()]
+
+
+def _pin_row(group: str, items: list[str], kills: int, unique: list[str]) -> dict[str, Any]:
+    row: dict[str, Any] = {"pin": items[0], "kills": kills, "unique_kills": len(unique), "unique": unique}
+    if len(items) > 1:
+        row.update(group=group, items=items)
+    return row
 
 
 def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
@@ -171,27 +220,28 @@ def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Ma
     the slices (``k/n``) a merge was not given: their mutants are ``pending``."""
     section = _full_section(plan, baseline, rows, shards)
     section["shards_missing"] = list(shards_missing or [])
-    return _compact(section)
+    return compact(section)
 
 
 _INDEXED = ("killed_by", "timed_out", "crashed")
 _CLAIM_INDEXED = ("claimed", "red", "green")
 
 
-def _compact(section: dict[str, Any]) -> dict[str, Any]:
+def compact(section: Mapping[str, Any]) -> dict[str, Any]:
+    """A full section with pins by index and each mutant's covering pins as a shared set (``pin_sets``)."""
     index = {p: i for i, p in enumerate(section["pins"]["ids"])}
     sets: dict[tuple[int, ...], int] = {}
-    mutants = []
-    for m in section["mutants"]:
-        m = {**m, **{k: [index[p] for p in m[k]] for k in _INDEXED}}
-        m["covered_by"] = sets.setdefault(tuple(index[p] for p in m["covered_by"]), len(sets))
-        if "claim" in m:
-            claim = m["claim"]
-            m["claim"] = {**claim, **{k: [index[p] for p in claim[k]] for k in _CLAIM_INDEXED if k in claim}}
-        mutants.append(m)
-    pin_kills = [{**r, "pin": index[r["pin"]], **({"items": [index[p] for p in r["items"]]} if "items" in r else {})}
-                 for r in section["pin_kills"]]
+    mutants = [_compact_mutant(m, index, sets) for m in section["mutants"]]
+    pin_kills = [_renamed_kills(r, index.__getitem__) for r in section["pin_kills"]]
     return {**section, "mutants": mutants, "pin_sets": [list(s) for s in sets], "pin_kills": pin_kills}
+
+
+def _compact_mutant(m: Mapping[str, Any], index: dict[str, int], sets: dict[tuple[int, ...], int]) -> dict[str, Any]:
+    """A mutant with pins by index; its covering pins become the number of their set in ``sets``
+    (mutants of one function share one), which it adds when new."""
+    out = _renamed(m, index.__getitem__)
+    out["covered_by"] = sets.setdefault(tuple(index[p] for p in m["covered_by"]), len(sets))
+    return out
 
 
 def expand(section: Mapping[str, Any]) -> dict[str, Any]:
@@ -201,18 +251,34 @@ def expand(section: Mapping[str, Any]) -> dict[str, Any]:
         return dict(section)
     ids: list[str] = section["pins"]["ids"]
     sets: list[list[int]] = section["pin_sets"]
-    mutants = []
-    for m in section["mutants"]:
-        covered = [ids[i] for i in sets[m["covered_by"]]]
-        m = {**m, **{k: [ids[i] for i in m[k]] for k in _INDEXED}, "covered_by": covered}
-        if "claim" in m:
-            claim = m["claim"]
-            m["claim"] = {**claim, **{k: [ids[i] for i in claim[k]] for k in _CLAIM_INDEXED if k in claim}}
-        mutants.append(m)
-    pin_kills = [{**r, "pin": ids[r["pin"]], **({"items": [ids[i] for i in r["items"]]} if "items" in r else {})}
-                 for r in section["pin_kills"]]
+    mutants = [_expanded_mutant(m, ids, sets) for m in section["mutants"]]
+    pin_kills = [_renamed_kills(r, ids.__getitem__) for r in section["pin_kills"]]
     out = {k: v for k, v in section.items() if k != "pin_sets"}
     return {**out, "mutants": mutants, "pin_kills": pin_kills}
+
+
+def _expanded_mutant(m: Mapping[str, Any], ids: list[str], sets: list[list[int]]) -> dict[str, Any]:
+    """A compact section's mutant with node ids for indices, its covering set spelled out."""
+    return {**_renamed(m, ids.__getitem__), "covered_by": [ids[i] for i in sets[m["covered_by"]]]}
+
+
+def _renamed(m: Mapping[str, Any], name: Callable[[Any], Any]) -> dict[str, Any]:
+    """A mutant whose pin lists (its own and its claim's) are renamed: node id <-> index.
+    ``covered_by`` is left to the caller (a set index in the compact form)."""
+    out = {**m, **_renamed_lists(m, _INDEXED, name)}
+    if "claim" in m:
+        out["claim"] = {**m["claim"], **_renamed_lists(m["claim"], _CLAIM_INDEXED, name)}
+    return out
+
+
+def _renamed_kills(row: Mapping[str, Any], name: Callable[[Any], Any]) -> dict[str, Any]:
+    """A row of the per-pin table with its pin (and a group's items) renamed: node id <-> index."""
+    return {**row, "pin": name(row["pin"]), **_renamed_lists(row, ("items",), name)}
+
+
+def _renamed_lists(entry: Mapping[str, Any], keys: tuple[str, ...], name: Callable[[Any], Any]) -> dict[str, Any]:
+    """The pin lists ``entry`` holds under ``keys``, each pin renamed."""
+    return {k: [name(p) for p in entry[k]] for k in keys if k in entry}
 
 
 def _excluded(baseline: Mapping[str, Any], nodeids: list[str]) -> list[dict[str, Any]]:
@@ -244,10 +310,11 @@ def _over(threshold: Mapping[str, Any], escaped: int, score: float | None) -> bo
 
 
 def _verdict(mutants: list[dict[str, Any]], threshold: Mapping[str, Any]) -> dict[str, Any]:
-    counts = {s: sum(1 for m in mutants if m["status"] == s) for s in STATUSES}
+    tally = Counter(m["status"] for m in mutants)
+    counts = {s: tally[s] for s in STATUSES}
     score = _score(counts)
     escaped = [m["id"] for m in mutants if m["status"] in ("survived", "no_coverage")]
-    failed_claims = [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
+    failed_claims = _failed_claims(mutants)
     over = _over(threshold, len(escaped), score)
     return {"totals": {**counts, "total": len(mutants), "score": score}, "escaped": escaped,
             "claims_failed": failed_claims,
@@ -255,12 +322,19 @@ def _verdict(mutants: list[dict[str, Any]], threshold: Mapping[str, Any]) -> dic
                         "complete": counts["pending"] == 0}}
 
 
+def _failed_claims(mutants: list[dict[str, Any]]) -> list[str]:
+    """The declared mutants whose claim did not hold."""
+    return [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
+
+
 def _pin_runs(mutants: list[dict[str, Any]]) -> dict[str, int]:
     """Pin runs made and saved over the whole run (``saved`` per mutant, see ``_mutant_entry``)."""
-    saved = [m["saved"] for m in mutants if "saved" in m]
-    made = sum(len(m["covered_by"]) - m["saved"]["observations"] for m in mutants if "saved" in m)
-    by_obs = sum(s["observations"] for s in saved)
-    by_lines = sum(s["lines"] for s in saved)
+    made, saved = 0, Counter[str]()
+    for m in mutants:
+        if "saved" in m:
+            made += len(m["covered_by"]) - m["saved"]["observations"]
+            saved.update(m["saved"])
+    by_obs, by_lines = saved["observations"], saved["lines"]
     return {"run": made, "saved": by_obs + by_lines, "saved_by_observations": by_obs, "saved_by_lines": by_lines}
 
 
@@ -277,8 +351,7 @@ def _full_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Ma
     return {
         "version": SECTION_VERSION,
         "suite": plan.get("suite_name", ""),
-        "shard": shards if shards is not None else (
-            [f"{plan['shard'][0]}/{plan['shard'][1]}"] if plan.get("shard") else None),
+        "shard": shards if shards is not None else _shard_names(plan),
         "in_diff": plan.get("in_diff"),
         "targets": sorted({m["file"] for m in metas}),
         "pins": {"collected": len(nodeids), "ids": nodeids, "excluded": excluded,
@@ -289,8 +362,17 @@ def _full_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Ma
         "pin_runs": _pin_runs(mutants),
         "mutants": mutants,
         "pin_kills": _pin_table(mutants, live),
-        "timing": {
-            "baseline_s": baseline.get("duration_s", 0.0),
-            "mutant_s": {m["id"]: rows[m["key"]].get("duration_s", 0.0) for m in metas if m["key"] in rows},
-        },
+        "timing": _timing(baseline, metas, rows),
     }
+
+
+def _timing(baseline: Mapping[str, Any], metas: list[dict[str, Any]],
+            rows: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The wall-clock durations: the one part of the section that differs between identical runs."""
+    return {"baseline_s": baseline.get("duration_s", 0.0),
+            "mutant_s": {m["id"]: rows[m["key"]].get("duration_s", 0.0) for m in metas if m["key"] in rows}}
+
+
+def _shard_names(plan: Mapping[str, Any]) -> list[str] | None:
+    """The plan's own slice as ``k/n`` (a merge names its shards itself), or None when unsharded."""
+    return [f"{plan['shard'][0]}/{plan['shard'][1]}"] if plan.get("shard") else None

@@ -9,7 +9,7 @@ than reported as a failed claim or refused as a reference to no pin.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from harness._errors import ConfigError
 from harness._model import Case
@@ -19,8 +19,9 @@ from harness._pins.refs import resolve
 __all__ = ["in_scope", "pick", "pin_filter_args"]
 
 
-def _matches(value: str, globs: Iterable[str]) -> bool:
-    return any(fnmatch.fnmatchcase(value, g) for g in globs)
+def _kept(value: str, globs: Sequence[str]) -> bool:
+    """Whether a filter of ``globs`` keeps ``value``: no filter keeps everything."""
+    return not globs or any(fnmatch.fnmatchcase(value, g) for g in globs)
 
 
 def pick(mutants: Sequence[Mutant], wanted: Sequence[str]) -> set[str]:
@@ -30,12 +31,16 @@ def pick(mutants: Sequence[Mutant], wanted: Sequence[str]) -> set[str]:
     for want in wanted:
         hits = {m.key for m in mutants if fnmatch.fnmatchcase(m.id, want)}
         if not hits:
-            near = sorted(m.id for m in mutants if want.split("*")[0][:12] in m.id)[:5] or sorted(
-                m.id for m in mutants)[:5]
             raise ConfigError("--mutant", want, "the id of a planned mutant, as `harness mutate` prints it"
-                              + (f" (e.g. {', '.join(near)})" if near else " (this plan has no mutant)"))
+                              + _examples(mutants, want))
         keys |= hits
     return keys
+
+
+def _examples(mutants: Sequence[Mutant], want: str) -> str:
+    """A few planned ids to copy from: those holding the start of ``want``, else the first ones."""
+    near = sorted(m.id for m in mutants if want.split("*")[0][:12] in m.id)[:5] or sorted(m.id for m in mutants)[:5]
+    return f" (e.g. {', '.join(near)})" if near else " (this plan has no mutant)"
 
 
 def _check_globs(option: str, globs: Sequence[str], known: set[str], noun: str) -> None:
@@ -47,17 +52,19 @@ def _check_globs(option: str, globs: Sequence[str], known: set[str], noun: str) 
 def _candidate_pins(cases: Sequence[Case], case_globs: Sequence[str], lane_globs: Sequence[str],
                     prefix: str) -> list[str]:
     """The case-file pin node ids the filters keep, spelled as the pins plugin names them."""
-    out = []
+    out: list[str] = []
     for case in cases:
-        if case_globs and not _matches(case.id, case_globs):
-            continue
-        for lane in case.lanes:
-            if lane_globs and not _matches(lane, lane_globs):
-                continue
-            head = f"{prefix}{case.file}::{case.id}[{lane}]"
-            out.append(f"{head}::expect")
-            out += [f"{head}::{pin.name}" for pin in case.pins if lane in pin.lanes]
+        if _kept(case.id, case_globs):
+            for lane in case.lanes:
+                if _kept(lane, lane_globs):
+                    out += _lane_pins(case, lane, prefix)
     return out
+
+
+def _lane_pins(case: Case, lane: str, prefix: str) -> list[str]:
+    """The node ids of one case's pins on one lane: its expect, then each pin that runs there."""
+    head = f"{prefix}{case.file}::{case.id}[{lane}]"
+    return [f"{head}::expect", *(f"{head}::{pin.name}" for pin in case.pins if lane in pin.lanes)]
 
 
 def in_scope(declared: Sequence[Mutant], cases: Sequence[Case], case_globs: Sequence[str],
@@ -66,17 +73,31 @@ def in_scope(declared: Sequence[Mutant], cases: Sequence[Case], case_globs: Sequ
     A claim on an ordinary test (``<file>.py::<test>``) is kept: the filters leave those alone."""
     if not case_globs and not lane_globs:
         return list(declared), []
-    _check_globs("--case", case_globs, {c.id for c in cases}, "case ids")
-    _check_globs("--lane", lane_globs, {lane for c in cases for lane in c.lanes}, "lane ids of its cases")
-    kept_pins = _candidate_pins(cases, case_globs, lane_globs, prefix)
+    _check_filters(cases, case_globs, lane_globs)
+    return _judged(declared, _candidate_pins(cases, case_globs, lane_globs, prefix), prefix)
+
+
+def _judged(declared: Sequence[Mutant], kept_pins: list[str], prefix: str) -> tuple[list[Mutant], list[str]]:
+    """(the mutants whose every claim names a kept pin, the ids of the others)."""
     kept: list[Mutant] = []
     left: list[str] = []
     for m in declared:
-        if all(r.split("::", 1)[0].endswith(".py") or resolve(r, kept_pins, prefix) for r in m.claims):
+        if all(_claim_kept(r, kept_pins, prefix) for r in m.claims):
             kept.append(m)
         else:
             left.append(m.id)
     return kept, left
+
+
+def _claim_kept(ref: str, kept_pins: list[str], prefix: str) -> bool:
+    """Whether a claim's pin still runs: an ordinary test always does, a case-file pin when kept."""
+    return ref.split("::", 1)[0].endswith(".py") or bool(resolve(ref, kept_pins, prefix))
+
+
+def _check_filters(cases: Sequence[Case], case_globs: Sequence[str], lane_globs: Sequence[str]) -> None:
+    """Each --case and --lane glob must match something in the suite: a typo is bad input, not an empty run."""
+    _check_globs("--case", case_globs, {c.id for c in cases}, "case ids")
+    _check_globs("--lane", lane_globs, {lane for c in cases for lane in c.lanes}, "lane ids of its cases")
 
 
 def pin_filter_args(case_globs: Sequence[str], lane_globs: Sequence[str]) -> list[str]:

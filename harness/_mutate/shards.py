@@ -21,19 +21,27 @@ def _load(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     return plan, baseline
 
 
-def _missing(plans: list[dict[str, Any]], folders: list[Path]) -> tuple[list[str], list[str]]:
+def _missing(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> tuple[list[str], list[str]]:
     """The slices given (``k/n``) and the slices of the same split that were not."""
-    given = sorted({tuple(p["shard"]) for p in plans if p.get("shard")})
-    splits = {n for _k, n in given}
+    given = sorted({tuple(plan["shard"]) for plan, _base in loaded if plan.get("shard")})
+    return [f"{k}/{n}" for k, n in given], _absent(given, _split(given, folders))
+
+
+def _absent(given: list[tuple[int, ...]], n: int | None) -> list[str]:
+    """The slices ``k/n`` of the split that were not given; none when no shard was."""
+    if n is None:
+        return []
+    return [f"{k}/{n}" for k in range(1, n + 1) if (k, n) not in given]
+
+
+def _split(given: list[tuple[int, ...]], folders: list[Path]) -> int | None:
+    """The N the given slices ``k/N`` share (None when no shard was given); shards of several splits
+    are refused: their slices overlap."""
+    splits = sorted({n for _k, n in given})
     if len(splits) > 1:
         raise ConfigError("shard folder", ", ".join(str(f) for f in folders),
-                          f"shards of one split (k/N with one N), not of {sorted(splits)}")
-    names = [f"{k}/{n}" for k, n in given]
-    if not splits:
-        return names, []
-    (n,) = splits
-    have = {k for k, _n in given}
-    return names, [f"{k}/{n}" for k in range(1, n + 1) if k not in have]
+                          f"shards of one split (k/N with one N), not of {splits}")
+    return splits[0] if splits else None
 
 
 def _same_mutants(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> list[str]:
@@ -55,14 +63,21 @@ def _baseline(loaded: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, 
             "duration_s": sum(float(b.get("duration_s", 0.0)) for _, b in loaded)}
 
 
-def _sandbox(folders: list[Path]) -> dict[str, Any] | None:
-    """What any shard's run changed outside its sandbox, kept in the merged report."""
-    guards = [json.loads((f / "sandbox.json").read_text(encoding="utf-8")) for f in folders
-              if (f / "sandbox.json").is_file()]
+def _sandbox(folders: list[Path]) -> dict[str, Any]:
+    """The merged report's ``sandbox``: what any shard's run changed outside its sandbox (nothing
+    when no shard ran in one)."""
+    guards = _guards(folders)
     if not guards:
-        return None
+        return {}
     outside = {(o["path"], o["change"]) for g in guards for o in g.get("outside", [])}
-    return {"mode": guards[0].get("mode", "copy"), "outside": [{"path": p, "change": c} for p, c in sorted(outside)]}
+    return {"sandbox": {"mode": guards[0].get("mode", "copy"),
+                        "outside": [{"path": p, "change": c} for p, c in sorted(outside)]}}
+
+
+def _guards(folders: list[Path]) -> list[dict[str, Any]]:
+    """The shards' sandbox.json documents (a shard run without a sandbox has none)."""
+    return [json.loads((f / "sandbox.json").read_text(encoding="utf-8")) for f in folders
+            if (f / "sandbox.json").is_file()]
 
 
 def _write(out: Path, plan: dict[str, Any], baseline: dict[str, Any], rows: dict[str, dict[str, Any]],
@@ -74,11 +89,15 @@ def _write(out: Path, plan: dict[str, Any], baseline: dict[str, Any], rows: dict
         for key in sorted(rows):
             fh.write(json.dumps(rows[key], sort_keys=True) + "\n")
     for folder in folders:  # the mutated sources are identical across shards; keep one copy
-        if folder.resolve() == out.resolve():
-            continue
-        for sub in ("mutants", "declared", "external"):
-            if (folder / sub).is_dir() and not (out / sub).exists():
-                shutil.copytree(folder / sub, out / sub)
+        if folder.resolve() != out.resolve():
+            _copy_sources(folder, out)
+
+
+def _copy_sources(folder: Path, out: Path) -> None:
+    """A shard's mutated sources, for each kind ``out`` does not hold yet."""
+    for sub in ("mutants", "declared", "external"):
+        if (folder / sub).is_dir() and not (out / sub).exists():
+            shutil.copytree(folder / sub, out / sub)
 
 
 def merge(folders: list[Path], out: Path) -> dict[str, Any]:
@@ -91,16 +110,14 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
         raise ConfigError("FOLDERS", "", "at least one shard result folder")
     loaded = [_load(f) for f in folders]
     keys = _same_mutants(loaded, folders)
-    shards, missing = _missing([p for p, _ in loaded], folders)
+    shards, missing = _missing(loaded, folders)
     baseline = _baseline(loaded)
     # every planned mutant, not only those the given shards selected: a missing shard's mutants
     # must show as pending, never vanish from the totals
     plan = {**loaded[0][0], "selected": keys, "shard": None}
     rows = read_rows([f / "results.jsonl" for f in folders])
     section = build_section(plan, baseline, rows, shards or None, missing)
-    guard = _sandbox(folders)
-    if guard is not None:
-        section["sandbox"] = guard
+    section.update(_sandbox(folders))
     _write(out, plan, baseline, rows, folders)
     write_reports(out, plan, section)
     return section

@@ -42,34 +42,12 @@ def diff_replacement(diff: str) -> tuple[dict[str, Any], str] | None:
     """(location, replacement) from the first hunk of a unified diff: the removed lines of the
     original are the location (a zero-width one where the hunk only adds), the added lines the
     replacement. None when the text holds no hunk."""
-    old_line = 0
-    start: int | None = None
-    removed: list[str] = []
-    added: list[str] = []
-    for line in diff.splitlines():
-        if line.startswith("@@"):
-            if start is not None or removed or added:
-                break  # the first hunk only: a location is one range
-            old_line = int(line.split()[1].lstrip("-").split(",")[0])
-            continue
-        if not old_line or line.startswith(("---", "+++")):
-            continue
-        if line.startswith("-"):
-            start = old_line if start is None else start
-            removed.append(line[1:])
-            old_line += 1
-        elif line.startswith("+"):
-            start = old_line if start is None else start
-            added.append(line[1:])
-        elif start is not None:
-            break  # a context line after the change ends it
-        else:
-            old_line += 1
-    if start is None:
+    found = _first_change(diff)
+    if found is None:
         return None
+    start, removed, added = found
     if not removed:
-        spot = {"line": start, "column": 1}
-        return {"start": spot, "end": dict(spot)}, "\n".join(added) + ("\n" if added else "")
+        return _insertion(start, added)
     # the location starts after the first removed line's indentation (the viewer underlines it),
     # and the replacement drops the same indentation from its first line
     indent = len(removed[0]) - len(removed[0].lstrip())
@@ -77,6 +55,36 @@ def diff_replacement(diff: str) -> tuple[dict[str, Any], str] | None:
         added[0] = added[0][indent:]
     end = {"line": start + len(removed) - 1, "column": len(removed[-1]) + 1}
     return {"start": {"line": start, "column": indent + 1}, "end": end}, "\n".join(added)
+
+
+def _insertion(start: int, added: list[str]) -> tuple[dict[str, Any], str]:
+    """A change that only adds lines: a zero-width location before them, the lines as its replacement."""
+    spot = {"line": start, "column": 1}
+    return {"start": spot, "end": dict(spot)}, "\n".join(added) + ("\n" if added else "")
+
+
+def _first_change(diff: str) -> tuple[int, list[str], list[str]] | None:
+    """(first original line changed, removed lines, added lines) of the first run of changes in
+    the first hunk: a location is one range. None when the text changes nothing."""
+    old_line = 0
+    start: int | None = None
+    removed: list[str] = []
+    added: list[str] = []
+    for line in diff.splitlines():
+        if line.startswith("@@"):
+            if start is not None:
+                break  # the first hunk only
+            old_line = int(line.split()[1].lstrip("-").split(",")[0])
+        elif not old_line or line.startswith(("---", "+++")):
+            continue
+        elif line.startswith(("-", "+")):
+            start = old_line if start is None else start  # later lines of the run need no count
+            (removed if line[0] == "-" else added).append(line[1:])
+        elif start is not None:
+            break  # a context line after the change ends it
+        else:
+            old_line += 1
+    return None if start is None else (start, removed, added)
 
 
 def _place(m: Mapping[str, Any], replacements: Mapping[str, str]) -> tuple[dict[str, Any], str | None]:
@@ -102,41 +110,63 @@ def _mutant(m: Mapping[str, Any], replacements: Mapping[str, str]) -> dict[str, 
     }
     if replacement is not None:
         out["replacement"] = replacement
-    if m["status"] == "unviable":
-        out["statusReason"] = m.get("unviable") or "does not import"
-    elif m["status"] == "equivalent":
-        out["statusReason"] = f"declared equivalent: {m.get('claim', {}).get('equivalent', '')}"
-    elif m["crashed"]:
-        out["statusReason"] = "; ".join(f"{p}: {m['details'].get(p, 'crash')}" for p in m["crashed"])
+    reason = _status_reason(m)
+    if reason:
+        out["statusReason"] = reason
     return out
+
+
+def _status_reason(m: Mapping[str, Any]) -> str:
+    """Why an unviable mutant did not import, an equivalent one's reason, or how its pins crashed."""
+    if m["status"] == "unviable":
+        return str(m.get("unviable") or "does not import")
+    if m["status"] == "equivalent":
+        return f"declared equivalent: {m.get('claim', {}).get('equivalent', '')}"
+    return "; ".join(f"{p}: {m['details'].get(p, 'crash')}" for p in m["crashed"])
 
 
 def stryker_report(section: Mapping[str, Any], root: Path, plan: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Stryker lists every killing and covering test by id: the pins by name, not by index.
     ``plan`` (plan.json) gives the operator mutants' replacement code, by mutant key."""
     section = expand(section)
-    replacements = {m["key"]: m["replacement"] for m in (plan or {}).get("mutants", [])
-                    if m.get("kind") == "operator" and "replacement" in m}
+    replacements = _replacements(plan or {})
     files: dict[str, dict[str, Any]] = {}
     for m in section["mutants"]:
-        entry = files.get(m["file"])
-        if entry is None:
-            path = root / m["file"]
-            source = path.read_text(encoding="utf-8") if path.is_file() else ""
-            entry = files[m["file"]] = {"language": "python", "source": source, "mutants": []}
-        entry["mutants"].append(_mutant(m, replacements))
-    # every item of a pin group: killedBy and coveredBy name items
-    pins = [*(p for r in section.get("pin_kills", []) for p in r.get("items", [r["pin"]])),
-            *(e["pin"] for e in section["pins"]["excluded"])]
-    tests: dict[str, dict[str, Any]] = {}
-    for pin in sorted(set(pins)):
-        tests.setdefault(_test_file(pin), {"tests": []})["tests"].append({"id": pin, "name": pin})
+        if m["file"] not in files:
+            files[m["file"]] = {"language": "python", "source": _source(root / m["file"]), "mutants": []}
+        files[m["file"]]["mutants"].append(_mutant(m, replacements))
     return {
         "$schema": "https://git.io/mutation-testing-schema",
         "schemaVersion": "2",
         "thresholds": {"high": 80, "low": 60},
         "projectRoot": str(root),
         "files": files,
-        "testFiles": tests,
+        "testFiles": _test_files(section),
         "framework": {"name": "wire-harness mutate", "dependencies": {"mutmut": "3.8.1"}},
     }
+
+
+def _replacements(plan: Mapping[str, Any]) -> dict[str, str]:
+    """The operator mutants' replacement code, by mutant key."""
+    return {m["key"]: m["replacement"] for m in plan.get("mutants", [])
+            if m.get("kind") == "operator" and "replacement" in m}
+
+
+def _source(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def _every_pin(section: Mapping[str, Any]) -> list[str]:
+    """Every pin item the section names, sorted: each item of a pin group, and the pins left out."""
+    pins = [*(p for r in section.get("pin_kills", []) for p in r.get("items", [r["pin"]])),
+            *(e["pin"] for e in section["pins"]["excluded"])]
+    return sorted(set(pins))
+
+
+def _test_files(section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every pin by its test file; each item of a pin group on its own (killedBy and coveredBy name
+    items), and the pins left out for failing on unmutated code too."""
+    tests: dict[str, dict[str, Any]] = {}
+    for pin in _every_pin(section):
+        tests.setdefault(_test_file(pin), {"tests": []})["tests"].append({"id": pin, "name": pin})
+    return tests

@@ -70,10 +70,15 @@ def _section_document(suite_root: Path) -> Document | None:
     doc = load_document(path, display="suite.yaml")
     if not isinstance(doc.value, dict) or "mutation" not in doc.value:
         return None
-    lines = {k[len("mutation."):]: v for k, v in doc.lines.lines.items() if k.startswith("mutation.")}
-    lines[""] = doc.lines.line_of("mutation") or 1
-    shifted = Document(doc.file, doc.value["mutation"], LineMap(lines))
-    return shifted
+    return Document(doc.file, doc.value["mutation"], _section_lines(doc.lines, "mutation"))
+
+
+def _section_lines(lines: LineMap, key: str) -> LineMap:
+    """The lines of the section under ``key``, its own paths relative to it (the section itself is "")."""
+    prefix = f"{key}."
+    inner = {k[len(prefix):]: v for k, v in lines.lines.items() if k.startswith(prefix)}
+    inner[""] = lines.line_of(key) or 1
+    return LineMap(inner)
 
 
 def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSettings:
@@ -87,7 +92,7 @@ def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSett
     raw: Any = doc.value
     threshold = raw.get("threshold", {})
     timeout = raw.get("timeout", {})
-    root = (suite_root / raw["root"]).resolve() if "root" in raw else project_root(suite_root.resolve())
+    root = _mutation_root(suite_root, raw)
     return MutationSettings(
         root=root, targets=tuple(raw.get("targets", ())), pins=tuple(raw.get("pins", (".",))),
         exclude=tuple(raw.get("exclude", ("*::expect",))),
@@ -97,6 +102,12 @@ def load_settings(suite_root: Path, settings: Mapping[str, Any]) -> MutationSett
         baseline_deadline_s=float(timeout.get("baseline_s", 60.0)), workers=int(raw.get("workers", 0)),
         rebuild=raw.get("rebuild"),
     )
+
+
+def _mutation_root(suite_root: Path, raw: Mapping[str, Any]) -> Path:
+    """The tree mutants are made in: ``mutation.root`` (from the suite folder), else the project root
+    above the suite."""
+    return (suite_root / raw["root"]).resolve() if "root" in raw else project_root(suite_root.resolve())
 
 
 def _prefixed(exc: InputError) -> InputError:
@@ -111,20 +122,30 @@ def module_name(root: Path, file: Path, suite: Path | None = None) -> str:
     """
     root = _import_root(root, file, suite)
     rel = file.resolve().relative_to(root.resolve())
-    parts = list(rel.with_suffix("").parts)
+    return ".".join(_module_parts(list(rel.with_suffix("").parts), root))
+
+
+def _module_parts(parts: list[str], root: Path) -> list[str]:
+    """A file's path parts under its import root as module name parts: a ``src`` layout folder (not
+    a package itself) is not one, and a package is named without its ``__init__``."""
     if parts and parts[0] == "src" and not (root / "src" / "__init__.py").exists():
         parts = parts[1:]
     if parts and parts[-1] == "__init__":
         parts = parts[:-1]
-    return ".".join(parts)
+    return parts
 
 
 def _import_root(root: Path, file: Path, suite: Path | None) -> Path:
     """The folder ``file``'s module name starts from: the suite folder (not a package), a
     distribution folder under the root, or the root."""
-    if suite is not None and not (suite / "__init__.py").exists() and file.resolve().is_relative_to(suite.resolve()):
+    if suite is not None and _in_plain_folder(file, suite):
         return suite
     return next((d for d in distribution_folders(root) if file.resolve().is_relative_to(d.resolve())), root)
+
+
+def _in_plain_folder(file: Path, folder: Path) -> bool:
+    """Whether ``file`` is in ``folder`` and that folder is not itself a package."""
+    return not (folder / "__init__.py").exists() and file.resolve().is_relative_to(folder.resolve())
 
 
 def _module_file(root: Path, module: str, suite: Path | None = None) -> Path | None:
@@ -138,16 +159,18 @@ def _module_file(root: Path, module: str, suite: Path | None = None) -> Path | N
 
 def function_spans(source: str) -> dict[str, tuple[int, int]]:
     """Qualified name ("f", "Class.method") -> (first line incl. decorators, last line)."""
-    spans: dict[str, tuple[int, int]] = {}
     tree = ast.parse(source)
+    spans = _def_spans(tree.body, "")
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            spans[node.name] = _span(node)
-        elif isinstance(node, ast.ClassDef):
-            for child in node.body:
-                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                    spans[f"{node.name}.{child.name}"] = _span(child)
+        if isinstance(node, ast.ClassDef):
+            spans.update(_def_spans(node.body, f"{node.name}."))
     return spans
+
+
+def _def_spans(body: list[ast.stmt], prefix: str) -> dict[str, tuple[int, int]]:
+    """The spans of the functions defined directly in ``body``, named with ``prefix``."""
+    return {prefix + node.name: _span(node) for node in body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
 
 
 def _span(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
@@ -164,19 +187,28 @@ def _parse_target(text: str, root: Path, place: Place, suite: Path | None) -> tu
     if head.endswith(FOREIGN_SUFFIXES) and func:
         raise InputError(place, "a whole file (one function is chosen in Python targets only)", repr(text))
     if head.endswith((".py", *FOREIGN_SUFFIXES)):
-        file = (root / head).resolve()
-        if not file.is_relative_to(root.resolve()):  # its mutants would be written outside the tree
-            raise InputError(place, f"a Python file under the project root {root}",
-                             f"{head!r}, which resolves outside it")
-        if not file.is_file():
-            raise InputError(place, f"a source file under the project root {root}", f"no file {head!r}")
-        return file, func or None
+        return _target_file(head, root, place), func or None
+    return _target_module(head, root, place, suite), func or None
+
+
+def _target_file(head: str, root: Path, place: Place) -> Path:
+    """A target named by its path: a file under the project root."""
+    file = (root / head).resolve()
+    if not file.is_relative_to(root.resolve()):  # its mutants would be written outside the tree
+        raise InputError(place, f"a Python file under the project root {root}", f"{head!r}, which resolves outside it")
+    if not file.is_file():
+        raise InputError(place, f"a source file under the project root {root}", f"no file {head!r}")
+    return file
+
+
+def _target_module(head: str, root: Path, place: Place, suite: Path | None) -> Path:
+    """A target named by its module: the file it imports from, under the project root."""
     found = _module_file(root, head, suite)
     if found is None:
         raise InputError(place, f"an importable module under the project root {root}", f"no module {head!r}")
     if not found.resolve().is_relative_to(root.resolve()):  # a suite folder outside the root
         raise InputError(place, f"a module under the project root {root}", f"{head!r} at {found.resolve()}")
-    return found.resolve(), func or None
+    return found.resolve()
 
 
 def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path, suite: Path | None = None) -> list[Target]:
@@ -185,24 +217,31 @@ def resolve_targets(entries: Iterable[tuple[str, Place]], root: Path, suite: Pat
     by_file: dict[Path, set[str] | None] = {}
     for text, place in entries:
         file, func = _parse_target(text, root, place, suite)
-        if file.suffix != ".py":
-            by_file[file] = None
-            continue
-        spans = _spans_or_error(file, place)
-        if func is not None and func not in spans:
-            known = ", ".join(sorted(spans)) or "none"
-            raise InputError(place, f"a function of {file.name} ({known})", repr(func))
-        current = by_file.get(file, set()) if file in by_file else set()
-        if func is None or current is None:
-            by_file[file] = None
-        else:
-            by_file[file] = {*current, func}
-    return [
-        Target(file=f, rel=f.relative_to(root.resolve()).as_posix(),
-               module=module_name(root, f, suite) if f.suffix == ".py" else "",
-               functions=None if funcs is None else frozenset(funcs))
-        for f, funcs in sorted(by_file.items())
-    ]
+        if file.suffix == ".py":
+            _check_function(file, func, place)
+        by_file[file] = _with_function(by_file.get(file, set()), func)
+    return [_target(f, funcs, root, suite) for f, funcs in sorted(by_file.items())]
+
+
+def _with_function(chosen: set[str] | None, func: str | None) -> set[str] | None:
+    """A file's chosen functions after one more target entry for it. None is every function of
+    the file: it absorbs any one function named beside it."""
+    return None if func is None or chosen is None else {*chosen, func}
+
+
+def _check_function(file: Path, func: str | None, place: Place) -> None:
+    """A Python target file must parse, and a function it names must be defined in it."""
+    spans = _spans_or_error(file, place)
+    if func is not None and func not in spans:
+        known = ", ".join(sorted(spans)) or "none"
+        raise InputError(place, f"a function of {file.name} ({known})", repr(func))
+
+
+def _target(file: Path, funcs: set[str] | None, root: Path, suite: Path | None) -> Target:
+    python = file.suffix == ".py"  # a foreign file has no module name: another tool mutates it
+    return Target(file=file, rel=file.relative_to(root.resolve()).as_posix(),
+                  module=module_name(root, file, suite) if python else "",
+                  functions=None if funcs is None else frozenset(funcs))
 
 
 def _spans_or_error(file: Path, place: Place) -> dict[str, tuple[int, int]]:
@@ -235,13 +274,23 @@ def changed_lines(root: Path, rev: str, rels: Iterable[str]) -> dict[str, set[in
     )
     if proc.returncode != 0:
         raise ConfigError("--in-diff", rev, f"a git revision of {root} ({proc.stderr.strip()})")
+    return _new_side_lines(proc.stdout)
+
+
+def _new_side_lines(diff: str) -> dict[str, set[int]]:
+    """Changed lines (new side) by file from a ``-U0`` diff; a hunk of zero lines marks its neighbour."""
     out: dict[str, set[int]] = {}
     current: str | None = None
-    for line in proc.stdout.splitlines():
+    for line in diff.splitlines():
         if line.startswith("+++ "):
             name = line[4:].strip()
-            current = name[2:] if name.startswith("b/") else None
+            current = name[2:] if name.startswith("b/") else None  # /dev/null: the file was deleted
         elif current is not None and (m := _HUNK.match(line)):
-            start, count = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
-            out.setdefault(current, set()).update(range(start, start + max(count, 1)))
+            out.setdefault(current, set()).update(_new_lines(m))
     return out
+
+
+def _new_lines(hunk: re.Match[str]) -> range:
+    """The new-side lines a ``-U0`` hunk header covers; a pure deletion (zero lines) marks the line after it."""
+    start, count = int(hunk.group(1)), int(hunk.group(2) or 1)
+    return range(start, start + max(count, 1))

@@ -38,19 +38,22 @@ def short_test_ids(report: dict[str, Any]) -> dict[str, Any]:
     viewer shows). ``killedBy``/``coveredBy`` name every covering pin of every mutant: spelled in
     full they are most of a bundled-suite report (96,508 references, 17 MB), as numbers ~1 MB."""
     short: dict[str, str] = {}
-    tests = {}
-    for path, entry in report.get("testFiles", {}).items():
-        listed = []
-        for test in entry["tests"]:
-            short[test["id"]] = str(len(short))
-            listed.append({**test, "id": short[test["id"]]})
-        tests[path] = {**entry, "tests": listed}
-    files = {}
-    for path, entry in report["files"].items():
-        mutants = [{**m, **{k: [short.get(t, t) for t in m[k]] for k in ("killedBy", "coveredBy") if k in m}}
-                   for m in entry["mutants"]]
-        files[path] = {**entry, "mutants": mutants}
+    tests = {path: {**entry, "tests": [_numbered(test, short) for test in entry["tests"]]}
+             for path, entry in report.get("testFiles", {}).items()}
+    files = {path: {**entry, "mutants": [_short_refs(m, short) for m in entry["mutants"]]}
+             for path, entry in report["files"].items()}
     return {**report, "files": files, "testFiles": tests}
+
+
+def _numbered(test: dict[str, Any], short: dict[str, str]) -> dict[str, Any]:
+    """The test with the next short id, which ``short`` records by its node id."""
+    short[test["id"]] = str(len(short))
+    return {**test, "id": short[test["id"]]}
+
+
+def _short_refs(m: dict[str, Any], short: dict[str, str]) -> dict[str, Any]:
+    """A mutant whose killedBy and coveredBy name tests by short id (a test not listed keeps its name)."""
+    return {**m, **{k: [short.get(t, t) for t in m[k]] for k in ("killedBy", "coveredBy") if k in m}}
 
 
 def render_viewer(report: dict[str, Any], title: str) -> str:

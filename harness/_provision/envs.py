@@ -97,14 +97,29 @@ def _install(spec: PipelineSpec, folder: Path, say: Callable[[str], None]) -> No
         venv.EnvBuilder(with_pip=importlib.util.find_spec("pip") is None, symlinks=True, clear=True).create(folder)
     except (OSError, subprocess.CalledProcessError) as exc:
         raise SubjectError(f"could not make a virtual environment in {folder}: {exc}") from None
+    proc = supervise.popen(_pip_install(spec, python), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, cwd=spec.root or None)
+    tail = _follow(proc, say)
+    supervise.kill_group(proc.pid)  # at the deadline, or whatever pip left behind
+    code = proc.wait()
+    if code != 0:
+        what = " ".join(spec.requirements)
+        raise SubjectError(f"provisioning {what} failed (pip exit code {code}): " + "\n".join(tail)[-1500:])
+
+
+def _pip_install(spec: PipelineSpec, python: str) -> list[str]:
+    """pip's command line for the side's requirements: offline unless the side allows the index."""
     argv = [*_pip(python), "install", "--disable-pip-version-check", "--no-input"]
     if not spec.index:
         argv.append("--no-index")
     for link in spec.find_links:
         argv += ["--find-links", link]
-    argv += list(spec.requirements)
-    proc = supervise.popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                           cwd=spec.root or None)
+    return argv + list(spec.requirements)
+
+
+def _follow(proc: subprocess.Popen[bytes], say: Callable[[str], None]) -> list[str]:
+    """pip's output until it ends or INSTALL_TIMEOUT_S pass: its progress lines said as they come;
+    its last lines returned (what a failure shows)."""
     assert proc.stdout is not None
     tail: list[str] = []
     deadline = time.monotonic() + INSTALL_TIMEOUT_S
@@ -115,11 +130,7 @@ def _install(spec: PipelineSpec, folder: Path, say: Callable[[str], None]) -> No
             say(f"  {line.strip()[:150]}")
         if time.monotonic() > deadline:
             break
-    supervise.kill_group(proc.pid)  # at the deadline, or whatever pip left behind
-    code = proc.wait()
-    if code != 0:
-        what = " ".join(spec.requirements)
-        raise SubjectError(f"provisioning {what} failed (pip exit code {code}): " + "\n".join(tail)[-1500:])
+    return tail
 
 
 def provision(spec: PipelineSpec, say: Callable[[str], None] | None = None) -> Path:

@@ -83,7 +83,7 @@ def expand(suite: Suite, versions: Sequence[str]) -> Suite:
 
 def pins_option(suite: Suite) -> list[str]:
     """The child pytest's argument for a matrix run (the versions ``expand`` recorded), else none."""
-    versions = suite.settings.get("matrix")
+    versions = suite.settings.matrix
     return [f"{PINS_OPTION}={','.join(versions)}"] if versions else []
 
 

@@ -61,13 +61,19 @@ DETAIL_MAX_DEPTH = 48  # deeper outputs get paths only: deepdiff and our cut bot
 def _cut(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str) and len(value) > STRING_LIMIT:
         return value[:STRING_LIMIT] + f"... ({len(value) - STRING_LIMIT} more characters)"
-    if isinstance(value, dict | list) and depth >= DETAIL_MAX_DEPTH:
+    if not isinstance(value, dict | list):
+        return value
+    if depth >= DETAIL_MAX_DEPTH:
         return f"[cut: nested deeper than {DETAIL_MAX_DEPTH} levels]"
     if isinstance(value, dict):
         return {k: _cut(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_cut(v, depth + 1) for v in value[:50]] + ([f"... ({len(value) - 50} more)"] if len(value) > 50 else [])
-    return value
+    return _cut_list(value, depth)
+
+
+def _cut_list(value: list[Any], depth: int) -> list[Any]:
+    """The first 50 items, each cut, and how many more there were."""
+    more = [f"... ({len(value) - 50} more)"] if len(value) > 50 else []
+    return [_cut(v, depth + 1) for v in value[:50]] + more
 
 
 def _depth(value: Any, limit: int) -> int:
@@ -85,15 +91,24 @@ def _detail(res: UnitResult, deep: bool) -> dict[str, Any] | None:
     """deepdiff's diff (``deep``), else the path view; None unless both sides are ok."""
     if not (res.old and res.new and res.old.ok and res.new.ok):
         return None
-    if max(len(res.old.wire or b""), len(res.new.wire or b"")) > DETAIL_MAX_BYTES:
-        return {"omitted": f"outputs over {DETAIL_MAX_BYTES} bytes: see the differing paths"}
-    if max(_depth(res.old.value, DETAIL_MAX_DEPTH), _depth(res.new.value, DETAIL_MAX_DEPTH)) >= DETAIL_MAX_DEPTH:
-        return {"omitted": f"outputs nested {DETAIL_MAX_DEPTH} or more deep: see the differing paths"}
+    omitted = _omitted(res.old, res.new)
+    if omitted:
+        return {"omitted": omitted}
     if not deep:
         return _path_view(res.old.value, res.new.value, res.verdict.paths if res.verdict else ())
     diff = DeepDiff(res.old.value, res.new.value, verbose_level=2, max_diffs=200, log_frequency_in_sec=0)
     loaded: dict[str, Any] = _cut(json.loads(diff.to_json()))
     return loaded
+
+
+def _omitted(old: Observation, new: Observation) -> str | None:
+    """Why a pair gets the differing paths only: outputs too large to diff, or nested deeper than
+    deepdiff and ``_cut`` (both recursive) may go."""
+    if max(len(old.wire or b""), len(new.wire or b"")) > DETAIL_MAX_BYTES:
+        return f"outputs over {DETAIL_MAX_BYTES} bytes: see the differing paths"
+    if max(_depth(old.value, DETAIL_MAX_DEPTH), _depth(new.value, DETAIL_MAX_DEPTH)) >= DETAIL_MAX_DEPTH:
+        return f"outputs nested {DETAIL_MAX_DEPTH} or more deep: see the differing paths"
+    return None
 
 
 def _at(value: Any, path: str) -> list[Any]:

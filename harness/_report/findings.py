@@ -39,6 +39,13 @@ def fail_on_setting(suite: Suite) -> str:
     return fail_on
 
 
+def _count_key(side: str, rejection: Mapping[str, Any]) -> str:
+    """The summary count a known rejection adds to: old, or new declared (expected) or undeclared."""
+    if side == "old":
+        return "old"
+    return "new_expected" if rejection["expected"] else "new_undeclared"
+
+
 class RejectionStream:
     """Findings of each finished unit, listed to disk or counted; ``section()`` at the end."""
 
@@ -74,13 +81,15 @@ class RejectionStream:
             self.listed.put(slot, found)
         else:
             self.unlisted.setdefault(found["lane"], Counter())[status] += 1
-        for rej in found["rejections"]:
-            key = "old" if found["side"] == "old" else "new_expected" if rej["expected"] else "new_undeclared"
-            self.counts[key] += 1
+        self.counts.update(_count_key(found["side"], rej) for rej in found["rejections"])
         if found["case"] in self.declaring:
-            if status != "not-built":
-                self.built.add((found["case"], found["lane"], found["side"]))
-            self.seen.update((found["case"], found["lane"], found["side"], r["rule"]) for r in found["rejections"])
+            self._note_declaring(found)
+
+    def _note_declaring(self, found: Finding) -> None:
+        """What a case that declares rejections built and set off: the stale check reads it."""
+        if found["status"] != "not-built":
+            self.built.add((found["case"], found["lane"], found["side"]))
+        self.seen.update((found["case"], found["lane"], found["side"], r["rule"]) for r in found["rejections"])
 
     def _delta(self, slot: int, case: Case, pair: list[Finding]) -> None:
         part = delta(cast(list[Mapping[str, Any]], pair), {case.id: case.subject})

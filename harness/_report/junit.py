@@ -99,32 +99,27 @@ def render(report: Mapping[str, Any]) -> bytes:
 
 def _rejections(section: Mapping[str, Any]) -> list[Case]:
     """One case per case x lane x side a known rejection fires on; undeclared on new fails."""
-    out: list[Case] = []
-    for finding in section.get("findings", []):
-        if not finding["rejections"]:
-            continue
-        undeclared = [r for r in finding["rejections"] if not r["expected"]]
-        fails = finding["side"] == "new" and bool(undeclared)
-        shown = undeclared if fails else finding["rejections"]
-        message = "; ".join(f"{r['rule']} at {r['location']}: {r['title']}" for r in shown)
-        if not fails:
-            message = ("declared: " if finding["side"] == "new" else "old pipeline: ") + message
-        out.append((f"{finding['case']}[{finding['lane']}]", f"{finding['side']}:known-rejection",
-                    "failure" if fails else None, message if fails else None))
-    return out
+    return [_rejection_case(f) for f in section.get("findings", []) if f["rejections"]]
+
+
+def _rejection_case(finding: Mapping[str, Any]) -> Case:
+    """A finding's case: failing, with the undeclared rejections named, when the new pipeline has any."""
+    name, kind = f"{finding['case']}[{finding['lane']}]", f"{finding['side']}:known-rejection"
+    undeclared = [r for r in finding["rejections"] if not r["expected"]]
+    if finding["side"] != "new" or not undeclared:
+        return name, kind, None, None
+    return name, kind, "failure", "; ".join(f"{r['rule']} at {r['location']}: {r['title']}" for r in undeclared)
 
 
 def _claims(section: Mapping[str, Any]) -> list[Case]:
     """One case per declared mutant: a claim that does not hold fails, a pending one is skipped."""
     from harness._mutate.results import expand  # names pins by id; the mutation stage is optional
 
-    out: list[Case] = []
-    for m in expand(section)["mutants"]:
-        claim = m.get("claim")
-        if claim is None:
-            continue
-        kind = {"failed": "failure", "pending": "skipped"}.get(claim["result"])
-        green = claim.get("green") or []
-        detail = f"{claim['note']}" + (f": {', '.join(green[:10])}" if green else "")
-        out.append((m.get("ledger") or "ledger", m["id"], kind, detail if kind else None))
-    return out
+    return [_claim_case(m, m["claim"]) for m in expand(section)["mutants"] if m.get("claim") is not None]
+
+
+def _claim_case(m: Mapping[str, Any], claim: Mapping[str, Any]) -> Case:
+    kind = {"failed": "failure", "pending": "skipped"}.get(claim["result"])
+    green = claim.get("green") or []
+    detail = f"{claim['note']}" + (f": {', '.join(green[:10])}" if green else "")
+    return m.get("ledger") or "ledger", m["id"], kind, detail if kind else None

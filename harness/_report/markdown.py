@@ -80,14 +80,19 @@ def _failure(row: Mapping[str, Any], diff: bool = True) -> str:
     if row["unexpected_paths"]:
         lines += ["", "Paths: " + ", ".join(f"`{p}`" for p in row["unexpected_paths"][:20])]
     for side in ("old", "new"):
-        err = row[side]["error"]
-        if err:
-            where = f" (at {err['where']})" if err.get("where") else ""
-            lines += ["", f"{side}: `{err['type']}: {err['message'][:300]}`{where}"]
+        lines += _error_lines(side, row[side]["error"])
     if diff and row.get("diff"):
         lines += ["", "<details><summary>diff (deepdiff)</summary>", "", _fence(row["diff"]), "", "</details>"]
     lines += ["", f"Bodies: {_show(row)}"]
     return "\n".join(lines)
+
+
+def _error_lines(side: str, err: Mapping[str, Any] | None) -> list[str]:
+    """What one side's pipeline raised, and where; nothing when it did not."""
+    if not err:
+        return []
+    where = f" (at {err['where']})" if err.get("where") else ""
+    return ["", f"{side}: `{err['type']}: {err['message'][:300]}`{where}"]
 
 
 def _failure_line(row: Mapping[str, Any]) -> str:
@@ -136,14 +141,7 @@ def _intended(rows: list[Mapping[str, Any]]) -> str:
 
 def _samples(rows: Iterable[Mapping[str, Any]], cap: int = INTENDED_SAMPLE) -> str:
     """A few intended divergences with their diffs, one per case, folded: what "intended" looks like."""
-    picked: dict[str, Mapping[str, Any]] = {}
-    total = 0
-    for r in rows:
-        if r["verdict"] != "intended" or r["failed"]:
-            continue
-        total += 1
-        if r.get("diff") and r["case"] not in picked and len(picked) < cap:
-            picked[r["case"]] = r
+    picked, total = _one_per_case(rows, cap)
     if not picked:
         return ""
     out = ["## Intended divergences: a sample", "",
@@ -153,6 +151,20 @@ def _samples(rows: Iterable[Mapping[str, Any]], cap: int = INTENDED_SAMPLE) -> s
         out += [f"<details><summary><code>{r['case']}</code> on <code>{r['lane']}</code>: {r['why']}</summary>",
                 "", _fence(r["diff"], 1500), "", f"Bodies: {_show(r)}", "", "</details>", ""]
     return "\n".join(out)
+
+
+def _one_per_case(rows: Iterable[Mapping[str, Any]], cap: int) -> tuple[dict[str, Mapping[str, Any]], int]:
+    """The first intended divergence with a diff of each case (at most ``cap`` cases), and how
+    many intended divergences there are in all."""
+    picked: dict[str, Mapping[str, Any]] = {}
+    total = 0
+    for r in rows:
+        if r["verdict"] != "intended" or r["failed"]:
+            continue
+        total += 1
+        if r.get("diff") and r["case"] not in picked and len(picked) < cap:
+            picked[r["case"]] = r
+    return picked, total
 
 
 def _pins(pins: Mapping[str, Any] | None) -> str:
@@ -165,21 +177,33 @@ def _pins(pins: Mapping[str, Any] | None) -> str:
              f"({len(pins['results']) - expect} pins and {expect} expect items)."]
     claims = pins.get("catches_old")
     if pins["against"] == "old" and claims is not None:
-        # Against old, failing is the point: summarise the claims, name only what needs reading.
-        marked = set(claims["marked"])
-        lines += ["", f"Pins marked `catches_old`: {claims['failed']} failed against old, as they should; "
-                      f"{len(claims['passed'])} passed (a pin that cannot catch the old behaviour)."]
-        lines += [f"- passed against old: `{p}`" for p in claims["passed"]]
-        unmarked = [p for p in pins["results"] if p["outcome"] == "failed" and p["id"] not in marked]
-        if unmarked:
-            lines += ["", f"{len(unmarked)} pin(s) not marked `catches_old` also fail against old:"]
-            lines += [f"- `{p['id']}`" for p in unmarked[:30]]
-        return "\n".join(lines)
-    bad = [p for p in pins["results"] if p["outcome"] in ("failed", "error")]
-    if bad:
-        lines += ["", "| pin | outcome | message |", "|---|---|---|"]
-        lines += [f"| `{p['id']}` | {p['outcome']} | {p['message'][:300].replace('|', '/')} |" for p in bad[:100]]
+        lines += _catches_old(pins["results"], claims)
+    else:
+        lines += _bad_pins(pins["results"])
     return "\n".join(lines)
+
+
+def _catches_old(results: list[Mapping[str, Any]], claims: Mapping[str, Any]) -> list[str]:
+    """Against old, failing is the point: the claims summarised, and only what needs reading named
+    (marked pins that passed, unmarked ones that failed)."""
+    marked = set(claims["marked"])
+    lines = ["", f"Pins marked `catches_old`: {claims['failed']} failed against old, as they should; "
+                 f"{len(claims['passed'])} passed (a pin that cannot catch the old behaviour)."]
+    lines += [f"- passed against old: `{p}`" for p in claims["passed"]]
+    unmarked = [p for p in results if p["outcome"] == "failed" and p["id"] not in marked]
+    if unmarked:
+        lines += ["", f"{len(unmarked)} pin(s) not marked `catches_old` also fail against old:"]
+        lines += [f"- `{p['id']}`" for p in unmarked[:30]]
+    return lines
+
+
+def _bad_pins(results: list[Mapping[str, Any]]) -> list[str]:
+    """The pins that failed or errored, as a table (the first hundred)."""
+    bad = [p for p in results if p["outcome"] in ("failed", "error")]
+    if not bad:
+        return []
+    return ["", "| pin | outcome | message |", "|---|---|---|",
+            *(f"| `{p['id']}` | {p['outcome']} | {p['message'][:300].replace('|', '/')} |" for p in bad[:100])]
 
 
 def _form(render_section: Renderer, section: Any, form: str) -> str:
@@ -227,20 +251,30 @@ def _tables(report: Mapping[str, Any]) -> tuple[str, ...]:
         return ()
     if _too_big(shape):
         return (_lane_counts(rows),)
-    by_subject: dict[str, list[Mapping[str, Any]]] = {}
-    for row in rows:  # only what a cell and a reason read: not the diffs, paths and evidence of each row
-        by_subject.setdefault(row["subject"], []).append({k: row[k] for k in _CELL_KEYS})
-    out = []
-    for subject, subject_rows in by_subject.items():
-        out += ["", f"## Differential: `{subject}` (old vs new)", "", table(subject_rows)]
-        intended = _intended(subject_rows)
-        if intended:
-            summary = "<details><summary>Declared divergences (and declared sameness) and why</summary>"
-            out += ["", summary, "", intended, "", "</details>"]
+    out = [line for subject, cells in _by_subject(rows).items() for line in _subject_table(subject, cells)]
     out += ["", "Legend: " + " · ".join(f"{m} = {k}" for k, m in MARKS.items()) + " · ⚠ = fails the run"]
     with_reasons = "\n".join(out).strip("\n")
     bare = "\n".join(line for line in out if not line.startswith(("<details>", "</details>", "- `"))).strip("\n")
     return with_reasons, bare, _lane_counts(rows)
+
+
+def _by_subject(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    """Each subject's rows, holding only what a cell and a reason read: not the diffs, paths and
+    evidence of each row."""
+    by_subject: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        by_subject.setdefault(row["subject"], []).append({k: row[k] for k in _CELL_KEYS})
+    return by_subject
+
+
+def _subject_table(subject: str, rows: list[Mapping[str, Any]]) -> list[str]:
+    """One subject's heading and table, then its declared reasons folded below it."""
+    out = ["", f"## Differential: `{subject}` (old vs new)", "", table(rows)]
+    intended = _intended(rows)
+    if intended:
+        summary = "<details><summary>Declared divergences (and declared sameness) and why</summary>"
+        out += ["", summary, "", intended, "", "</details>"]
+    return out
 
 
 def _lane_counts(rows: Iterable[Mapping[str, Any]]) -> str:
@@ -259,18 +293,18 @@ def _lane_counts(rows: Iterable[Mapping[str, Any]]) -> str:
 
 def _stage_blocks(report: Mapping[str, Any], sections: Mapping[str, Renderer], form: str) -> list[Block]:
     """Each stage's section in one form (findings first, full later), with its fallbacks."""
-    out = []
-    for key, render_section in sections.items():
-        section = report.get(key)
-        if not section:
-            continue
-        forms = ("findings",) if form == "findings" else ("full", "short")
-        texts = tuple(t.rstrip("\n") for t in (_form(render_section, section, f) for f in forms) if t.strip())
-        if texts:
-            where = "report.json" + (" and mutation/mutation.md" if key == "mutation" else "")
-            name = f"{key} findings" if form == "findings" else f"{key} section"
-            out.append(Block(name, texts, _stage_counts(key, section), where))
-    return out
+    return [_stage_block(key, report[key], render_section, form)
+            for key, render_section in sections.items() if report.get(key)]
+
+
+def _stage_block(key: str, section: Any, render_section: Renderer, form: str) -> Block:
+    """One stage's block: its findings alone, or its full section with the short one to fall back
+    on; a block with no text has no forms (``blocks`` drops it)."""
+    forms = ("findings",) if form == "findings" else ("full", "short")
+    texts = tuple(t.rstrip("\n") for t in (_form(render_section, section, f) for f in forms) if t.strip())
+    where = "report.json" + (" and mutation/mutation.md" if key == "mutation" else "")
+    name = f"{key} findings" if form == "findings" else f"{key} section"
+    return Block(name, texts, _stage_counts(key, section), where)
 
 
 def _stage_counts(key: str, section: Mapping[str, Any]) -> str:
@@ -288,24 +322,30 @@ def blocks(report: Mapping[str, Any], sections: Mapping[str, Renderer]) -> list[
     """report.md's blocks in priority order."""
     rows = report["differential"]
     failing, failures = _failing(rows)
+    pins_first, pins_last = _pin_blocks(report.get("pins"))
+    samples = _samples(rows)
     out = [Block("headline", (_headline(report),), "", "report.json")]
     if report.get("baseline"):
         out.append(Block("new since the baseline", baseline_forms(report), "", "report.json (`baseline`)"))
-    if failing:
-        out.append(Block("failures", _failures(failing, failures), f"{failures} failing verdict(s)", "report.json"))
-    pins = _pins(report.get("pins"))
-    pin_block = Block("pins", (pins, pins.split("\n\n| pin |")[0]), "", "report.json (`pins`)") if pins else None
-    if pin_block and _pins_fail(report["pins"]):
-        out.append(pin_block)  # failing pins are findings: before the tables
-    out += _stage_blocks(report, sections, "findings")
-    out.append(Block("differential tables", _tables(report), f"{len(rows)} case x lane runs", "report.json"))
-    if pin_block and not _pins_fail(report["pins"]):
-        out.append(pin_block)
-    samples = _samples(rows)
-    if samples:
-        out.append(Block("intended divergence sample", (samples,), "", "report.json (`differential[].diff`)"))
-    out += _stage_blocks(report, sections, "full")
+    # a block without forms (no failures, no sample, a stage with nothing to say) is dropped below
+    out += [Block("failures", _failures(failing, failures), f"{failures} failing verdict(s)", "report.json"),
+            *pins_first,
+            *_stage_blocks(report, sections, "findings"),
+            Block("differential tables", _tables(report), f"{len(rows)} case x lane runs", "report.json"),
+            *pins_last,
+            Block("intended divergence sample", (samples,) if samples else (), "",
+                  "report.json (`differential[].diff`)"),
+            *_stage_blocks(report, sections, "full")]
     return [b for b in out if b.forms]
+
+
+def _pin_blocks(pins: Mapping[str, Any] | None) -> tuple[list[Block], list[Block]]:
+    """The pins block: before the tables when pins fail (failing pins are findings), else after them."""
+    text = _pins(pins)
+    if not pins or not text:
+        return [], []
+    block = Block("pins", (text, text.split("\n\n| pin |")[0]), "", "report.json (`pins`)")
+    return ([block], []) if _pins_fail(pins) else ([], [block])
 
 
 def _pins_fail(pins: Mapping[str, Any]) -> bool:
@@ -332,15 +372,20 @@ def fit(parts: Sequence[Block], limit: int = LIMIT) -> str:
             shortened.append(block)
         out.append(text)
         used += len(text) + 2
+    if shortened or left_out:
+        out.append(_closing_note(shortened, left_out, limit))
+    return "\n\n".join(out) + "\n"
+
+
+def _closing_note(shortened: list[Block], left_out: list[Block], limit: int) -> str:
+    """What ``fit`` shortened or left out, with each block's counts and where it is in full."""
     notes = []
     if shortened:
         notes.append("shortened: " + "; ".join(f"{b.name} (in full in {b.where})" for b in shortened))
     if left_out:
         notes.append("left out: " + "; ".join(f"{b.name}" + (f" ({b.summary})" if b.summary else "")
                                             + f": in {b.where}" for b in left_out))
-    if notes:
-        out.append(f"> To fit {limit:,} characters (a pull-request comment), {'. '.join(notes)}."[: RESERVE - 10])
-    return "\n\n".join(out) + "\n"
+    return f"> To fit {limit:,} characters (a pull-request comment), {'. '.join(notes)}."[: RESERVE - 10]
 
 
 def render(report: Mapping[str, Any], sections: Mapping[str, Renderer]) -> str:

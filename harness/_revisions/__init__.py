@@ -36,7 +36,7 @@ import hashlib
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,11 +171,20 @@ def side_at(spec: PipelineSpec, rev: Revision) -> PipelineSpec:
     path = [rev.move(p) or p for p in spec.path]
     if spec.kind == "python":  # another interpreter: its declared folders first, then the tree's
         path += _tree_path(root, rev)
-    return dataclasses.replace(
-        spec, root=root, cwd=rev.move(spec.cwd), path=tuple(dict.fromkeys(path)),
-        python=rev.move(spec.python, only_if_there=True) if spec.python and "/" in spec.python else spec.python,
-        command=tuple((rev.move(a, only_if_there=True) or a) if a.startswith("/") else a for a in spec.command),
-    )
+    return dataclasses.replace(spec, root=root, cwd=rev.move(spec.cwd), path=tuple(dict.fromkeys(path)),
+                               python=_interpreter_at(spec.python, rev),
+                               command=tuple(_argument_at(a, rev) for a in spec.command))
+
+
+def _interpreter_at(python: str | None, rev: Revision) -> str | None:
+    """A side's interpreter named by path, moved into the tree when the tree has it (a virtualenv
+    in the repository); one named by command (``python3``) as it is."""
+    return rev.move(python, only_if_there=True) if python and "/" in python else python
+
+
+def _argument_at(arg: str, rev: Revision) -> str:
+    """A command's absolute path argument moved into the tree when the tree has it."""
+    return (rev.move(arg, only_if_there=True) or arg) if arg.startswith("/") else arg
 
 
 def _setup(spec: PipelineSpec, rev: Revision, cache: Path) -> PipelineSpec:
@@ -200,13 +209,16 @@ def at_revisions(suite: Suite, old_ref: str | None, new_ref: str | None = None) 
     repo = _repo_of(Path(suite.root), f"--{next(iter(refs))}-ref")
     revs = {side: checkout(repo, ref, f"--{side}-ref") for side, ref in refs.items()}
     cache = _cache(repo)
-    subjects: dict[str, Subject] = {}
     with _locked(cache):  # two runs on one checkout build a tree once, not at the same time
-        for name, subject in suite.subjects.items():
-            sides = {side: subject.pipeline(side) for side in ("old", "new")}
-            labels = {"old": subject.old, "new": subject.new}
-            for side, rev in revs.items():
-                sides[side] = _setup(side_at(subject.pipeline("new"), rev), rev, cache)
-                labels[side] = f"{subject.new} at {rev.label()}"
-            subjects[name] = dataclasses.replace(subject, old=labels["old"], new=labels["new"], pipelines=sides)
+        subjects = {name: _subject_at(subject, revs, cache) for name, subject in suite.subjects.items()}
     return dataclasses.replace(suite, subjects=subjects), {side: rev.sha for side, rev in revs.items()}
+
+
+def _subject_at(subject: Subject, revs: Mapping[Side, Revision], cache: Path) -> Subject:
+    """``subject`` with each side named in ``revs`` played by its new pipeline at that revision."""
+    sides = {side: subject.pipeline(side) for side in ("old", "new")}
+    labels = {"old": subject.old, "new": subject.new}
+    for side, rev in revs.items():
+        sides[side] = _setup(side_at(subject.pipeline("new"), rev), rev, cache)
+        labels[side] = f"{subject.new} at {rev.label()}"
+    return dataclasses.replace(subject, old=labels["old"], new=labels["new"], pipelines=sides)

@@ -42,14 +42,21 @@ def _tool(entry: Any, place: Place) -> dict[str, Any]:
     }
 
 
+def _listing(value: Any) -> tuple[Any, str]:
+    """The tools of a listing and their key path: ``tools`` of ``{tools}``, or of an MCP answer's
+    ``result``, or the value itself."""
+    prefix = ""
+    if isinstance(value, dict) and isinstance(value.get("result"), dict):
+        value, prefix = value["result"], "result."
+    if isinstance(value, dict):
+        return value.get("tools"), f"{prefix}tools"
+    return value, prefix
+
+
 def tools_from_listing(value: Any, place: Place, doc: Document | None = None) -> list[dict[str, Any]]:
     """Tools from a list, ``{tools: [...]}`` or an MCP ``tools/list`` result (``inputSchema``).
     With the loaded ``doc``, an error names the line of the tool at fault."""
-    prefix = ""
-    if isinstance(value, dict) and "result" in value and isinstance(value["result"], dict):
-        value, prefix = value["result"], "result."
-    listing = value.get("tools") if isinstance(value, dict) else value
-    prefix = f"{prefix}tools" if isinstance(value, dict) else prefix.rstrip(".")
+    listing, prefix = _listing(value)
     if not isinstance(listing, list):
         raise InputError(place, "a list of tools or an object with 'tools'", type(value).__name__)
 
@@ -63,11 +70,7 @@ def tools_from_listing(value: Any, place: Place, doc: Document | None = None) ->
 def _pick(tools: list[dict[str, Any]], names: list[str] | None, place: Place) -> list[dict[str, Any]]:
     if not names:
         return tools
-    by_name: dict[str, dict[str, Any]] = {}
-    for tool in tools:
-        if tool["name"] in by_name:  # picking by name would silently drop one of them
-            raise InputError(place, "tool names unique in the source to pick from", f"two tools named {tool['name']!r}")
-        by_name[tool["name"]] = tool
+    by_name = _by_name(tools, place)
     missing = [n for n in names if n not in by_name]
     if missing:
         known = ", ".join(sorted(by_name)[:12])
@@ -75,20 +78,39 @@ def _pick(tools: list[dict[str, Any]], names: list[str] | None, place: Place) ->
     return [by_name[n] for n in names]
 
 
+def _by_name(tools: list[dict[str, Any]], place: Place) -> dict[str, dict[str, Any]]:
+    by_name: dict[str, dict[str, Any]] = {}
+    for tool in tools:
+        if tool["name"] in by_name:  # picking by name would silently drop one of them
+            raise InputError(place, "tool names unique in the source to pick from", f"two tools named {tool['name']!r}")
+        by_name[tool["name"]] = tool
+    return by_name
+
+
 def resolve_tools(source: Any, case_file: Path, place: Place,
                   roots: Sequence[Path] | None = None) -> list[dict[str, Any]]:
     """Resolve one case's ``tools`` value to a list of tool dicts; files only inside ``roots``."""
     if isinstance(source, list):
         return [_tool(t, Place(place.file, place.line, f"{place.path}[{i}]")) for i, t in enumerate(source)]
-    base = case_file.parent
     if "openapi" in source:
-        from harness._sources import openapi  # local: only suites that use it pay for it
+        return _openapi_tools(source, case_file, place, roots)
+    return _listed_tools(source, case_file, place, roots)
 
-        path = resolve_path(source["openapi"], base, place, roots)
-        tools = openapi.tools_from_document(path, source.get("operations"), place)
-        return _pick(tools, source.get("pick"), place)
+
+def _openapi_tools(source: dict[str, Any], case_file: Path, place: Place,
+                   roots: Sequence[Path] | None) -> list[dict[str, Any]]:
+    from harness._sources import openapi  # local: only suites that use it pay for it
+
+    path = resolve_path(source["openapi"], case_file.parent, place, roots)
+    tools = openapi.tools_from_document(path, source.get("operations"), place)
+    return _pick(tools, source.get("pick"), place)
+
+
+def _listed_tools(source: dict[str, Any], case_file: Path, place: Place,
+                  roots: Sequence[Path] | None) -> list[dict[str, Any]]:
+    """The tools of a ``file:`` or ``mcp:`` listing, picked, as the case's own copy."""
     key = "mcp" if "mcp" in source else "file"
-    path = resolve_path(source[key], base, place, roots)
+    path = resolve_path(source[key], case_file.parent, place, roots)
     display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
     doc = load_once(path, display)  # parsed once per run however many cases pick from it
     tools = made_once(("tools", path, display), lambda: tools_from_listing(doc.value, doc.place(""), doc))

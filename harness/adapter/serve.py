@@ -47,18 +47,33 @@ def _error(rid: Any, kind: str, message: str, where: str = "") -> dict[str, Any]
 
 def _answer(request: Any, pipelines: dict[str, Callable[..., Any]]) -> str:
     """The answer line (without its newline) to one decoded request."""
+    rid = _call_id(request)
+    refused = _refusal(request, rid, pipelines)
+    if refused is not None:
+        return json.dumps(refused)
+    return _call(pipelines[str(request.get("pipeline"))], request, rid)
+
+
+def _call_id(request: Any) -> int | None:
+    """The request's id when it is an integer (a bool is not one), else None."""
     rid = request.get("id") if isinstance(request, dict) else None
-    if not isinstance(rid, int) or isinstance(rid, bool):
-        rid = None
+    return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+
+
+def _refusal(request: Any, rid: int | None, pipelines: dict[str, Callable[..., Any]]) -> dict[str, Any] | None:
+    """The error answer to a request that is not a call this program can make, or None."""
     if not isinstance(request, dict) or request.get("type") != "call":
-        found = str(request)[:200]
-        return json.dumps(_error(rid, "BadRequest", f"expected a call or shutdown message, found {found}"))
+        return _error(rid, "BadRequest", f"expected a call or shutdown message, found {str(request)[:200]}")
     if rid is None:
-        return json.dumps(_error(None, "BadRequest", f"a call needs an integer id, found {request.get('id')!r}"))
-    fn = pipelines.get(str(request.get("pipeline")))
-    if fn is None:
-        return json.dumps(_error(rid, "UnknownPipeline", f"no pipeline {request.get('pipeline')!r}; "
-                                 f"this program serves {', '.join(sorted(pipelines))}"))
+        return _error(None, "BadRequest", f"a call needs an integer id, found {request.get('id')!r}")
+    if pipelines.get(str(request.get("pipeline"))) is None:
+        return _error(rid, "UnknownPipeline", f"no pipeline {request.get('pipeline')!r}; "
+                      f"this program serves {', '.join(sorted(pipelines))}")
+    return None
+
+
+def _call(fn: Callable[..., Any], request: dict[str, Any], rid: int | None) -> str:
+    """The pipeline's answer: its output, or the error it raised or that its output makes."""
     try:
         output = fn(request.get("input"), request.get("lane"))
     except Exception as exc:

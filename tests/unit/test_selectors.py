@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness._common.selectors import select
+from harness._common.selectors import compile_selector, select
 from harness._errors import ConfigError
 
 BODY = {"tools": [{"name": "a", "input_schema": {"oneOf": []}}, {"name": "b", "input_schema": {}}],
@@ -34,3 +34,18 @@ def test_dollar_selects_the_whole_value() -> None:
 def test_a_selector_that_does_not_parse_is_one_config_error_naming_it() -> None:
     with pytest.raises(ConfigError, match=r"selector='tools\[x\]'"):
         select(BODY, "tools[x]")
+
+
+def test_a_step_on_the_wrong_kind_of_value_selects_nothing() -> None:
+    value = {"a": [1, 2], "d": {"k": "v"}, "s": "text"}
+    assert select(value, "a.x") == [] and select(value, "d[0]") == [] and select(value, "s.*") == []
+    assert select(value, "s[*]") == [] and select(value, "a[-3]") == [] and select(value, "a[2]") == []
+    assert select(value, "*") == [("a", [1, 2]), ("d", {"k": "v"}), ("s", "text")]
+    assert select(value, "d.*") == [("d.k", "v")] and select(value, "a[*]") == [("a[0]", 1), ("a[1]", 2)]
+
+
+def test_a_leading_dollar_and_dots_are_optional_and_blank_is_the_whole_value() -> None:
+    assert compile_selector("$.a[0]") == compile_selector("a[0]") == compile_selector(" .a[0] ") == (
+        ("key", "a"), ("index", 0))
+    assert compile_selector("  ") == () and compile_selector("a.*[*]") == (("key", "a"), ("any-key", None),
+                                                                            ("any-index", None))

@@ -23,9 +23,7 @@ __all__ = ["cassette_answer", "suite_catalog"]
 def suite_catalog(root: str) -> Catalog:
     """The rules and cassettes of the suite at ``root`` (loaded once per process)."""
     settings = suite_settings(Path(root))
-    rules = settings.get("rules") or ["**/*.rules.yaml"]
-    cassettes = settings.get("cassettes")
-    return cached_catalog(root, str(cassettes) if cassettes else None, tuple(rules))
+    return cached_catalog(root, settings.cassettes, settings.rules)  # no rules named: the rules stage's default
 
 
 def _lane(raw: dict[str, Any]) -> Lane:

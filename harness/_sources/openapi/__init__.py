@@ -28,7 +28,7 @@ from harness._sources.openapi.importer import (
     import_value,
     load_openapi,
 )
-from harness._sources.openapi.shapes import describe
+from harness._sources.openapi.shapes import describe, is_names
 
 __all__ = ["ImportResult", "Skipped", "import_document", "import_value", "load_openapi", "tools_from_document"]
 
@@ -37,12 +37,16 @@ _log = logging.getLogger(__name__)
 
 def tools_from_document(path: Path, operations: list[str] | None, place: Place) -> list[dict[str, Any]]:
     """The tools of ``path``; an operation named in ``operations`` that a bound skips is an error."""
-    if operations is not None and not (isinstance(operations, list) and all(isinstance(o, str) for o in operations)):
+    if operations is not None and not is_names(operations):
         raise InputError(place, "operations: a list of operationIds or method_path keys", describe(operations))
     result = import_document(path, operations, place, display=str(path))
     for line in result.warnings():  # at most three lines: nothing is dropped without a word
         _log.warning("%s: %s", place, line)
     if operations and result.skipped:  # only named operations were built, so each is named
-        reasons = "; ".join(f"{s.name}: {s.reason}" for s in result.skipped[:5])
-        raise InputError(place, "every named operation imported", f"skipped {reasons}")
+        raise _named_but_skipped(result.skipped, place)
     return result.tools
+
+
+def _named_but_skipped(skipped: list[Skipped], place: Place) -> InputError:
+    reasons = "; ".join(f"{s.name}: {s.reason}" for s in skipped[:5])
+    return InputError(place, "every named operation imported", f"skipped {reasons}")

@@ -9,12 +9,16 @@ Document-wide (scaled by the document's own size, so a big honest document fits)
     values all imported tools hold                         64 per document value, 50 000..4 000 000
     top-level input fields of all tools                    8 per document value, 5 000..100 000
                                                            (operations that no longer fit are skipped)
+
+``Sizes`` checks the per-schema bounds, remembering each container it sized for the rest of the
+import; ``Budgets.take_held`` counts held values exactly only when the sizes no longer fit.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -24,11 +28,12 @@ __all__ = [
     "MAX_SCHEMA_VALUES",
     "Budgets",
     "OverBound",
+    "Sizes",
     "TooDeep",
     "TooLarge",
     "count_values",
+    "held",
     "is_json_scalar",
-    "measure",
 ]
 
 MAX_SCHEMA_VALUES = 10_000
@@ -63,10 +68,11 @@ class Budgets:
     built_limit: int
     held_limit: int
     fields_limit: int
-    built_inputs: int = 0
-    built_responses: int = 0
-    held: int = 0
+    built: Counter[str] = field(default_factory=Counter)  # values built, per mode (input, response)
+    held: int = 0  # counted exactly (a walk per schema), only once the upper bound runs short
     fields: int = 0
+    unheld: list[Any] = field(default_factory=list)  # schemas taken on their expanded size
+    unheld_size: int = 0
 
     @classmethod
     def for_document(cls, values: int) -> Budgets:
@@ -80,8 +86,27 @@ class Budgets:
     def response_limit(self) -> int:
         return self.built_limit // 2
 
+    def take_held(self, schemas: list[Any], size: int) -> bool:
+        """Add what ``schemas`` (of expanded ``size`` together) hold to the held budget, or
+        add nothing and answer False when it does not fit. The exact count is a walk of every
+        schema; the expanded size is known already and never less, so the walks are made only
+        once the sizes alone no longer fit: the answer is the exact count's either way."""
+        if self.held + self.unheld_size + size <= self.held_limit:
+            self.unheld += schemas
+            self.unheld_size += size
+            return True
+        self.held += held(*self.unheld)
+        self.unheld, self.unheld_size = [], 0
+        need = held(*schemas)
+        if self.held + need > self.held_limit:
+            return False
+        self.held += need
+        return True
+
 
 _PLAIN = frozenset({str, int, bool, type(None)})
+_CONTAINERS = frozenset({dict, list})
+_SCALAR = (1, 0)  # the expanded size and height of a scalar
 
 
 def count_values(value: Any, limit: int) -> tuple[int, bool]:
@@ -106,62 +131,79 @@ def count_values(value: Any, limit: int) -> tuple[int, bool]:
 
 def is_json_scalar(value: Any) -> bool:
     """A scalar a tool can carry: JSON's, or a YAML date (written out as ISO text)."""
-    if value is None or isinstance(value, (str, int, date)):
+    if isinstance(value, (str, int, date, type(None))):
         return True
     return isinstance(value, float) and math.isfinite(value)
 
 
-def measure(*values: Any) -> int:
-    """Check each built schema against the bounds; return the values they hold together.
+_TOO_DEEP = f"too deep: more than {MAX_DEPTH} levels"
+_TOO_LARGE = f"too large: more than {MAX_SCHEMA_VALUES:,} values expanded"
+
+
+class Sizes:
+    """Checks built schemas against the per-schema bounds, remembering every container it sized.
 
     Expanded size and height are what a schema costs once serialised (a shared node counts at
-    every use); the return value counts a shared node once, as a copy of the tool would hold
-    it. One walk does both, visiting each distinct node once. Raises TooLarge / TooDeep as soon
-    as a bound is passed, so a huge DAG costs little.
+    every use). Both belong to a container itself, and no built value changes once built, so
+    a target the inliner shared between operations is walked once per import, not once per
+    schema that holds it (GitHub's responses hold the same few targets 300,000 times over).
+    One Sizes per import: the containers it sized are kept alive, so an id is never reused.
     """
-    seen: dict[int, tuple[int, int]] = {}
-    held = 0
-    too_deep = f"too deep: more than {MAX_DEPTH} levels"
 
-    def walk(node: Any, depth: int) -> tuple[int, int]:
-        # called once per distinct container: a scalar child is counted inline and a container
-        # met before is read from ``seen`` here (most values are scalars, and a call per value
-        # was most of an import's time)
-        nonlocal held
-        held += 1
+    def __init__(self) -> None:
+        self.known: dict[int, tuple[int, int]] = {}  # id -> (expanded size, height)
+        self._alive: list[Any] = []
+
+    def check(self, *values: Any) -> int:
+        """The expanded sizes of ``values`` added up; TooLarge / TooDeep as soon as one of them
+        passes a bound (each is bounded on its own)."""
+        total = 0
+        for value in values:
+            total += self._sized(value, 0)[0] if type(value) in _CONTAINERS else 1
+        return total
+
+    def _sized(self, node: Any, depth: int) -> tuple[int, int]:
+        """(expanded size, height) of a container at ``depth``, walking only containers not
+        sized before (a scalar child is counted inline: a call per value was most of the
+        cost)."""
         children = node.values() if type(node) is dict else node
         below = depth + 1
         if children and below > MAX_DEPTH:  # the first child is past the bound
-            raise TooDeep(too_deep)
+            raise TooDeep(_TOO_DEEP)
+        known = self.known
         size, height = 1, 0
         for child in children:
-            kind = type(child)
-            if kind is dict or kind is list:
-                known = seen.get(id(child))
-                if known is None:
-                    known = walk(child, below)
-                elif below + known[1] > MAX_DEPTH:
-                    raise TooDeep(too_deep)
-                size += known[0]
-                height = known[1] + 1 if known[1] >= height else height
-            else:
-                held += 1
-                size += 1
-                height = height or 1
+            got = (known.get(id(child)) or self._sized(child, below)) if type(child) in _CONTAINERS else _SCALAR
+            if below + got[1] > MAX_DEPTH:  # sized before, at a shallower place
+                raise TooDeep(_TOO_DEEP)
+            size += got[0]
+            height = max(height, got[1] + 1)
             if size > MAX_SCHEMA_VALUES:
-                raise TooLarge(f"too large: more than {MAX_SCHEMA_VALUES:,} values expanded")
-        seen[id(node)] = (size, height)
+                raise TooLarge(_TOO_LARGE)
+        known[id(node)] = (size, height)
+        self._alive.append(node)
         return size, height
 
-    def top(value: Any) -> None:
-        nonlocal held
-        if type(value) is dict or type(value) is list:
-            walk(value, 0)
-        else:
-            held += 1
 
-    for value in values:
-        seen.clear()  # the bounds hold per schema (a node two of them share counts in each)
-        top(value)
-    return held
+def held(*values: Any) -> int:
+    """The values ``values`` hold, each schema on its own, a node it shares counted once: what
+    a copy of each would hold."""
+    return sum(_held(value) for value in values)
 
+
+def _held(value: Any) -> int:
+    if type(value) not in _CONTAINERS:
+        return 1
+    seen = {id(value)}
+    stack = [value]
+    count = 0
+    while stack:
+        node = stack.pop()
+        count += 1
+        for child in node.values() if type(node) is dict else node:
+            if type(child) not in _CONTAINERS:
+                count += 1
+            elif id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)
+    return count

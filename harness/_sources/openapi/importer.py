@@ -15,6 +15,7 @@ values are built, not afterwards.
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,17 +28,18 @@ from harness._sources.openapi.bounds import (
     MAX_DOCUMENT_VALUES,
     Budgets,
     OverBound,
+    Sizes,
     count_values,
-    measure,
 )
-from harness._sources.openapi.checks import path_key_problem, placeholders, server_problems
+from harness._sources.openapi.checks import path_key_problem, placeholders, server_problem
 from harness._sources.openapi.operations import (
-    COMPOSITIONS,
     NotJson,
     Operation,
+    Parameter,
     collect_operations,
     input_schema,
     parameters,
+    root_composition,
     success_schemas,
 )
 from harness._sources.openapi.quickjson import Counted, quick_json
@@ -55,6 +57,10 @@ class Skipped:
     method: str
     path: str
     reason: str
+
+    @classmethod
+    def of(cls, op: Operation, reason: str) -> Skipped:
+        return cls(op.name, op.method, op.path, reason)
 
     def as_dict(self) -> dict[str, str]:
         return {"name": self.name, "method": self.method, "path": self.path, "reason": self.reason}
@@ -79,20 +85,16 @@ class ImportResult:
         """Tools whose input schema carries oneOf/anyOf/allOf at its root (an object body's
         composition carried over). ``body_compositions`` also counts composition-only bodies,
         which seed 002 wraps as one ``body`` field."""
-        return [t["name"] for t in self.tools if any(k in t["input_schema"] for k in COMPOSITIONS)]
+        return [t["name"] for t in self.tools if root_composition(t["input_schema"])]
 
     def warnings(self) -> list[str]:
         """At most three lines, each naming the first five entries (seed 002's log contract)."""
-        out = []
-        for what, names in (
+        lines = (
             ("duplicated operationIds", self.duplicated_ids),
             ("skipped operations", [f"{s.name} ({s.reason})" for s in self.skipped]),
             ("dropped response schemas", [f"{s.name} ({s.reason})" for s in self.dropped_responses]),
-        ):
-            if names:
-                more = f" and {len(names) - 5} more" if len(names) > 5 else ""
-                out.append(f"{len(names)} {what}: {', '.join(names[:5])}{more}")
-        return out
+        )
+        return [_warning(what, names) for what, names in lines if names]
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -109,13 +111,20 @@ class ImportResult:
         }
 
 
+def _warning(what: str, names: list[str]) -> str:
+    more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+    return f"{len(names)} {what}: {', '.join(names[:5])}{more}"
+
+
 def load_openapi(path: Path, display: str | None = None, max_values: int = MAX_DOCUMENT_VALUES) -> Document:
     """Load a JSON or YAML document within the document-wide value bound."""
     name = display or str(path)
-    if path.suffix == ".json":
-        quick = quick_json(path, name, max_values)
-        if quick is not None:
-            return quick
+    quick = quick_json(path, name, max_values) if path.suffix == ".json" else None
+    return quick or _strict(path, name, max_values)
+
+
+def _strict(path: Path, name: str, max_values: int) -> Document:
+    """The strict reader's value (JSON or YAML), or its InputError said in OpenAPI's terms."""
     try:
         doc = load_document(path, display=name, max_nodes=max_values, numeric_keys=True)
     except RecursionError:
@@ -148,8 +157,9 @@ def _check_document(doc: Document) -> str:
         raise _refuse(doc, "", _DOCUMENT, "an empty document" if value is None else describe(value))
     version = _version(doc, value)
     _check_paths(doc, value, version)
-    for where, expected, found in server_problems(value):
-        raise _refuse(doc, where, expected, found)
+    problem = server_problem(value)
+    if problem:
+        raise _refuse(doc, *problem)
     return version
 
 
@@ -157,31 +167,43 @@ def _version(doc: Document, value: dict[str, Any]) -> str:
     version = value.get("openapi")
     if isinstance(version, str) and version[:4] in ("3.0.", "3.1."):
         return version
+    raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document (openapi: \"3.0.x\" or \"3.1.x\", quoted)",
+                  _not_openapi(value))
+
+
+def _not_openapi(value: dict[str, Any]) -> str:
+    """What a document without an OpenAPI 3.x version says it is instead (Swagger 2, often)."""
     swagger = value.get("swagger")
-    found = (f"swagger {swagger[:20]}" if isinstance(swagger, str) else
-             f"swagger: {describe(swagger)}" if "swagger" in value else
-             "no openapi key" if "openapi" not in value else describe(version))
-    raise _refuse(doc, "openapi", "an OpenAPI 3.0 or 3.1 document (openapi: \"3.0.x\" or \"3.1.x\", quoted)", found)
+    if isinstance(swagger, str):
+        return f"swagger {swagger[:20]}"
+    if "swagger" in value:
+        return f"swagger: {describe(swagger)}"
+    return "no openapi key" if "openapi" not in value else describe(value["openapi"])
 
 
 def _check_paths(doc: Document, value: dict[str, Any], version: str) -> None:
-    optional = version.startswith("3.1.")  # 3.1 may leave paths out (webhooks or components only)
-    if not isinstance(value.get("paths"), dict) and not ("paths" not in value and optional):
-        found = describe(value["paths"]) if "paths" in value else "no paths key"
+    if "paths" not in value and version.startswith("3.1."):
+        return  # 3.1 may leave paths out (webhooks or components only)
+    paths = value.get("paths")
+    if not isinstance(paths, dict):
+        found = describe(paths) if "paths" in value else "no paths key"
         raise _refuse(doc, "paths", "paths: an object (path -> path item)", found)
-    for key in value.get("paths", {}):
+    _check_path_keys(doc, paths)
+
+
+def _check_path_keys(doc: Document, paths: dict[str, Any]) -> None:
+    for key in paths:
         problem = path_key_problem(str(key))
         if problem:
             raise _refuse(doc, child("paths", key), "a plain absolute path", problem)
 
 
-def _check_placeholders(doc: Document, op: Operation, params: list[str]) -> None:
+def _check_placeholders(doc: Document, op: Operation, params: list[Parameter]) -> None:
     wanted = sorted(set(placeholders(op.path)))
-    if wanted != sorted(set(params)):
-        raise _refuse(
-            doc, op.where,
-            f"path parameters matching the placeholders {wanted}", f"path parameters {sorted(set(params))}",
-        )
+    found = sorted({p["name"] for p, _ in params if p["in"] == "path"})
+    if wanted != found:
+        raise _refuse(doc, op.where, f"path parameters matching the placeholders {wanted}",
+                      f"path parameters {found}")
 
 
 class _Run:
@@ -190,6 +212,7 @@ class _Run:
         self.root: dict[str, Any] = doc.value
         self.budgets = budgets
         self.inliner = Inliner(self.root, budgets)
+        self.sizes = Sizes()
         self.responses_off: str | None = None
 
     def _malformed(self, op: Operation, exc: RemoteRef | BadRef | BudgetSpent | Malformed) -> InputError:
@@ -204,38 +227,42 @@ class _Run:
             return _refuse(self.doc, op.where, "a document within the inlining budget", exc.reason)
         return _refuse(self.doc, op.where, "a $ref naming a place in the document", f"{str(exc)[:80]!r}")
 
-    def path_parameters(self, op: Operation) -> list[str]:
+    def parameters(self, op: Operation) -> list[Parameter]:
         try:
-            return [p["name"] for p, _ in parameters(self.root, op) if p["in"] == "path"]
+            return parameters(self.root, op)
         except (RemoteRef, BadRef, Malformed) as exc:
             raise self._malformed(op, exc) from None
 
-    def tool(self, op: Operation, result: ImportResult) -> None:
+    def _input(self, op: Operation, params: list[Parameter], result: ImportResult) -> tuple[dict[str, Any], int] | None:
+        """(input schema, its expanded size), or None when the operation is skipped."""
         self.inliner.start_operation()
         try:
-            schema = input_schema(self.inliner, self.root, op)
-            held = measure(schema)
-        except NotJson as exc:
-            result.skipped.append(Skipped(op.name, op.method, op.path, str(exc)))
-            return
-        except BudgetSpent as exc:
+            schema = input_schema(self.inliner, self.root, op, params)
+            return schema, self.sizes.check(schema)
+        except (BudgetSpent, RemoteRef, BadRef, Malformed) as exc:  # BudgetSpent before OverBound
             raise self._malformed(op, exc) from None
-        except OverBound as exc:
-            result.skipped.append(Skipped(op.name, op.method, op.path, exc.reason))
+        except (NotJson, OverBound) as exc:
+            result.skipped.append(Skipped.of(op, str(exc)))
+            return None
+
+    def tool(self, op: Operation, result: ImportResult) -> None:
+        """Add ``op``'s tool to ``result``, or the reason it was skipped."""
+        params = self.parameters(op)  # read once: the placeholder check and the tool share them
+        _check_placeholders(self.doc, op, params)
+        built = self._input(op, params, result)
+        if built is None:
             return
-        except (RemoteRef, BadRef, Malformed) as exc:
-            raise self._malformed(op, exc) from None
+        schema, size = built
         if op.body_composition:
             result.body_compositions.append(op.name)
         fields = len(schema["properties"])
         if self.budgets.fields + fields > self.budgets.fields_limit:
             reason = f"over the fields budget ({self.budgets.fields_limit:,} top-level fields)"
-            result.skipped.append(Skipped(op.name, op.method, op.path, reason))
+            result.skipped.append(Skipped.of(op, reason))
             return
-        if self.budgets.held + held > self.budgets.held_limit:
+        if not self.budgets.take_held([schema], size):
             raise self._malformed(op, BudgetSpent("input", self.budgets.held_limit))
         self.budgets.fields += fields
-        self.budgets.held += held
         result.tools.append({
             "name": op.name,
             "description": _description(op.raw),
@@ -247,27 +274,28 @@ class _Run:
         })
 
     def _responses(self, op: Operation, result: ImportResult) -> dict[str, Any]:
-        if self.responses_off:
-            result.dropped_responses.append(Skipped(op.name, op.method, op.path, self.responses_off))
+        """The 2xx JSON response schemas, or ``{}`` with the reason they were dropped."""
+        try:
+            return self._success(op)
+        except OverBound as exc:
+            result.dropped_responses.append(Skipped.of(op, exc.reason))
             return {}
+
+    def _success(self, op: Operation) -> dict[str, Any]:
+        """``_responses`` within the bounds and budgets; OverBound with the reason if not."""
+        if self.responses_off:
+            raise OverBound(self.responses_off)
         self.inliner.start_operation()
         try:
             schemas = success_schemas(self.inliner, self.root, op)
-            held = measure(*schemas.values())
-        except BudgetSpent as exc:
-            self.responses_off = exc.reason
-            result.dropped_responses.append(Skipped(op.name, op.method, op.path, exc.reason))
-            return {}
-        except OverBound as exc:
-            result.dropped_responses.append(Skipped(op.name, op.method, op.path, exc.reason))
-            return {}
+            size = self.sizes.check(*schemas.values())
         except (RemoteRef, BadRef, Malformed) as exc:
             raise self._malformed(op, exc) from None
-        if self.budgets.held + held > self.budgets.held_limit:
-            reason = f"over the held-values budget ({self.budgets.held_limit:,})"
-            result.dropped_responses.append(Skipped(op.name, op.method, op.path, reason))
-            return {}
-        self.budgets.held += held
+        except BudgetSpent as exc:  # spent for the rest of the document
+            self.responses_off = exc.reason
+            raise
+        if not self.budgets.take_held(list(schemas.values()), size):
+            raise OverBound(f"over the held-values budget ({self.budgets.held_limit:,})")
         return schemas
 
 
@@ -281,10 +309,8 @@ def _description(raw: dict[str, Any]) -> str:
 def _select(doc: Document, ops: list[Operation], wanted: list[str] | None, place: Place) -> list[Operation]:
     if not wanted:
         return ops
-    chosen: list[Operation] = []
-    for name in wanted:
-        chosen.extend(op for op in _named(doc, ops, name, place) if op not in chosen)
-    return [op for op in ops if op in chosen]  # document order
+    chosen = {id(op) for name in wanted for op in _named(doc, ops, name, place)}
+    return [op for op in ops if id(op) in chosen]  # document order
 
 
 def _named(doc: Document, ops: list[Operation], name: str, place: Place) -> list[Operation]:
@@ -308,7 +334,6 @@ def import_value(doc: Document, operations: list[str] | None = None, place: Plac
     result = ImportResult(doc.file, version, values, len(ops), duplicated_ids=_duplicated(ops))
     run = _Run(doc, Budgets.for_document(values))
     for op in _select(doc, ops, operations, place or Place(doc.file)):
-        _check_placeholders(doc, op, run.path_parameters(op))
         run.tool(op, result)
     return result
 
@@ -325,8 +350,8 @@ def _counted(doc: Document, max_values: int) -> int:
 
 
 def _duplicated(ops: list[Operation]) -> list[str]:
-    ids = [op.operation_id for op in ops if op.operation_id]
-    return sorted({i for i in ids if ids.count(i) > 1}) if len(ids) != len(set(ids)) else []
+    counts = Counter(op.operation_id for op in ops if op.operation_id)
+    return sorted(i for i, n in counts.items() if n > 1)
 
 
 def _refuse_non_json(doc: Document) -> None:

@@ -28,11 +28,12 @@ from harness._model import Lane, Subject
 from harness._plugins import load_callable
 from harness._reject.match import fire
 from harness._reject.rules import RuleSet
-from harness._sources.openapi.operations import COMPOSITIONS
+from harness._sources.openapi.operations import root_composition
 
 __all__ = ["LaneShipping", "load_lanes", "rules_beside", "ship"]
 
 _SCHEMA_PLACES = (("input_schema",), ("function", "parameters"), ("parameters",))
+_REQUEST_FIELDS = ("name", "description", "input_schema")
 _TOOL_INDEX = re.compile(r"^tools\[(\d+)\]")
 Bodies = list[tuple[list[int], Any]]  # (tool index of each tools[] entry, body)
 
@@ -47,11 +48,15 @@ class LaneShipping:
     examples: dict[str, list[str]] = field(default_factory=dict)
     rules: set[str] = field(default_factory=set)
 
-    def add(self, verdict: str, name: str) -> None:
+    def add(self, verdict: str, name: str, rules: set[str]) -> None:
+        """One composed tool: how it shipped, and the rules that fire on it (if any)."""
         self.counts[verdict] += 1
         names = self.examples.setdefault(verdict, [])
         if len(names) < 3:
             names.append(name)
+        if rules:
+            self.counts["known-rejected"] += 1
+            self.rules |= rules
 
     def as_dict(self) -> dict[str, Any]:
         return {"lane": self.lane, "side": self.side, "counts": dict(sorted(self.counts.items())),
@@ -86,28 +91,43 @@ def _schema_of(entry: Any) -> Any:
     return None
 
 
-def _classify(schema: Any) -> str:
-    if not isinstance(schema, dict):
+def _classify(shipped: Any) -> str:
+    """What a composed tool shipped as (``shipped``: its schema, or what the pipeline raised)."""
+    if isinstance(shipped, Exception):
+        return "error"
+    if not isinstance(shipped, dict):
         return "missing"
-    return "kept" if any(k in schema for k in COMPOSITIONS) else "narrowed"
+    return "kept" if root_composition(shipped) else "narrowed"
 
 
 def _fresh(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A copy per call (sharing kept, as the build stage's pickled inputs keep it): a pipeline
-    that edits a schema in place must not change what the next lane or side receives."""
-    copied: list[dict[str, Any]] = pickle.loads(pickle.dumps(tools, protocol=pickle.HIGHEST_PROTOCOL))
+    """The tools as a request carries them (name, description, input_schema), copied per call
+    (sharing kept, as the build stage's pickled inputs keep it): a pipeline that edits a schema
+    in place must not change what the next lane or side receives."""
+    plain = [{k: t[k] for k in _REQUEST_FIELDS} for t in tools]
+    copied: list[dict[str, Any]] = pickle.loads(pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL))
     return copied
+
+
+def _tools_of(body: Any) -> list[Any] | None:
+    shipped = body.get("tools") if isinstance(body, dict) else None
+    return shipped if isinstance(shipped, list) else None
 
 
 def _shipped(pipeline: Any, tools: list[dict[str, Any]], lane: Lane) -> tuple[list[Any], Bodies]:
     """The shipped schema per tool (an Exception where the pipeline raised for that tool)."""
     try:
         body = pipeline({"tools": _fresh(tools)}, lane.as_dict())
-        shipped = body.get("tools") if isinstance(body, dict) else None
-        if isinstance(shipped, list) and len(shipped) == len(tools):
+        shipped = _tools_of(body)
+        if shipped is not None and len(shipped) == len(tools):
             return [_schema_of(entry) for entry in shipped], [(list(range(len(tools))), body)]
     except Exception:  # a pipeline's failure is an outcome; retry tool by tool to place it
         pass
+    return _one_by_one(pipeline, tools, lane)
+
+
+def _one_by_one(pipeline: Any, tools: list[dict[str, Any]], lane: Lane) -> tuple[list[Any], Bodies]:
+    """``_shipped`` with one request per tool, so one bad tool cannot hide the rest."""
     out: list[Any] = []
     bodies: Bodies = []
     for i, tool in enumerate(tools):
@@ -125,47 +145,43 @@ def _only(bodies: Bodies, wanted: set[int]) -> Bodies:
     """The bodies cut down to the wanted tools: rules walk every subschema, so this is the cost."""
     out: Bodies = []
     for indices, body in bodies:
+        tools = _tools_of(body)
         keep = [k for k, i in enumerate(indices) if i in wanted]
-        if keep and isinstance(body, dict) and isinstance(body.get("tools"), list):
-            out.append(([indices[k] for k in keep], {**body, "tools": [body["tools"][k] for k in keep]}))
+        if keep and tools is not None:
+            out.append(([indices[k] for k in keep], {**body, "tools": [tools[k] for k in keep]}))
     return out
 
 
-def _rejected(rules: RuleSet, lane: Lane, bodies: Bodies) -> dict[int, list[str]]:
+def _rejected(rules: RuleSet, lane: Lane, bodies: Bodies) -> dict[int, set[str]]:
     """Tool index -> ids of the rules (of the validators the lane fronts) that fire on it."""
-    found: dict[int, list[str]] = {}
+    found: dict[int, set[str]] = {}
     for rule in rules.for_lane(lane):
         for indices, body in bodies:
             for hit in fire(rule, body):
                 m = _TOOL_INDEX.match(hit.location)
                 if m:
-                    ids = found.setdefault(indices[int(m.group(1))], [])
-                    if rule.id not in ids:
-                        ids.append(rule.id)
+                    found.setdefault(indices[int(m.group(1))], set()).add(rule.id)
     return found
 
 
 def ship(tools: list[dict[str, Any]], subject: Subject, lanes: list[Lane],
          sides: tuple[str, ...] = ("old", "new"), rules: RuleSet | None = None) -> list[LaneShipping]:
     """Per lane of the subject's wires and per side: what the composed tools ship as."""
-    composed = [i for i, t in enumerate(tools) if any(k in t["input_schema"] for k in COMPOSITIONS)]
-    plain = [{k: t[k] for k in ("name", "description", "input_schema")} for t in tools]
-    out: list[LaneShipping] = []
-    for lane in (ln for ln in lanes if ln.wire in subject.wires):
-        for side in sides:
-            pipeline = load_callable(getattr(subject, side))
-            shipped, bodies = _shipped(pipeline, plain, lane)
-            hits = _rejected(rules, lane, _only(bodies, set(composed))) if rules is not None else {}
-            row = LaneShipping(lane.id, side)
-            for i in composed:
-                got = shipped[i]
-                row.add("error" if isinstance(got, Exception) else _classify(got), tools[i]["name"])
-                if i in hits:
-                    row.counts["known-rejected"] += 1
-                    row.rules.update(hits[i])
-            row.counts["errors_any_tool"] = sum(isinstance(s, Exception) for s in shipped)
-            out.append(row)
-    return out
+    composed = [i for i, t in enumerate(tools) if root_composition(t["input_schema"])]
+    return [_row(load_callable(getattr(subject, side)), lane, side, tools, composed, rules)
+            for lane in lanes if lane.wire in subject.wires for side in sides]
+
+
+def _row(pipeline: Any, lane: Lane, side: str, tools: list[dict[str, Any]], composed: list[int],
+         rules: RuleSet | None) -> LaneShipping:
+    """One lane x side: the tools through ``pipeline``, each composed one classified."""
+    shipped, bodies = _shipped(pipeline, tools, lane)
+    hits = _rejected(rules, lane, _only(bodies, set(composed))) if rules is not None else {}
+    row = LaneShipping(lane.id, side)
+    for i in composed:
+        row.add(_classify(shipped[i]), tools[i]["name"], hits.get(i, set()))
+    row.counts["errors_any_tool"] = sum(isinstance(s, Exception) for s in shipped)
+    return row
 
 
 def rules_beside(where: Path) -> RuleSet | None:

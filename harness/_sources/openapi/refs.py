@@ -24,7 +24,7 @@ from harness._sources.openapi.bounds import (
     TooLarge,
 )
 
-__all__ = ["BadRef", "BudgetSpent", "Inliner", "Mode", "RemoteRef", "resolve_pointer"]
+__all__ = ["BadRef", "BudgetSpent", "Inliner", "Mode", "RemoteRef", "pointer_steps", "resolve_pointer", "step_into"]
 
 Mode = Literal["input", "response"]
 _NO_CUT = 1 << 62
@@ -46,21 +46,31 @@ class BudgetSpent(OverBound):
         super().__init__(f"inlining budget spent: more than {limit:,} values built for {mode} schemas")
 
 
+def pointer_steps(ref: str) -> list[str]:
+    """The unescaped steps of a local ``#/a/b~1c`` pointer (``#`` alone: none)."""
+    return [raw.replace("~1", "/").replace("~0", "~") for raw in unquote(ref[1:]).split("/")[1:]]
+
+
+_MISSING = object()
+
+
+def step_into(node: Any, step: str) -> Any:
+    """The member or the item of ``node`` a pointer step names, or _MISSING."""
+    if isinstance(node, dict):
+        return node.get(step, _MISSING)
+    if isinstance(node, list) and step.isdigit() and int(step) < len(node):
+        return node[int(step)]
+    return _MISSING
+
+
 def resolve_pointer(root: Any, ref: str) -> Any:
     """The value a local ``#/a/b~1c`` pointer names; BadRef when there is none."""
     if not ref.startswith("#"):
         raise RemoteRef(ref)
     node = root
-    pointer = unquote(ref[1:])
-    if not pointer:
-        return node
-    for raw in pointer.split("/")[1:]:
-        step = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and step in node:
-            node = node[step]
-        elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
-            node = node[int(step)]
-        else:
+    for step in pointer_steps(ref):
+        node = step_into(node, step)
+        if node is _MISSING:
             raise BadRef(ref)
     return node
 
@@ -71,6 +81,7 @@ class Inliner:
     def __init__(self, root: Any, budgets: Budgets) -> None:
         self.root = root
         self.budgets = budgets
+        self.limits = {"input": budgets.built_limit, "response": budgets.response_limit}
         self.memo: dict[tuple[str, Mode], Any] = {}
         self.active: dict[tuple[str, Mode], int] = {}
         self.this_operation = 0
@@ -90,28 +101,17 @@ class Inliner:
         self.this_operation += 1
         if self.this_operation > MAX_SCHEMA_VALUES:
             raise TooLarge(f"too large: more than {MAX_SCHEMA_VALUES:,} values built")
-        b = self.budgets
-        if mode == "input":
-            b.built_inputs += 1
-            if b.built_inputs > b.built_limit:
-                raise BudgetSpent(mode, b.built_limit)
-        else:
-            b.built_responses += 1
-            if b.built_responses > b.response_limit:
-                raise BudgetSpent(mode, b.response_limit)
+        built = self.budgets.built
+        built[mode] += 1
+        if built[mode] > self.limits[mode]:
+            raise BudgetSpent(mode, self.limits[mode])
 
     def _build(self, node: Any, depth: int, mode: Mode) -> tuple[Any, int]:
         if depth > MAX_DEPTH:
             raise TooDeep(f"too deep: more than {MAX_DEPTH} levels once refs are inlined")
         self._count(mode)
         if isinstance(node, list):
-            low = _NO_CUT
-            items = []
-            for child in node:
-                value, cut = self._build(child, depth + 1, mode)
-                items.append(value)
-                low = min(low, cut)
-            return items, low
+            return self._list(node, depth, mode)
         if not isinstance(node, dict):
             # YAML 1.1 reads an unquoted 2020-01-01 as a date; OpenAPI's YAML 1.2 keeps it text
             return (node.isoformat() if isinstance(node, date) else node), _NO_CUT
@@ -119,6 +119,15 @@ class Inliner:
         if isinstance(ref, str):
             return self._ref(ref, node, depth, mode)
         return self._object(node, depth, mode)
+
+    def _list(self, node: list[Any], depth: int, mode: Mode) -> tuple[Any, int]:
+        low = _NO_CUT
+        items = []
+        for child in node:
+            value, cut = self._build(child, depth + 1, mode)
+            items.append(value)
+            low = min(low, cut)
+        return items, low
 
     def _object(self, node: dict[str, Any], depth: int, mode: Mode) -> tuple[Any, int]:
         low = _NO_CUT
@@ -141,22 +150,29 @@ class Inliner:
         elif key in self.active:
             value, low = {}, self.active[key]  # recursive: any value
         else:
-            target = resolve_pointer(self.root, ref)
-            mine = len(self.active)
-            self.active[key] = mine
-            try:
-                value, low = self._build(target, depth + 1, mode)
-            finally:
-                del self.active[key]
-            if low >= mine:
-                self.memo[key] = value
-                low = _NO_CUT
+            value, low = self._target(key, depth, mode)
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if siblings and isinstance(value, dict):
             built, cut = self._object(siblings, depth, mode)
             value = {**value, **built}  # a new object: the shared target stays as it is
             low = min(low, cut)
         return value, low
+
+
+    def _target(self, key: tuple[str, Mode], depth: int, mode: Mode) -> tuple[Any, int]:
+        """A ref's target built the first time it is met on this path; memoised unless its
+        value cut a ref to an enclosing target (then it depends on where it was reached)."""
+        target = resolve_pointer(self.root, key[0])
+        mine = len(self.active)
+        self.active[key] = mine
+        try:
+            value, low = self._build(target, depth + 1, mode)
+        finally:
+            del self.active[key]
+        if low < mine:
+            return value, low
+        self.memo[key] = value
+        return value, _NO_CUT
 
 
 def _as_type_list(schema: dict[str, Any]) -> None:

@@ -16,10 +16,9 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from typing import Any
-from urllib.parse import unquote
 
 from harness._sources.openapi.bounds import is_json_scalar
-from harness._sources.openapi.refs import BadRef, RemoteRef, resolve_pointer
+from harness._sources.openapi.refs import BadRef, RemoteRef, pointer_steps, resolve_pointer, step_into
 
 __all__ = [
     "MAX_REF_HOPS",
@@ -28,6 +27,8 @@ __all__ = [
     "describe",
     "first_non_json",
     "follow",
+    "follow_object",
+    "is_names",
     "need_list",
     "need_object",
     "place_of",
@@ -80,12 +81,9 @@ def pointer_path(root: Any, ref: str) -> str:
     """``#/components/parameters/P~1x`` -> ``components.parameters."P/x"``; a step into a
     list is written ``[i]``, as the loader writes it. Only called on a ref that resolved."""
     path, node = "", root
-    for raw in unquote(ref[1:]).split("/")[1:]:
-        step = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, list) and step.isdigit() and int(step) < len(node):
-            path, node = child(path, int(step)), node[int(step)]
-        else:
-            path, node = child(path, step), node.get(step) if isinstance(node, dict) else None
+    for step in pointer_steps(ref):
+        path = child(path, int(step) if isinstance(node, list) and step.isdigit() else step)
+        node = step_into(node, step)
     return path
 
 
@@ -97,20 +95,33 @@ def describe(value: Any) -> str:
         return f"the boolean {str(value).lower()}"
     if isinstance(value, (int, float)):
         return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the string {value[:40]!r}" if value else "an empty string"
-    if isinstance(value, list):
-        return f"a list of {len(value)} item{'s' * (len(value) != 1)}" if value else "an empty list"
-    if isinstance(value, dict):
-        keys = ", ".join(map(str, list(value)[:5]))
-        return f"an object with keys {keys}" if value else "an empty object"
+    if isinstance(value, (str, list, dict)):
+        return _describe_sized(value)
     return f"a YAML {type(value).__name__} value"
+
+
+def _describe_sized(value: str | list[Any] | dict[Any, Any]) -> str:
+    if not value:
+        return f"an empty {_SIZED_KINDS.get(type(value), 'value')}"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item{'s' * (len(value) != 1)}"
+    return f"an object with keys {', '.join(map(str, list(value)[:5]))}"
+
+
+_SIZED_KINDS: dict[type, str] = {str: "string", list: "list", dict: "object"}
 
 
 def need_object(value: Any, where: str, expected: str, via: str = "") -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Malformed(where, expected, describe(value), via)
     return value
+
+
+def is_names(value: Any) -> bool:
+    """A list of strings (names of properties, of operations)."""
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 def need_list(value: Any, where: str, expected: str) -> list[Any]:
@@ -137,16 +148,28 @@ def follow(root: Any, value: Any, where: str, expected: str) -> tuple[Any, str]:
         if len(chain) >= MAX_REF_HOPS:
             raise Malformed(where, f"at most {MAX_REF_HOPS} $ref hops to {expected}", "a longer chain")
         chain.append(ref)
-        try:
-            value = resolve_pointer(root, ref)
-        except RemoteRef:
-            raise Malformed(child(here, "$ref"), "only local $refs (the harness never fetches)",
-                            f"$ref {ref[:80]!r}") from None
-        except BadRef:
-            raise Malformed(child(here, "$ref"), "a $ref naming a place in the document",
-                            f"{ref[:80]!r}") from None
+        value = _target(root, ref, here)
         here = ref  # a key path only if an error names it: see place_of
     return value, here
+
+
+def follow_object(root: Any, value: Any, where: str, expected: str) -> tuple[dict[str, Any], str, str]:
+    """``follow`` to an object: (the object, its place, the place of the $ref that led there or
+    ``""``). Malformed when what the chain reaches is not an object."""
+    found, at = follow(root, value, where, expected)
+    via = where if at != where else ""
+    return need_object(found, at, expected, via), at, via
+
+
+def _target(root: Any, ref: str, here: str) -> Any:
+    """What the ``$ref`` standing at ``here`` names; Malformed there when it names nothing."""
+    try:
+        return resolve_pointer(root, ref)
+    except RemoteRef:
+        raise Malformed(child(here, "$ref"), "only local $refs (the harness never fetches)",
+                        f"$ref {ref[:80]!r}") from None
+    except BadRef:
+        raise Malformed(child(here, "$ref"), "a $ref naming a place in the document", f"{ref[:80]!r}") from None
 
 
 def first_non_json(value: Any) -> tuple[str, Any] | None:

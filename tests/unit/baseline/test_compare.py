@@ -87,3 +87,18 @@ def test_a_run_that_mutated_only_the_diff_does_not_call_the_other_escapes_fixed(
     now = _section([_mutant(1, 1, "kept", "survived", "f")], in_diff="main")
     delta = compare(findings(_report([], [], now)), findings(_report([], [], base)), "b", "new")
     assert delta["counts"]["escapes"] == {"new": 0, "still": 1, "fixed": 0}
+
+
+def test_without_a_baseline_every_finding_counts_the_first_three_named_and_the_lowest_code_wins() -> None:
+    report = _report(["a", "b", "c", "d"], ["e"])
+    assert judge(report, "any") == (ExitCode.DIVERGENCE, "4 failing verdict(s): a[l], b[l], c[l] …")
+    assert judge(_report([], ["e"]), "any") == (ExitCode.KNOWN_REJECTION, "1 undeclared rejection(s): e[l]: r")
+    assert judge(_report([], []), "any") == (ExitCode.OK, "clean")
+
+
+def test_an_incomplete_mutation_run_fails_with_its_reason_beside_the_other_findings() -> None:
+    section = _section([_mutant(1, 1, "x", "survived")])
+    section["verdict"]["complete"] = False
+    code, reason = judge(_report([], [], section), "any")
+    assert code == ExitCode.MUTANTS_ESCAPED
+    assert reason == "1 escaped mutant(s), 0 failed claim(s): pipe.x_f__mutmut_1 (incomplete)"

@@ -43,3 +43,17 @@ def test_the_mutation_line_says_n_a_for_no_score_and_flags_an_incomplete_run() -
                        "verdict": {"claims_failed": False}}
     line = next(x for x in printed(rep, 200).splitlines() if x.startswith("mutation:"))
     assert "score n/a" in line and "INCOMPLETE (4 pending)" in line
+
+
+def test_a_cell_shows_the_verdict_with_a_bang_when_it_fails_and_a_dot_where_the_case_does_not_run() -> None:
+    rep = report(["one", "two"])
+    rep["differential"] = [
+        {"subject": "s", "case": "c1", "lane": "one", "verdict": "identical", "failed": False, "detail": ""},
+        {"subject": "s", "case": "c1", "lane": "two", "verdict": "unexpected", "failed": True, "detail": "at tools"},
+        {"subject": "s", "case": "c2", "lane": "two", "verdict": "error", "failed": True, "detail": "ValueError"},
+    ]
+    lines = printed(rep, 120).splitlines()
+    assert "│ c1   │ same │ DIFF!  │" in lines and "│ c2   │  ·   │ ERROR! │" in lines
+    assert "  FAIL c1 on two: unexpected: at tools" in lines and "  FAIL c2 on two: error: ValueError" in lines
+    narrow = printed(rep, 25).splitlines()
+    assert "  c1  same: one | DIFF!: two" in narrow and "  c2  ERROR!: two" in narrow

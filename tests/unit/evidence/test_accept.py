@@ -66,3 +66,16 @@ def test_only_failing_divergences_of_the_chosen_case_and_lanes_are_blessed() -> 
     assert len(blessable(report, None, [])) == 3
     with pytest.raises(ConfigError, match="a case of the run"):
         blessable(report, "nope", [])
+
+
+def test_a_lane_entry_blessed_again_keeps_its_paths_and_what_it_said_about_raising(tmp_path: Path) -> None:
+    (tmp_path / "echo.cases.yaml").write_text(
+        "version: 1\nsubject: echo\ncases:\n  - id: raises\n    tools: []\n    expect:\n"
+        "      lane-a: {diverges: {why: old   line\n          wraps, paths: [a], old_raises: ValueError}}\n"
+        "      lane-b: {diverges: not-a-mapping}\n")
+    bless_divergences(tmp_path, [_row("raises", "lane-a", ["b"]), _row("raises", "lane-b", ["c"])])
+    text = (tmp_path / "echo.cases.yaml").read_text()
+    expect = yaml.safe_load(text)["cases"][0]["expect"]
+    assert expect["lane-a"] == {"diverges": {"why": "TODO", "paths": ["a", "b"], "old_raises": "ValueError"}}
+    assert expect["lane-b"] == {"diverges": {"why": "TODO", "paths": ["c"]}}
+    assert "why: TODO  # was: old line wraps" in text

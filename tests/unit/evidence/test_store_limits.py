@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from harness._evidence import Limits, ObservationStore, load_observations
-from harness._model import Observation
+from harness._model import ErrorInfo, Observation
 
 
 def _obs(case: str, side: str, body: bytes) -> Observation:
@@ -47,3 +47,20 @@ def test_a_store_without_limits_keeps_every_body_and_reads_back_exactly(tmp_path
     store.put(_obs("a", "new", body))
     store.close()
     assert load_observations(tmp_path)[("a", "lane", "new")].wire == body
+
+
+def test_a_scrubbing_store_writes_scrubbed_bodies_and_errors_and_reads_them_back(tmp_path: Path) -> None:
+    store = ObservationStore(tmp_path, scrub=lambda text: text.replace("sekrit", "[gone]"))
+    raised = Observation("c", "lane", "old", "error", error=ErrorInfo("KeyError", "sekrit key", "p.py:3"),
+                         duration_s=0.25)
+    store.save(raised)
+    store.save(_obs("c", "new", b'{"key":"sekrit"}'))
+    store.close()
+    with (tmp_path / "observations.jsonl").open("a") as index:
+        index.write("\n")  # a blank line is skipped
+    got = load_observations(tmp_path)
+    assert got[("c", "lane", "new")].wire == b'{"key":"[gone]"}'
+    old = got[("c", "lane", "old")]
+    assert (old.wire, old.outcome, old.duration_s) == (None, "error", 0.25)
+    assert old.error == ErrorInfo("KeyError", "[gone] key", "p.py:3")
+    assert load_observations(tmp_path / "elsewhere") == {}

@@ -6,7 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness._evidence.view import diff_lines, unit_lines
+import pytest
+
+from harness._errors import ConfigError
+from harness._evidence.view import diff_lines, pick_rows, unit_lines
 
 
 def _side(outcome: str, error: dict[str, str] | None = None) -> dict[str, Any]:
@@ -38,3 +41,34 @@ def test_the_diff_is_styled_by_what_happened_at_each_place() -> None:
     styles = {style for text, style in lines.items()}
     assert {"green", "red", "yellow"} <= styles
     assert diff_lines({"a": 1}, {"a": 1})[0][0].startswith("no difference in value")
+
+
+def test_an_unknown_case_names_the_first_eight_cases_and_an_unknown_lane_the_cases_lanes() -> None:
+    rows = [{"case": f"k{n}", "lane": lane} for n in range(10) for lane in ("a", "b")]
+    with pytest.raises(ConfigError, match=r"CASE='zz': expected a case of this run: k0, k1, k2, k3, k4, k5, k6, "
+                                          r"k7 \(\+2 more\)$"):
+        pick_rows({"differential": rows}, "zz", None)
+    with pytest.raises(ConfigError, match=r"LANE='c': expected a lane this case ran on: a, b$"):
+        pick_rows({"differential": rows}, "k1", "c")
+    with pytest.raises(ConfigError, match="it has none"):
+        pick_rows({"differential": []}, "k1", None)
+    picked = pick_rows({"differential": rows}, "k[12]", "b")
+    assert [(r["case"], r["lane"]) for r in picked] == [("k1", "b"), ("k2", "b")]
+
+
+def test_the_heading_drops_a_detail_that_only_repeats_the_reason_and_lists_rejections_by_side(tmp_path: Path) -> None:
+    row = {"case": "c", "lane": "l", "verdict": "intended", "failed": False, "detail": "declared", "why": "declared",
+           "paths": ["tools[0]"], "old": _side("ok"), "new": _side("ok"), "evidence": None}
+    report = _report(row)
+    report["rejections"] = {"findings": [
+        {"case": "c", "lane": "l", "side": "new", "rejections": [
+            {"rule": "r1", "location": "$", "expected": True, "why": "known"},
+            {"rule": "r2", "location": "tools[0]", "expected": False}]},
+        {"case": "c", "lane": "other", "side": "old",
+         "rejections": [{"rule": "r3", "location": "$", "expected": False}]}]}
+    lines = unit_lines(tmp_path, report, row)
+    assert lines[:3] == [("c on l: intended", "bold"), ("  why: declared", None), ("  paths: tools[0]", None)]
+    at = lines.index(("--- rejections", "bold"))
+    assert lines[at + 1:at + 3] == [("  new: r1 at $ (declared: known)", None),
+                                    ("  new: r2 at tools[0] (UNDECLARED)", "bold red")]
+    assert ("  old: no body (ok)", "magenta") not in lines and ("  no body (ok)", "magenta") in lines

@@ -59,3 +59,24 @@ def test_merge_keys_and_non_string_keys_are_refused() -> None:
         load_text("base: &b {x: 1}\nother:\n  <<: *b\n", "merge.yaml")
     with pytest.raises(InputError, match="a string key"):
         load_text("1: one\n", "intkey.yaml")
+
+
+@pytest.mark.parametrize("text", ["d: 2024-01-01\n", "d: !!timestamp 2024-01-01\n"])
+def test_a_date_is_the_text_as_written_because_tool_schemas_travel_as_json(text: str) -> None:
+    # a date object would reach the pipeline and fail there as "not JSON serializable"
+    assert load_text(text, "f.yaml").value == {"d": "2024-01-01"}
+
+
+@pytest.mark.parametrize("tag", ["timestamp", "bool"])
+def test_a_tagged_value_its_tag_cannot_read_names_the_tag_and_the_value(tag: str) -> None:
+    with pytest.raises(InputError) as err:
+        load_text(f"a:\n  b: !!{tag} x\n", "tags.yaml")
+    assert (err.value.place.file, err.value.place.line, err.value.place.path) == ("tags.yaml", 2, "a.b")
+    assert err.value.expected == f"a value that its tag {tag} can read"
+    assert err.value.found == "'x'"
+
+
+def test_binary_data_is_refused_as_no_json_value() -> None:
+    with pytest.raises(InputError) as err:
+        load_text("a: !!binary aGk=\n", "bin.yaml")
+    assert err.value.found == "binary data (!!binary)"

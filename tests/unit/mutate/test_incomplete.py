@@ -92,7 +92,8 @@ def test_the_markdown_section_starts_with_a_level_two_heading_and_nests_its_part
 
 def _shard_folder(folder: Path, k: int, n: int) -> Path:
     folder.mkdir()
-    plan = {"mutants": [_meta("a"), _meta("b")], "selected": ["k-a"], "shard": [k, n]}
+    plan = {"mutants": [_meta("a"), _meta("b")], "selected": ["k-a"], "shard": [k, n], "suite_prefix": "",
+            "root": str(folder)}
     (folder / "plan.json").write_text(json.dumps(plan))
     (folder / "baseline.json").write_text(json.dumps({"pins": [PIN], "outcomes": {PIN: "passed"}}))
     return folder
@@ -113,3 +114,11 @@ def test_a_declared_equivalent_no_shard_ran_is_pending_not_held() -> None:
     _valid(section)
     assert section["mutants"][0]["claim"]["result"] == "pending"
     assert "equivalent (held)" not in render_markdown(section)
+
+
+def test_a_merge_names_the_slices_given_and_the_slices_of_the_split_missing(tmp_path: Path) -> None:
+    folders = [_shard_folder(tmp_path / "c", 3, 4), _shard_folder(tmp_path / "a", 1, 4)]
+    section = merge(folders, tmp_path / "m")
+    assert section["shard"] == ["1/4", "3/4"]
+    assert section["shards_missing"] == ["2/4", "4/4"]
+    assert "shards missing: 2/4, 4/4" in render_summary(section)

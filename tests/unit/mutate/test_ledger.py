@@ -161,6 +161,47 @@ def test_a_unified_diff_applies_and_a_stale_one_names_the_mutant(tmp_path: Path)
         apply_diff(SITE, "@@ -2,1 +2,1 @@\n-    if stale:\n+    if True:\n")
 
 
+def test_a_git_diff_applies_with_its_file_headers_no_newline_marker_and_blank_context_lines() -> None:
+    # git writes a/ b/ headers and "\\ No newline" markers; an editor may strip a blank context
+    # line's leading space: none of them is a line of the change
+    diff = ("--- a/pkg/site.py\n+++ b/pkg/site.py\n"
+            "@@ -3,4 +3,4 @@\n"
+            "         return True\n"
+            "-    return False\n"
+            "+    return None\n"
+            "\\ No newline at end of file\n"
+            "\n"
+            " \n")
+    assert apply_diff(SITE, diff) == SITE.replace("return False", "return None")
+
+
+def test_a_diff_without_a_hunk_is_refused() -> None:
+    with pytest.raises(HarnessError, match="no @@ hunk"):
+        apply_diff(SITE, "--- a/pkg/site.py\n+++ b/pkg/site.py\n-    return False\n")
+
+
+_ENTRY = '''
+  - id: M1
+    title: t
+    site: {file: pkg/site.py, function: gate}
+    change: {find: "return True", replace: "return False"}
+    killed_by: [case::pin]
+'''
+
+
+def test_a_mutant_id_reused_in_its_own_ledger_or_another_is_an_error_at_each_reuse(tmp_path: Path) -> None:
+    _suite(tmp_path, _ENTRY * 2)
+    (tmp_path / "y.ledger.yaml").write_text("version: 1\nmutants:\n" + _ENTRY)
+    with pytest.raises(InputErrors) as info:
+        load_ledgers(tmp_path, ["*.ledger.yaml"], tmp_path)
+    assert [str(e) for e in info.value.errors] == [
+        "x.ledger.yaml:10 at mutants[1]: expected a mutant id unique in the suite, "
+        "found 'M1', also at x.ledger.yaml:4 at mutants[0]",
+        "y.ledger.yaml:4 at mutants[0]: expected a mutant id unique in the suite, "
+        "found 'M1', also at x.ledger.yaml:10 at mutants[1]",
+    ]
+
+
 def _checked(folder: Path) -> list[str]:
     """check_ledgers on a suite folder holding only ledgers: no case, lane or pin is needed."""
     (folder / "pyproject.toml").write_text("")

@@ -116,3 +116,26 @@ def test_the_viewer_names_tests_by_short_ids_and_keeps_every_reference(tmp_path:
     for full, brief in zip(report["files"]["m.py"]["mutants"], short["files"]["m.py"]["mutants"], strict=True):
         for key in ("killedBy", "coveredBy"):
             assert [names[t] for t in brief[key]] == full[key]
+
+
+def test_a_diff_with_several_changes_locates_only_the_first_run_of_its_first_hunk() -> None:
+    diff = ("--- a/m.py\n+++ b/m.py\n@@ -2,4 +2,4 @@\n a = 1\n-b = 2\n+b = 3\n c = 4\n-d = 5\n+d = 6\n"
+            "@@ -20,1 +20,1 @@\n-z = 1\n+z = 2\n")
+    assert diff_replacement(diff) == ({"start": {"line": 3, "column": 1}, "end": {"line": 3, "column": 6}}, "b = 3")
+
+
+def test_each_mutant_says_why_it_is_unviable_equivalent_or_crashed(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(SOURCE)
+    plan, _ = _plan_and_section()
+    op = plan["mutants"][0]
+    plan["mutants"] = [{**op, "key": f"k{i}", "id": f"m{i}"} for i in range(3)]
+    plan["mutants"][1]["equivalent"] = "same output"
+    plan["selected"] = ["k0", "k1", "k2"]
+    rows = {"k0": {"key": "k0", "unviable": "SyntaxError at 2", "pins": {}},
+            "k1": {"key": "k1", "pins": {PINS[0]: "passed"}, "outputs": {"outcome": "passed"}},
+            "k2": {"key": "k2", "pins": {PINS[0]: "crash", PINS[1]: "crash"}, "details": {PINS[0]: "segfault"}}}
+    section = build_section(plan, {"pins": PINS, "outcomes": dict.fromkeys(PINS, "passed")}, rows)
+    mutants = {m["id"]: m for m in stryker_report(section, tmp_path, plan)["files"]["m.py"]["mutants"]}
+    assert mutants["m0"]["statusReason"] == "SyntaxError at 2"
+    assert mutants["m1"]["statusReason"] == "declared equivalent: "
+    assert mutants["m2"]["statusReason"] == f"{PINS[0]}: segfault; {PINS[1]}: crash"

@@ -121,6 +121,15 @@ def test_the_python_adapter_answers_every_request_with_a_conforming_message() ->
     assert _serve_answer({**call, "id": "9"}, new=_raises)["id"] is None
 
 
+def test_the_python_adapter_refuses_a_call_without_an_integer_id_and_keeps_the_id_of_a_non_call() -> None:
+    call = call_message(9, "new", {}, {"id": "l"})
+    assert _serve_answer({**call, "id": True}, new=_raises)["error"]["message"] == (
+        "a call needs an integer id, found True")
+    assert _serve_answer({"type": "ping", "id": 4}, new=_raises)["id"] == 4
+    unknown = _serve_answer({**call, "pipeline": None}, new=_raises, old=_raises)["error"]["message"]
+    assert unknown == "no pipeline None; this program serves new, old"
+
+
 def test_the_line_reader_skips_and_counts_stray_lines_and_refuses_a_malformed_one() -> None:
     read_fd, write_fd = os.pipe()
     try:

@@ -54,3 +54,10 @@ def test_each_ledger_claim_is_a_test_case_failing_when_it_does_not_hold() -> Non
     xml = junit.render(_report(mutation=section))
     assert _cases(xml, "mutation claims") == {"r.ledger.yaml:3::M1": None, "r.ledger.yaml:3::M2": "failure"}
     assert b"claimed pin(s) stayed green: t.py::test_a" in xml
+
+
+def test_a_failing_rejection_case_names_only_the_undeclared_rejections() -> None:
+    findings = [_finding("c1", "first-party", "new", _rejection("anthropic.root", False),
+                         _rejection("other.rule", True))]
+    (case,) = ET.fromstring(junit.render(_report(rejections={"findings": findings})))[1]
+    assert case[0].get("message") == case[0].text == "anthropic.root at tools[0]: root composition refused"

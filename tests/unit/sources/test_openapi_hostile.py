@@ -14,6 +14,7 @@ import pytest
 from harness._errors import InputError, Place
 from harness._sources import resolve_tools
 from harness._sources.openapi import import_document
+from harness._sources.openapi.bounds import held
 
 from .conftest import Imported, api, body, ok, tool
 
@@ -120,6 +121,27 @@ def test_operations_past_the_fields_budget_are_skipped(imported: Imported) -> No
     assert 0 < len(result.tools) < 30
     assert result.skipped and all(s.reason.startswith("over the fields budget") for s in result.skipped)
     assert sum(len(t["input_schema"]["properties"]) for t in result.tools) <= 8 * result.values
+
+
+def test_responses_past_the_held_values_budget_are_dropped_counting_what_each_copy_holds(
+        imported: Imported) -> None:
+    # every response holds the whole of Big: 5,006 values expanded, 2,504 held (Part once)
+    part = {"enum": list(range(2_500))}
+    big = {"properties": {"a": {"$ref": S + "Part"}, "b": {"$ref": S + "Part"}}}
+    paths = {f"/p{i}": {"get": {"operationId": f"op{i}", "responses": ok({"$ref": S + "Big"})}} for i in range(150)}
+    result = imported(api(paths, {"Part": part, "Big": big}))
+    assert len(result.tools) == 150  # a dropped response keeps its tool
+    limit = max(50_000, min(4_000_000, 64 * result.values))
+    assert held(tool(result, "op0")["openapi"]["responses"]["200"]) == 2_504
+    total, kept = 0, 0
+    for _ in range(150):  # in document order: the input schema (3 values held), then the response
+        total += 3
+        if total + 2_504 <= limit:
+            total, kept = total + 2_504, kept + 1
+    assert 0 < kept < 150  # counting expanded sizes instead would keep about half as many
+    assert len(result.dropped_responses) == 150 - kept
+    assert all(s.reason == f"over the held-values budget ({limit:,})" for s in result.dropped_responses)
+    assert [t["name"] for t in result.tools if t["openapi"]["responses"]] == [f"op{i}" for i in range(kept)]
 
 
 @pytest.mark.parametrize(("key", "why"), [

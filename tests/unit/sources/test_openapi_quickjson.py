@@ -14,7 +14,7 @@ import pytest
 from harness._common.yamlsafe import load_document
 from harness._errors import InputError
 from harness._sources.openapi import import_document, load_openapi
-from harness._sources.openapi.bounds import TooDeep, measure
+from harness._sources.openapi.bounds import Budgets, Sizes, TooDeep, TooLarge, held
 from harness._sources.openapi.quickjson import Counted, LazyLines, extent, quick_json
 
 from .conftest import api, ok
@@ -121,19 +121,52 @@ def test_extent_counts_what_the_strict_reader_counts_and_stops_at_the_depth_boun
     assert extent(list(range(10)), 10, 200) is None
 
 
-def test_measure_counts_shared_values_once_and_bounds_the_expanded_size_and_height() -> None:
+def test_held_counts_a_shared_value_once_within_a_schema_and_again_in_each_schema() -> None:
     shared = {"type": "string", "enum": ["a", "b"]}
     schema = {"properties": {"x": shared, "y": shared}}
     # held: schema, properties, shared (once), "string", the enum list and its 2 items
-    assert measure(schema) == 7
-    assert measure(schema, schema) == 14  # each schema counts on its own
-    assert measure("text") == 1
+    assert held(schema) == 7
+    assert held(schema, schema) == 14  # each schema counts on its own
+    assert held("text") == 1
+    assert Sizes().check(schema) == 12  # expanded: shared counts at each use
+
+
+def test_sizes_bound_the_expanded_size_and_height_of_each_schema() -> None:
     deep: object = 1
     for _ in range(128):
         deep = [deep]
-    assert measure(deep) == 129  # the 1 at depth 128: within the bound
+    assert Sizes().check(deep) == 129  # the 1 at depth 128: within the bound
     with pytest.raises(TooDeep, match="more than 128 levels"):
-        measure([deep])
+        Sizes().check([deep])
+    with pytest.raises(TooLarge, match="more than 10,000 values expanded"):
+        Sizes().check({"a": [list(range(5_000))] * 2})
+
+
+def test_a_value_sized_in_one_schema_is_still_bounded_where_another_holds_it_deeper() -> None:
+    sizes = Sizes()
+    chain: object = "leaf"
+    for _ in range(120):
+        chain = {"items": chain}
+    assert sizes.check(chain) == 121  # sized here, remembered for the next schema
+    nested: object = chain
+    for _ in range(8):
+        nested = [nested]
+    assert sizes.check(nested) == 129  # depth 128: within the bound
+    with pytest.raises(TooDeep, match="more than 128 levels"):
+        sizes.check([nested])
+    assert sizes.check([chain] * 82) == 9_923  # each use counted
+    wide = [chain] * 83
+    with pytest.raises(TooLarge):
+        sizes.check(wide)
+
+
+def test_the_held_budget_decides_as_the_exact_count_would_though_it_walks_only_near_the_limit() -> None:
+    shared = {"enum": list(range(40))}
+    schema = {"a": shared, "b": shared}  # expands to 85 values, holds 43
+    budgets = Budgets(built_limit=0, held_limit=43 * 3, fields_limit=0)
+    taken = [budgets.take_held([schema], Sizes().check(schema)) for _ in range(4)]
+    assert taken == [True, True, True, False]  # 3 x 44 fit exactly; the sizes alone would stop at 1
+    assert budgets.held == 43 * 3 and budgets.unheld == []
 
 
 def _values(value: object) -> list[object]:
@@ -158,3 +191,15 @@ def test_an_import_leaves_the_garbage_collector_as_it_found_it(write: Callable[.
             assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_a_refusal_after_the_fast_load_names_the_strict_readers_line_whatever_the_line_ends(
+        write: Callable[..., Path], newline: str) -> None:
+    doc = api({"/a": {"get": {"operationId": "a", "responses": ok()}}}, servers=[{"url": 7}])
+    path = write(json.dumps(doc, indent=1).replace("\n", newline))
+    assert isinstance(load_openapi(path), Counted)  # the fast path read it
+    with pytest.raises(InputError) as err:
+        import_document(path)
+    strict = load_document(path).place("servers[0]")
+    assert err.value.place == strict and strict.line is not None and strict.line > 1
