@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._mutate.coverage import Coverage
+from harness._mutate.pool import cores
 from harness._mutate.rowpins import how as _how
 
 __all__ = ["PINS_PLUGIN", "main"]
@@ -99,7 +100,7 @@ class Engine:
         if problem is not None:
             raise RuntimeError(f"the unmutated code cannot run: {problem}")
         self.rows.take_shared_listing()  # the built scratch is what every row starts from
-        workers = int(self.plan["workers"]) or _cores()
+        workers = int(self.plan["workers"]) or cores()
         baseline = self._baseline(nodeids, workers)
         self._warm_up(nodeids, baseline)
         self.rows.take_shared_listing()
@@ -354,14 +355,6 @@ def _clear_once() -> Any:
             done[0] = True
 
     return before_pin
-
-
-def _cores() -> int:
-    """The cores this process may run on (a CI container's limit, not the host's count)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return os.cpu_count() or 1
 
 
 def _preparer(m: dict[str, Any], rows: Any, items: list[Any], rebuild_with: str | None = None) -> Any:

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness._errors import MutationError
@@ -37,6 +38,7 @@ __all__ = [
     "mutant_switch_id",
     "mutmut_version",
     "original_function_name",
+    "prefetch",
     "retarget_trampoline",
 ]
 
@@ -241,12 +243,55 @@ class _Texts:
         return self.renderer.mutated(m.contained_by_top_level_function, m.original_node, m.mutated_node)
 
 
+_made: dict[tuple[str, str, frozenset[str] | None], GeneratedFile] = {}
+"""What ``prefetch`` made, each taken by the ``generate`` call that asks for it."""
+
+
+def prefetch(files: Sequence[tuple[str, Path, frozenset[str] | None]]) -> None:
+    """Make the mutants of several Python files (name, path, functions) at once, one forked process a
+    core (as ``mutmut run`` does), for the ``generate`` calls that follow: generation is the
+    planner's largest cost, and one file's does not depend on another's. A file that cannot be
+    read or mutated is left for its own ``generate`` call to report."""
+    import multiprocessing
+
+    from harness._mutate.pool import cores
+
+    jobs = [(name, text, functions) for name, path, functions in files if (text := _python_text(path)) is not None]
+    workers = min(cores(), len(jobs))
+    if workers < 2:
+        return
+    import libcst  # noqa: F401 - loaded once here, not again in every worker
+    from mutmut.mutation import file_mutation  # noqa: F401
+
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        made = pool.starmap(_generated_or_none, jobs)
+    _made.update((job, result) for job, result in zip(jobs, made, strict=True) if result is not None)
+
+
+def _python_text(path: Path) -> str | None:
+    """The source of a Python file (None for other files, and one that cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8") if path.suffix == ".py" else None
+    except (OSError, ValueError):
+        return None
+
+
+def _generated_or_none(filename: str, source: str, functions: frozenset[str] | None) -> GeneratedFile | None:
+    try:
+        return generate(filename, source, functions)
+    except MutationError:
+        return None
+
+
 def generate(filename: str, source: str, functions: frozenset[str] | None = None) -> GeneratedFile:
     """mutmut's operator mutants of ``source``, limited to ``functions`` (qualified names) if given.
 
     Returns the trampolined source (what the engine imports in place of the original) and one
     OperatorEdit per mutant, in the order mutmut numbers them, each with the whole mutated file.
     """
+    made = _made.pop((filename, source, functions), None)
+    if made is not None:
+        return made
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
     from mutmut.mutation import file_mutation

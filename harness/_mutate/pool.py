@@ -30,7 +30,7 @@ from typing import Any, NoReturn
 
 from harness._mutate.slot import Slot
 
-__all__ = ["Job", "PinRunner", "Row", "run_jobs"]
+__all__ = ["Job", "PinRunner", "Row", "cores", "run_jobs"]
 
 PinRunner = Callable[[int, Sequence[int]], tuple[str, dict[str, Any]]]
 """Run pin ``i`` (the pins still to run after it) in the child; returns (outcome, extra fields)."""
@@ -130,6 +130,14 @@ def _child(fd: int, row: Row, job: Job, todo: list[int], run_pin: PinRunner, slo
             _send(fd, {"t": "E", "e": f"{type(exc).__name__}: {exc}"})
         finally:
             os._exit(70)
+
+
+def cores() -> int:
+    """The cores this process may run on (a CI container's limit, not the host's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
 
 
 # -- the parent --------------------------------------------------------------------------------
