@@ -29,7 +29,7 @@ __all__ = ["adopt", "against", "clear", "fresh", "observe", "own_pipelines", "re
            "set_revisions", "set_versions", "suite_for", "use_saved", "use_store"]
 
 _observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
-_stored: dict[str, dict[tuple[str, str, str], Observation]] = {}
+_stored: dict[str, Mapping[tuple[str, str, str], Observation]] = {}
 _suites: dict[str, Suite] = {}
 _pipes = Pipelines()
 _against: list[Side] = ["new"]
@@ -63,10 +63,11 @@ def use_store(folder: Path) -> None:
 
 
 def use_saved(observations: Mapping[tuple[str, str, str], Observation]) -> None:
-    """Read these observations (by case, lane, side: what the build stage just made, held by
-    the harness) before calling any pipeline; as ``use_store`` without reading a store back."""
+    """Read these observations (by case, lane, side: what the build stage just made, or a
+    spool's lazy reader) before calling any pipeline; as ``use_store`` without reading a store
+    back. Held, not copied: a lazy mapping stays lazy."""
     _stored.clear()
-    _stored["<saved>"] = dict(observations)
+    _stored["<saved>"] = observations
 
 
 _revisions: dict[str, str | None] = {}

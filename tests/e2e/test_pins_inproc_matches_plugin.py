@@ -25,8 +25,9 @@ from harness._errors import InputError
 from harness._evidence import ObservationStore
 from harness._load import load_suite
 from harness._model import Side, Suite
+from harness._pins.document import claims
 from harness._pins.ids import node_root
-from harness._pins.run import _claims, run_pins
+from harness._pins.run import run_pins
 
 pytestmark = pytest.mark.slow
 
@@ -80,7 +81,7 @@ def assert_same(inproc: dict[str, Any], plugin: dict[str, Any], suite: Suite, ag
     assert not differ, json.dumps(differ, indent=1)[:4000]
     assert inproc["pytest_exit"] == plugin["pytest_exit"], plugin["output"]
     if against == "old":
-        assert inproc["catches_old"] == _claims(suite, plugin["results"])
+        assert inproc["catches_old"] == claims(suite, plugin["results"])
 
 
 @pytest.fixture(scope="module")
