@@ -11,7 +11,7 @@ mutants from ledger files), with claims checked, shards, and every report format
 Modules, one job each: targets (settings, what to mutate), ledger (declared mutants),
 mutmut_adapter (every use of mutmut internals), mutants (the Mutant value), plan, engine (the
 pytest-hosting process), loader (mutated code into place), pool (fork per row, deadlines),
-(claim references: harness._pins.refs), results (the section), render/html_view/stryker (formats), shards
+(claim references: harness._pins.killed_by), results (the section), render/html_view/stryker (formats), shards
 (merge shard folders).
 """
 

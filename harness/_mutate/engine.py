@@ -109,7 +109,7 @@ class Engine:
     def _keep(self, items: list[Any]) -> list[str]:
         """The collected pins less the excluded ones (``self.items``); their node ids."""
         from harness._mutate.observed import is_harness_item
-        from harness._pins.refs import matches_any
+        from harness._pins.killed_by import matches_any
 
         self.items = [item for item in items if not matches_any(item.nodeid, self.plan.get("exclude", []))]
         self.harness_items = [is_harness_item(item) for item in self.items]
@@ -145,7 +145,7 @@ class Engine:
         _clear_cache()
 
     def _claims_resolve(self, nodeids: list[str]) -> bool:
-        from harness._pins.refs import resolve
+        from harness._pins.killed_by import resolve
 
         errors = []
         for m in self.plan["mutants"]:

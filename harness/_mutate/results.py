@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness._mutate.section import MutationSection
-from harness._pins.refs import group_of, groups, resolve_all
+from harness._pins.killed_by import group_of, groups, resolve_all
 
 __all__ = ["SECTION_VERSION", "STATUSES", "build_section", "compact", "expand", "read_rows"]
 

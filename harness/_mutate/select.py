@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from harness._errors import ConfigError
 from harness._model import Case
 from harness._mutate.mutants import Mutant
-from harness._pins.refs import resolve
+from harness._pins.killed_by import resolve
 
 __all__ = ["in_scope", "pick", "pin_filter_args"]
 

@@ -14,7 +14,7 @@ from harness._pins.child import ChildRun
 from harness._pins.collect import CaseItem, case_items
 from harness._pins.ids import node_root, suite_prefix
 from harness._pins.ids import pin_set as pin_set_refs
-from harness._pins.refs import resolve
+from harness._pins.killed_by import resolve
 
 __all__ = ["Chosen", "check_refs", "choose", "claims", "document"]
 

@@ -6,7 +6,7 @@ else the nearest folder at or above the suite holding ``pyproject.toml``, ``setu
 plain ``pytest`` started there all name a pin the same way, in every section of report.json.
 
 A pin set (``pin_sets: {r2: [refs...]}``) lists pins in the forms ledger ``killed_by`` accepts
-(``harness._pins.refs``); ``--harness-pins r2`` keeps only the items a ref names. A ref
+(``harness._pins.killed_by``); ``--harness-pins r2`` keeps only the items a ref names. A ref
 naming no collected item is an error, never an empty round.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from harness._common.files import project_root
 from harness._errors import InputError, Place
 from harness._model import Suite
-from harness._pins.refs import resolve
+from harness._pins.killed_by import resolve
 
 __all__ = ["node_root", "pin_set", "select_set", "suite_prefix"]
 

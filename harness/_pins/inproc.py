@@ -2,7 +2,7 @@
 observations: the pin stage of ``harness run`` without a pytest child.
 
 Each item gets the outcome and message the plugin's pytest item would report (the checks and
-their words are shared, ``harness._pins.check``): ``passed``, ``failed`` (a marked ``catches_old``
+their words are shared, ``harness._pins.judge``): ``passed``, ``failed`` (a marked ``catches_old``
 pin that fails against old is ``failed`` too, as the plugin's results file says), ``skipped``.
 
 Most pins only read observations, which the build stage saved: nothing here calls a pipeline
@@ -27,9 +27,9 @@ from typing import NoReturn
 from harness._common import supervise
 from harness._model import Observation, Side, Suite
 from harness._pins import cache
-from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
 from harness._pins.collect import CaseItem
 from harness._pins.declarative import PinFailure, evaluate
+from harness._pins.judge import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
 
 __all__ = ["FRESH_KINDS", "Forked", "ItemResult", "Saved", "evaluate_items", "item_timeout", "playing", "start_check"]
 

@@ -50,10 +50,10 @@ import pytest
 from harness._errors import HarnessError, InputError
 from harness._model import Case, Observation, PinSpec, Side, Subject, Suite
 from harness._pins import cache
-from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
 from harness._pins.collect import case_lanes
 from harness._pins.declarative import PinFailure, evaluate
 from harness._pins.ids import select_set, suite_prefix
+from harness._pins.judge import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
 from harness._pins.results import result_line
 
 __all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem", "observe", "pipeline_module"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness._pins.refs import resolve, resolve_all
+from harness._pins.killed_by import resolve, resolve_all
 
 IDS = [
     "cases/am/gate.cases.yaml::narrows[anthropic]::note-appended",
@@ -36,7 +36,7 @@ def test_a_reference_to_no_collected_pin_is_reported_missing() -> None:
 
 
 def test_a_glob_names_a_python_pin_exactly_as_mutation_exclude_does() -> None:
-    from harness._pins.refs import matches_any
+    from harness._pins.killed_by import matches_any
 
     assert resolve("*::test_add", IDS, "cases/") == [IDS[3]]
     assert matches_any(IDS[3], ["*::test_add"])
@@ -44,7 +44,7 @@ def test_a_glob_names_a_python_pin_exactly_as_mutation_exclude_does() -> None:
 
 
 def test_the_items_of_a_pin_on_several_lanes_or_parameters_form_one_group() -> None:
-    from harness._pins.refs import group_of, groups
+    from harness._pins.killed_by import group_of, groups
 
     assert group_of(IDS[0]) == group_of(IDS[1]) == "cases/am/gate.cases.yaml::narrows::note-appended"
     assert group_of("tests/test_calc.py::test_add[1-2]") == "tests/test_calc.py::test_add"
