@@ -1,0 +1,209 @@
+"""Fail when DESIGN.md's file map and the tracked files disagree (run by tests/unit/test_design_map.py).
+
+Two directions, both over DESIGN.md's two tables ("Top level", and "The package, stage by stage"
+whose paths are relative to ``harness/``):
+
+- every tracked file under harness/, subjects/, scripts/, bench/, docs/ and examples/ is mapped:
+  a row names its path, or it lies under a folder row. Under a folder row, a Python module (or
+  ``.mjs``) of harness/, subjects/, scripts/ or bench/, and a page of docs/, must also be named
+  in that row (its stem or file name, in backticks), so a module added to a folder with a row
+  still needs its words. Data files (schemas, vendored files, example suites) are covered by
+  their folder. An ``__init__.py`` is a package marker unless it defines a public function or
+  class; then it needs a row (its own, or its folder's).
+- every path DESIGN.md names exists: each row's first column; each backticked or plain path
+  (``a/b.py``, ``x.json``, ``dir/``) anywhere, found under the row's folder, ``harness/`` or the
+  checkout; each backticked dotted name under ``harness`` (a module, or a name a module defines
+  or imports); and each backticked bare name in a folder row of the package table (a module,
+  subfolder or a name defined in that folder).
+
+    python scripts/check_design_map.py [ROOT]     exit 0 when they agree, 1 with the differences
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Row", "differences", "main", "rows"]
+
+SCOPE = ("harness", "subjects", "scripts", "bench", "docs", "examples")
+NAMED_CODE = (".py", ".mjs")
+UNTRACKED = ("reports/",)  # run output, git-ignored: named in the map, never in the checkout
+TABLES = {"## Top level": "", "## The package, stage by stage": "harness/"}
+_TICKED = re.compile(r"`([^`]+)`")
+_PLAIN_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+[\w.-]+\.(?:py|md|json|yaml|mjs|js|toml))\b")
+_FILEISH = re.compile(r"^[\w.][\w.-]*(?:/[\w.<>-]*)*$")
+_EXTENSIONS = (".py", ".md", ".json", ".yaml", ".yml", ".mjs", ".js", ".toml", ".ini")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One table row: the paths its first column names (from the checkout's root) and its text."""
+
+    paths: tuple[str, ...]
+    text: str
+
+    def folder(self) -> str | None:
+        return next((p for p in self.paths if p.endswith("/")), None)
+
+
+def rows(design: str) -> list[Row]:
+    """Every row of the two file-map tables, first-column paths made relative to the checkout."""
+    found: list[Row] = []
+    prefix: str | None = None
+    for line in design.splitlines():
+        if line.startswith("## "):
+            prefix = TABLES.get(line.strip())
+        elif prefix is not None and line.startswith("| `"):
+            first, _, rest = line.strip("|").partition(" | ")
+            found.append(Row(tuple(prefix + p for p in _TICKED.findall(first)), rest))
+    return found
+
+
+def _tracked(root: Path) -> list[str]:
+    out = subprocess.run(["git", "ls-files", *SCOPE], cwd=root, capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def _everything(root: Path) -> set[str]:
+    """Tracked files of the whole checkout and every folder above them (as ``dir/``)."""
+    out = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True)
+    paths = set(out.stdout.split())
+    for path in list(paths):
+        parts = path.split("/")
+        paths.update("/".join(parts[:i]) + "/" for i in range(1, len(parts)))
+    return paths
+
+
+def _defined(files: list[Path]) -> set[str]:
+    """Top-level names the modules define or import (functions, classes, assignments)."""
+    names: set[str] = set()
+    for file in files:
+        for node in ast.parse(file.read_text()).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names.update(t.id for t in targets if isinstance(t, ast.Name))
+                if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                    names.update(ast.literal_eval(node.value))  # names served lazily by __getattr__
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
+def _public_init(path: Path) -> bool:
+    return any(isinstance(n, (ast.FunctionDef, ast.ClassDef)) and not n.name.startswith("_")
+               for n in ast.parse(path.read_text()).body)
+
+
+def _holder(path: str, table: list[Row]) -> Row | None:
+    """The row of the deepest folder that holds path."""
+    held = [(len(f), r) for r in table for f in r.paths if f.endswith("/") and path.startswith(f)]
+    return max(held, key=lambda pair: pair[0])[1] if held else None
+
+
+def _must_be_named(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    if path.startswith("docs/"):
+        return name.endswith(".md")
+    return name.endswith(NAMED_CODE) and name != "__init__.py" and not path.startswith("examples/")
+
+
+def _unmapped(root: Path, tracked: list[str], table: list[Row]) -> list[str]:
+    named = {p for r in table for p in r.paths}
+    problems = []
+    for path in tracked:
+        if path in named:
+            continue
+        holder = _holder(path, table)
+        name = path.rsplit("/", 1)[-1]
+        if name == "__init__.py" and _public_init(root / path) and (holder is None or holder.folder() != path[:-11]):
+            problems.append(f"{path}: defines public names but has no row (its own or its folder's)")
+        elif holder is None:
+            problems.append(f"{path}: under no row")
+        elif _must_be_named(path) and not {name, name.rsplit(".", 1)[0]} & set(_TICKED.findall(holder.text)):
+            problems.append(f"{path}: its folder's row ({holder.folder()}) does not name it")
+    return problems
+
+
+def _resolves(token: str, bases: list[str], known: set[str]) -> bool:
+    token = token.rstrip(".,;:")
+    return any((base + token) in known or any(k.startswith(base) and k.endswith("/" + token) for k in known)
+               for base in bases)
+
+
+def _path_tokens(text: str) -> list[str]:
+    ticked = [t for t in _TICKED.findall(text)
+              if _FILEISH.match(t) and ("/" in t or (t.endswith(_EXTENSIONS) and t not in _EXTENSIONS))]
+    return ticked + _PLAIN_PATH.findall(_TICKED.sub(" ", text))
+
+
+def _dotted_ok(token: str, root: Path, known: set[str]) -> bool:
+    parts = token.split(".")
+    for cut in range(len(parts), 0, -1):
+        module = "/".join(parts[:cut])
+        for candidate in (module + ".py", module + "/__init__.py"):
+            rest = parts[cut:]
+            if candidate in known and (not rest or (len(rest) == 1 and rest[0] in _defined([root / candidate]))):
+                return True
+    return f'"{token}"' in _source(root)  # an entry-point group the harness reads, not a module
+
+
+def _source(root: Path) -> str:
+    return "\n".join(p.read_text() for p in sorted((root / "harness").rglob("*.py")))
+
+
+def _missing(root: Path, design: str, table: list[Row], known: set[str]) -> list[str]:
+    problems = [f"{p}: a row names it, no such path" for r in table for p in r.paths
+                if p not in known and not p.startswith(UNTRACKED)]
+    texts = [(r.text, [r.folder() or "", "harness/", ""]) for r in table]
+    texts.append(("\n".join(line for line in design.splitlines() if not line.startswith("| ")), ["harness/", ""]))
+    for text, bases in texts:
+        for token in _path_tokens(text):
+            if not any(mark in token for mark in ("<", "..")) and not token.startswith(UNTRACKED) \
+                    and not _resolves(token, bases, known):
+                problems.append(f"{token}: named in DESIGN.md, no such path")
+        for token in _TICKED.findall(text):
+            if re.fullmatch(r"harness(\.\w+)+", token) and not _dotted_ok(token, root, known):
+                problems.append(f"{token}: named in DESIGN.md, no such module or name")
+    return problems + _unknown_names(root, table, known)
+
+
+def _unknown_names(root: Path, table: list[Row], known: set[str]) -> list[str]:
+    """Bare names in a package folder row that are neither a module there nor defined there."""
+    problems = []
+    for row in table:
+        folder = row.folder()
+        if folder is None or not folder.startswith("harness/_"):
+            continue
+        inside = [k for k in known if k.startswith(row.paths) and not k.endswith("/")]
+        stems = {k[len(folder):].split("/")[0].rsplit(".", 1)[0] for k in inside}
+        defined = _defined([root / k for k in inside if k.endswith(".py")])
+        for token in _TICKED.findall(row.text):
+            if re.fullmatch(r"[A-Za-z_]\w*", token) and token not in stems | defined:
+                problems.append(f"{folder} row: `{token}` is no module of the folder and no name defined in it")
+    return problems
+
+
+def differences(root: Path) -> list[str]:
+    """Every disagreement between DESIGN.md's file map and the tracked files, one line each."""
+    design = (root / "DESIGN.md").read_text()
+    table = rows(design)
+    return _unmapped(root, _tracked(root), table) + _missing(root, design, table, _everything(root))
+
+
+def main(argv: list[str]) -> int:
+    found = differences(Path(argv[0]) if argv else Path.cwd())
+    for line in found:
+        print(line)
+    print(f"DESIGN.md's file map: {len(found)} difference(s)", file=sys.stderr)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
