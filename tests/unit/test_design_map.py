@@ -92,7 +92,8 @@ def test_a_module_a_folder_row_names_that_is_not_there_is_reported(tmp_path: Pat
 
 def test_a_moved_path_named_in_the_prose_is_reported(tmp_path: Path) -> None:
     design = DESIGN.replace("`_stage/alpha.py`", "`stage/alpha.py`")
-    assert _checker().differences(_tree(tmp_path, design, FILES)) == ["stage/alpha.py: named in DESIGN.md, no such path"]
+    found = _checker().differences(_tree(tmp_path, design, FILES))
+    assert found == ["stage/alpha.py: named in DESIGN.md, no such path"]
 
 
 def test_a_row_for_a_file_that_is_gone_is_reported(tmp_path: Path) -> None:
