@@ -81,18 +81,24 @@ def _everything(root: Path) -> set[str]:
 
 def _defined(files: list[Path]) -> set[str]:
     """Top-level names the modules define or import (functions, classes, assignments)."""
-    names: set[str] = set()
-    for file in files:
-        for node in ast.parse(file.read_text()).body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names.add(node.name)
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names.update(t.id for t in targets if isinstance(t, ast.Name))
-                if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
-                    names.update(ast.literal_eval(node.value))  # names served lazily by __getattr__
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return {name for file in files for node in ast.parse(file.read_text()).body for name in _names(node)}
+
+
+def _names(node: ast.stmt) -> list[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".")[0] for a in node.names]
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        return _assigned(node)
+    return []
+
+
+def _assigned(node: ast.Assign | ast.AnnAssign) -> list[str]:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    names = [t.id for t in targets if isinstance(t, ast.Name)]
+    if "__all__" in names and node.value is not None:
+        names += ast.literal_eval(node.value)  # names a package serves lazily through __getattr__
     return names
 
 
@@ -116,19 +122,22 @@ def _must_be_named(path: str) -> bool:
 
 def _unmapped(root: Path, tracked: list[str], table: list[Row]) -> list[str]:
     named = {p for r in table for p in r.paths}
-    problems = []
-    for path in tracked:
-        if path in named:
-            continue
-        holder = _holder(path, table)
-        name = path.rsplit("/", 1)[-1]
-        if name == "__init__.py" and _public_init(root / path) and (holder is None or holder.folder() != path[:-11]):
-            problems.append(f"{path}: defines public names but has no row (its own or its folder's)")
-        elif holder is None:
-            problems.append(f"{path}: under no row")
-        elif _must_be_named(path) and not {name, name.rsplit(".", 1)[0]} & set(_TICKED.findall(holder.text)):
-            problems.append(f"{path}: its folder's row ({holder.folder()}) does not name it")
-    return problems
+    found = (_unmapped_file(root, path, table) for path in tracked if path not in named)
+    return [problem for problem in found if problem]
+
+
+def _unmapped_file(root: Path, path: str, table: list[Row]) -> str | None:
+    """Why a file no row names is not mapped by the folder row that holds it, if it is not."""
+    holder = _holder(path, table)
+    name = path.rsplit("/", 1)[-1]
+    own_folder = holder is not None and holder.folder() == path.removesuffix("__init__.py")
+    if name == "__init__.py" and _public_init(root / path) and not own_folder:
+        return f"{path}: defines public names but has no row (its own or its folder's)"
+    if holder is None:
+        return f"{path}: under no row"
+    if _must_be_named(path) and not {name, name.rsplit(".", 1)[0]} & set(_TICKED.findall(holder.text)):
+        return f"{path}: its folder's row ({holder.folder()}) does not name it"
+    return None
 
 
 def _resolves(token: str, bases: list[str], known: set[str]) -> bool:
@@ -159,35 +168,46 @@ def _source(root: Path) -> str:
 
 
 def _missing(root: Path, design: str, table: list[Row], known: set[str]) -> list[str]:
-    problems = [f"{p}: a row names it, no such path" for r in table for p in r.paths
-                if p not in known and not p.startswith(UNTRACKED)]
+    problems = [f"{p}: a row names it, no such path" for p in _first_columns(table) if p not in known]
     texts = [(r.text, [r.folder() or "", "harness/", ""]) for r in table]
     texts.append(("\n".join(line for line in design.splitlines() if not line.startswith("| ")), ["harness/", ""]))
-    for text, bases in texts:
-        for token in _path_tokens(text):
-            if not any(mark in token for mark in ("<", "..")) and not token.startswith(UNTRACKED) \
-                    and not _resolves(token, bases, known):
-                problems.append(f"{token}: named in DESIGN.md, no such path")
-        for token in _TICKED.findall(text):
-            if re.fullmatch(r"harness(\.\w+)+", token) and not _dotted_ok(token, root, known):
-                problems.append(f"{token}: named in DESIGN.md, no such module or name")
-    return problems + _unknown_names(root, table, known)
+    problems += [p for text, bases in texts for p in _text_problems(root, text, bases, known)]
+    return problems + [p for row in table for p in _unknown_names(root, row, known)]
 
 
-def _unknown_names(root: Path, table: list[Row], known: set[str]) -> list[str]:
+def _text_problems(root: Path, text: str, bases: list[str], known: set[str]) -> list[str]:
+    """Paths and dotted harness names in one row's text (or the prose) that are not there."""
+    paths = [f"{token}: named in DESIGN.md, no such path" for token in _path_tokens(text)
+             if _checkable(token) and not _resolves(token, bases, known)]
+    dotted = [f"{token}: named in DESIGN.md, no such module or name" for token in _TICKED.findall(text)
+              if re.fullmatch(r"harness(\.\w+)+", token) and not _dotted_ok(token, root, known)]
+    return paths + dotted
+
+
+def _first_columns(table: list[Row]) -> list[str]:
+    return [p for row in table for p in row.paths if not p.startswith(UNTRACKED)]
+
+
+def _checkable(token: str) -> bool:
+    """A path of the checkout, not a placeholder (``<run>/``), the shared folder or run output."""
+    return not any(mark in token for mark in ("<", "..")) and not token.startswith(UNTRACKED)
+
+
+def _unknown_names(root: Path, row: Row, known: set[str]) -> list[str]:
     """Bare names in a package folder row that are neither a module there nor defined there."""
-    problems = []
-    for row in table:
-        folder = row.folder()
-        if folder is None or not folder.startswith("harness/_"):
-            continue
-        inside = [k for k in known if k.startswith(row.paths) and not k.endswith("/")]
-        stems = {k[len(folder):].split("/")[0].rsplit(".", 1)[0] for k in inside}
-        defined = _defined([root / k for k in inside if k.endswith(".py")])
-        for token in _TICKED.findall(row.text):
-            if re.fullmatch(r"[A-Za-z_]\w*", token) and token not in stems | defined:
-                problems.append(f"{folder} row: `{token}` is no module of the folder and no name defined in it")
-    return problems
+    folder = row.folder()
+    if folder is None or not folder.startswith("harness/_"):
+        return []
+    allowed = _row_names(root, row, folder, known)
+    return [f"{folder} row: `{token}` is no module of the folder and no name defined in it"
+            for token in _TICKED.findall(row.text) if re.fullmatch(r"[A-Za-z_]\w*", token) and token not in allowed]
+
+
+def _row_names(root: Path, row: Row, folder: str, known: set[str]) -> set[str]:
+    """What a folder row may name: its modules and subfolders by stem, and what they define."""
+    inside = [k for k in known if k.startswith(row.paths) and not k.endswith("/")]
+    stems = {k.removeprefix(folder).split("/")[0].rsplit(".", 1)[0] for k in inside}
+    return stems | _defined([root / k for k in inside if k.endswith(".py")])
 
 
 def differences(root: Path) -> list[str]:
