@@ -170,7 +170,7 @@ def _source(root: Path) -> str:
 def _missing(root: Path, design: str, table: list[Row], known: set[str]) -> list[str]:
     problems = [f"{p}: a row names it, no such path" for p in _first_columns(table) if p not in known]
     texts = [(r.text, [r.folder() or "", "harness/", ""]) for r in table]
-    texts.append(("\n".join(line for line in design.splitlines() if not line.startswith("| ")), ["harness/", ""]))
+    texts.append((_prose(design), ["harness/", ""]))
     problems += [p for text, bases in texts for p in _text_problems(root, text, bases, known)]
     return problems + [p for row in table for p in _unknown_names(root, row, known)]
 
@@ -182,6 +182,11 @@ def _text_problems(root: Path, text: str, bases: list[str], known: set[str]) -> 
     dotted = [f"{token}: named in DESIGN.md, no such module or name" for token in _TICKED.findall(text)
               if re.fullmatch(r"harness(\.\w+)+", token) and not _dotted_ok(token, root, known)]
     return paths + dotted
+
+
+def _prose(design: str) -> str:
+    """DESIGN.md outside its tables: the picture and the decisions."""
+    return "\n".join(line for line in design.splitlines() if not line.startswith("| "))
 
 
 def _first_columns(table: list[Row]) -> list[str]:
