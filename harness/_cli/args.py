@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from harness._errors import ConfigError
 from harness._model import Lane, Suite
 
-__all__ = ["suite_lane"]
+__all__ = ["default_suite", "suite_lane"]
+
+
+def default_suite() -> Path:
+    """The bundled suite: ``cases/`` in the current folder (a clone of this repository)."""
+    here = Path("cases")
+    if not (here / "suite.yaml").is_file():
+        raise ConfigError("SUITE", None, "a suite folder (the default, ./cases/suite.yaml, is not here)")
+    return here
 
 
 def suite_lane(suite: Suite, lane_id: str, option: str) -> Lane:

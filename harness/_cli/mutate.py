@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from harness._cli.run import default_suite
+from harness._cli.args import default_suite
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load import load_suite
