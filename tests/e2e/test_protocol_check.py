@@ -70,7 +70,7 @@ def test_protocol_check_passes_the_python_example_command_exactly_as_its_suite_d
     assert got.returncode == 0, got.stdout + got.stderr
     assert "FAIL" not in got.stdout and "warn" not in got.stdout
     assert re.fullmatch(r"(\d+) of \1 checks passed", got.stdout.rstrip().splitlines()[-1]), got.stdout
-    assert "hello: the first message: python-example 1.0.0" in got.stdout  # the example's own serve(), not the adapter's CLI
+    assert "hello: the first message: python-example 1.0.0" in got.stdout  # its own serve() call, not the CLI
 
 
 # mode of tests/scenarios/protocol_programs/faulty.py -> the checklist line that must fail
