@@ -25,11 +25,15 @@ def cargo_missing() -> str | None:
     return None
 
 
+# the adapter each example reaches by relative path (examples/python falls back to serve.py by path)
+ADAPTERS = {"node": "adapters/node", "rust": "adapters/rust", "python": "harness/adapter"}
+
+
 def mirror(into: Path, lang: str) -> Path:
     """``examples/<lang>`` and what it names by relative path, copied under ``into``; the suite."""
-    skip = shutil.ignore_patterns("target", "node_modules")
+    skip = shutil.ignore_patterns("target", "node_modules", "__pycache__")
     root = into / "repo"
-    for part in (f"adapters/{lang}", "cases/rules", "cassettes", f"examples/{lang}"):
+    for part in (ADAPTERS[lang], "cases/rules", "cassettes", f"examples/{lang}"):
         shutil.copytree(REPO / part, root / part, ignore=skip)
     (root / "pyproject.toml").write_text("")  # the project root the ledger's site files are named from
     return root / "examples" / lang

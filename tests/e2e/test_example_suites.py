@@ -1,9 +1,10 @@
-"""The example suites in other languages (examples/node, examples/rust) run through ``harness
+"""The example suites in other processes and languages (examples/python, examples/node,
+examples/rust) run through ``harness
 run`` with intended divergences, declared rejections and passing pins, and every claim of their
 declared ledgers holds: each mutant, applied to a scratch copy, turns its claimed pins red.
 
 Each test skips with the reason when its toolchain is absent (node; cargo with Debian's
-serde_json sources). Everything runs in a scratch copy: the repository's tree is never built in.
+serde_json sources; Python is always there). Everything runs in a scratch copy: the repository's tree is never built in.
 """
 
 from __future__ import annotations
@@ -24,7 +25,15 @@ from tests.e2e.examples_tree import cargo_missing, mirror, node_missing
 
 pytestmark = pytest.mark.slow
 
-MISSING = {"node": node_missing, "rust": cargo_missing}
+MISSING = {"node": node_missing, "rust": cargo_missing, "python": lambda: None}
+# what each example's run shows: verdicts (identical, intended, runs), its rejection summary, pins.
+# node and rust: old flattens everywhere, so the new side only introduces (declared) rejections;
+# python: old is the seed's first revision (verbatim everywhere), whose 400s the new side fixes.
+EXPECTED: dict[str, tuple[tuple[int, int, int], dict[str, int], int]] = {
+    "node": ((9, 16, 25), {"known_rejected": 3, "new_undeclared": 0, "new_expected": 4, "old": 0}, 43),
+    "rust": ((9, 16, 25), {"known_rejected": 3, "new_undeclared": 0, "new_expected": 4, "old": 0}, 43),
+    "python": ((19, 6, 25), {"known_rejected": 12, "new_undeclared": 0, "new_expected": 4, "old": 12}, 41),
+}
 
 
 def harness(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -41,7 +50,7 @@ def run_report(suite: Path, out: Path, *extra: str) -> tuple[int, dict[str, Any]
 
 
 # building the Rust example (and, below, mutating either example) is the heavy tier: tests/README.md
-@pytest.fixture(params=["node", pytest.param("rust", marks=pytest.mark.heavy)])
+@pytest.fixture(params=["python", "node", pytest.param("rust", marks=pytest.mark.heavy)])
 def example(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, Path]:
     lang: str = request.param
     reason = MISSING[lang]()
@@ -52,19 +61,36 @@ def example(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, Path]:
 
 def test_an_example_suite_runs_clean_with_intended_divergences_declared_rejections_and_pins(
         example: tuple[str, Path], tmp_path: Path) -> None:
-    _, suite = example
+    lang, suite = example
     code, report = run_report(suite, tmp_path / "out")
     assert code == 0, report["summary"]
+    counts, rejections, pins = EXPECTED[lang]
     verdicts = [row["verdict"] for row in report["differential"]]
-    assert (verdicts.count("identical"), verdicts.count("intended"), len(verdicts)) == (9, 16, 25)
+    assert (verdicts.count("identical"), verdicts.count("intended"), len(verdicts)) == counts
     declared = {(f["case"], f["lane"], r["rule"]) for f in report["rejections"]["findings"] if f["side"] == "new"
                 for r in f["rejections"] if r["expected"]}
-    assert report["rejections"]["summary"] | {"bodies": 50} == {
-        "bodies": 50, "known_rejected": 3, "new_undeclared": 0, "new_expected": 4, "old": 0}
+    assert report["rejections"]["summary"] == {"bodies": 50, **rejections}
     assert ("apply-patch-root-oneof", "custom-gateway-claude", "anthropic.root-composition") in declared
     assert ("allof-refs-no-type", "custom-gateway-claude", "anthropic.input-schema-type-required") in declared
     outcomes = {p["outcome"] for p in report["pins"]["results"]}
-    assert outcomes == {"passed"} and len(report["pins"]["results"]) == 43
+    assert outcomes == {"passed"} and len(report["pins"]["results"]) == pins
+
+
+def test_the_python_example_fixes_on_the_first_party_lanes_the_400_its_old_revision_triggers(tmp_path: Path) -> None:
+    suite = mirror(tmp_path, "python")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # the suite must set it itself
+    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--format", "json", "--out",
+                          str(tmp_path / "out")], capture_output=True, text=True, timeout=600, cwd=suite,
+                         check=False, env={**env, "NO_COLOR": "1"})
+    assert got.returncode == 0, got.stderr
+    groups = {(g["lane"], g["rule"]): g for g in json.loads(got.stdout)["rejections"]["delta"]["groups"]}
+    for lane in ("anthropic-first-party", "custom-anthropic-endpoint"):
+        assert groups[lane, "anthropic.root-composition"]["fixed"] == [
+            "apply-patch-root-oneof", "finance-root-anyof", "allof-refs-no-type"]
+        assert groups[lane, "anthropic.input-schema-type-required"]["fixed"] == ["allof-refs-no-type"]
+    assert groups["custom-gateway-claude", "anthropic.root-composition"]["persisting"] == [
+        "apply-patch-root-oneof", "finance-root-anyof", "allof-refs-no-type"]
+    assert not list(suite.rglob("__pycache__")), "a run wrote bytecode into the user's tree"
 
 
 def _claimed(ref: str, results: list[dict[str, Any]]) -> list[dict[str, Any]]:

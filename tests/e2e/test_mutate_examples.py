@@ -1,5 +1,5 @@
-"""`harness mutate examples/<lang>` on the example suites (a Rust and a Node pipeline pair served
-over the JSON-lines protocol): the ledger runs and is printed, and the repository's tree is
+"""`harness mutate examples/<lang>` on the example suites (a Rust, a Node and a Python pipeline pair
+served over the JSON-lines protocol): the ledger runs and is printed, and the repository's tree is
 byte-identical afterwards. Skipped, with the reason, where an example or its toolchain is absent."""
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ def _hashes(root: Path) -> dict[str, str]:
 
 def _toolchain(lang: str) -> str | None:
     """Why the example cannot run here, or None."""
+    if lang == "python":  # Python is always there, so its example must be too: never a skip
+        return None
     if not (REPO / "examples" / lang / "suite.yaml").is_file():
         return f"examples/{lang} is not in this tree"
     if lang == "node" and shutil.which("node") is None:
@@ -53,7 +55,7 @@ def _toolchain(lang: str) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("lang", ["rust", "node"])
+@pytest.mark.parametrize("lang", ["rust", "node", "python"])
 def test_mutating_an_example_runs_its_ledger_and_leaves_the_tree_byte_identical(tmp_path: Path, lang: str) -> None:
     why = _toolchain(lang)
     if why:
@@ -67,6 +69,8 @@ def test_mutating_an_example_runs_its_ledger_and_leaves_the_tree_byte_identical(
     declared = [m for m in section["mutants"] if m["kind"] == "declared"]
     assert declared and all(m["status"] != "pending" for m in section["mutants"])
     assert section["sandbox"]["outside"] == []
+    if lang == "python":  # every declared mutant killed by its claimed pins, the equivalent one held
+        assert {m["status"] for m in declared} == {"killed", "equivalent"} and len(declared) == 10
     if lang == "node":  # Stryker's operator mutants of passes.js beside the ledger
         stryker = [m for m in section["mutants"] if m["kind"] == "operator"]
         assert len(stryker) > 50 and all(m["file"] == "examples/node/passes.js" for m in stryker)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from harness._model import PipelineSpec
 from harness._pipeline.command import ADAPTER, CommandPipeline
@@ -60,6 +61,16 @@ def test_protocol_check_passes_every_check_on_each_shipped_adapter(
     last = got.stdout.rstrip().splitlines()[-1]
     assert re.fullmatch(r"(\d+) of \1 checks passed", last), last
     assert "end of input (stdin closed, no shutdown)" in got.stdout
+
+
+def test_protocol_check_passes_the_python_example_command_exactly_as_its_suite_declares_it() -> None:
+    suite = REPO / "examples" / "python"
+    side = yaml.safe_load((suite / "suite.yaml").read_text())["subjects"]["messages_py"]["new"]
+    got = protocol_check(*side["command"], cwd=suite)
+    assert got.returncode == 0, got.stdout + got.stderr
+    assert "FAIL" not in got.stdout and "warn" not in got.stdout
+    assert re.fullmatch(r"(\d+) of \1 checks passed", got.stdout.rstrip().splitlines()[-1]), got.stdout
+    assert "hello: the first message: python-example 1.0.0" in got.stdout  # its own serve() call, not the CLI
 
 
 # mode of tests/scenarios/protocol_programs/faulty.py -> the checklist line that must fail
