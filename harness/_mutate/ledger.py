@@ -111,8 +111,8 @@ def check_ledgers(suite: Suite) -> None:
     """
     root = Path(suite.root)
     settings = load_settings(root, suite.settings)
-    ledgers, errors = _load_all(root, suite.settings.get("ledgers", ["**/*.ledger.yaml"]), settings.root)
-    known = set(suite.settings.get("pin_sets") or {})
+    ledgers, errors = _load_all(root, list(suite.settings.ledgers), settings.root)
+    known = set(suite.settings.pin_sets)
     for ledger in ledgers:
         errors.extend(_stray_pin_sets(ledger, known))
         errors.extend(_target_errors(ledger, settings.root, root))

@@ -61,7 +61,7 @@ def fingerprints(suite_root: str) -> dict[str, str] | None:
     if suite is None or not suite.cases:
         return None
     out: dict[str, str] = {}
-    timeout = float(suite.settings.get("timeout_s", 10.0))
+    timeout = suite.settings.timeout_s
     with Pipelines() as pipes:
         for case in suite.cases:
             out.update(_case_prints(pipes.get(suite.subjects[case.subject].pipeline("new")), suite, case, timeout))

@@ -117,7 +117,7 @@ def suite_for(path: Path) -> Suite:
 def adopt(suite: Suite) -> None:
     """Hold ``suite`` as the one loaded from its folder (a forked child of the harness has it
     loaded already, at the run's revisions and versions): ``suite_for`` will not load it again."""
-    _versions[:] = list(suite.settings.get("matrix") or [])
+    _versions[:] = list(suite.settings.matrix)
     _suites[_key(Path(suite.root))] = suite
 
 
@@ -138,7 +138,7 @@ def fresh(suite: Suite, case_id: str, lane_id: str, side: Side = "new",
           pipeline_input: Any = None) -> Observation:
     """Run the pipeline now, uncached (for determinism and idempotence checks)."""
     case = suite.case(case_id)
-    timeout = float(suite.settings.get("timeout_s", 10.0))
+    timeout = suite.settings.timeout_s
     spec = _spec(suite, case_id, side)
     pipeline = _pipes.get(spec)
     args = (case.input if pipeline_input is None else pipeline_input, suite.lanes[lane_id].as_dict())

@@ -25,7 +25,7 @@ __all__ = ["node_root", "pin_set", "select_set", "suite_prefix"]
 
 def node_root(suite: Suite) -> Path:
     """The folder every node id of ``suite`` is relative to (see the module docstring)."""
-    root = (suite.settings.get("mutation") or {}).get("root")
+    root = suite.settings.mutation.get("root")
     return (Path(suite.root) / str(root)).resolve() if root else project_root(Path(suite.root).resolve())
 
 
@@ -40,7 +40,7 @@ def suite_prefix(suite: Suite, root: Path) -> str:
 
 def pin_set(suite: Suite, name: str) -> list[str]:
     """The refs of the pin set ``name``; an unknown name is an InputError naming the known ones."""
-    sets = suite.settings.get("pin_sets") or {}
+    sets = suite.settings.pin_sets
     if name not in sets:
         known = ", ".join(sorted(sets)) or "none (suite.yaml has no pin_sets)"
         raise InputError(Place("suite.yaml", None, "pin_sets"), f"a pin set of suite {suite.name} ({known})",

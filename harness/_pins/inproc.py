@@ -203,7 +203,7 @@ def start_check(suite: Suite, item: CaseItem, timeout: float) -> Forked:
 def item_timeout(suite: Suite) -> float:
     """How long one forked pin check may take: room for the two or three pipeline calls a pin
     makes, each bounded by the suite's timeout."""
-    return 4 * float(suite.settings.get("timeout_s", 10.0)) + 10
+    return 4 * suite.settings.timeout_s + 10
 
 
 def evaluate_items(suite: Suite, items: Sequence[CaseItem], saved: Saved) -> list[ItemResult]:

@@ -47,8 +47,7 @@ def cached_catalog(root: str, cassettes: str | None, rules: tuple[str, ...]) -> 
 
 def catalog_of(suite: Suite) -> Catalog:
     """The suite's rules and cassettes, loaded once per process."""
-    rules = suite.settings.get("rules") or ["**/*.rules.yaml"]
-    return cached_catalog(suite.root, suite.settings.get("cassettes"), tuple(rules))
+    return cached_catalog(suite.root, suite.settings.cassettes, suite.settings.rules)
 
 
 def _receipt(catalog: Catalog, rule: Rule) -> dict[str, Any] | None:
@@ -199,7 +198,7 @@ def _catalog_counts(catalog: Catalog) -> dict[str, Any]:
 
 
 def _fail_on(suite: Suite) -> str:
-    fail_on = str(suite.settings.get("fail_on_rejections") or "introduced")
+    fail_on = suite.settings.fail_on_rejections
     if fail_on not in FAIL_ON:
         raise ValueError(f"fail_on_rejections must be one of {FAIL_ON}, not {fail_on!r}")
     return fail_on

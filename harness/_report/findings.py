@@ -33,7 +33,7 @@ GroupKey = tuple[str, str, str]  # subject, lane, rule
 
 
 def fail_on_setting(suite: Suite) -> str:
-    fail_on = str(suite.settings.get("fail_on_rejections") or "introduced")
+    fail_on = suite.settings.fail_on_rejections
     if fail_on not in FAIL_ON:
         raise ValueError(f"fail_on_rejections must be one of {FAIL_ON}, not {fail_on!r}")
     return fail_on
