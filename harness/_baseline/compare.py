@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -110,13 +110,14 @@ def compare(current: Findings, base: Findings, run: str, fail_on: str) -> dict[s
     return {"run": run, "fail_on": fail_on, "new": new, "still": still, "fixed": fixed, "counts": counts}
 
 
-def load_baseline(path: Path) -> tuple[str, dict[str, Any]]:
-    """(folder, report.json) of a baseline run given as a run folder or a reports folder."""
+def load_baseline(path: Path, check: Callable[[Any], None]) -> tuple[str, dict[str, Any]]:
+    """(folder, report.json) of a baseline run given as a run folder or a reports folder, held to
+    the report schema by ``check`` (see ``load_report``)."""
     folder = run_folder(path, "--baseline")
-    return str(folder), load_report(folder, "--baseline")
+    return str(folder), load_report(folder, check, "--baseline")
 
 
-def load_mutation_baseline(path: Path) -> tuple[str, dict[str, Any] | None]:
+def load_mutation_baseline(path: Path, check: Callable[[Any], None]) -> tuple[str, dict[str, Any] | None]:
     """(folder, mutation section) of an earlier ``harness mutate`` out folder, or of a run."""
     if (path / "mutation.json").is_file():
         try:
@@ -124,7 +125,7 @@ def load_mutation_baseline(path: Path) -> tuple[str, dict[str, Any] | None]:
         except ValueError as exc:
             raise ConfigError("--baseline", str(path / "mutation.json"), f"a readable mutation.json ({exc})") from None
         return str(path), section
-    folder, report = load_baseline(path)
+    folder, report = load_baseline(path, check)
     return folder, report.get("mutation")
 
 

@@ -87,10 +87,12 @@ def _items(validator: jsonschema_rs.Validator, values: Iterable[Any], where: str
 
 def validate_report(report: Any) -> None:
     """Raise ReportInvalid (naming the place) when the report breaks its schema. Lists that are
-    streams are checked an item at a time."""
-    rows: Sequence[Any] = report["differential"]
+    streams are checked an item at a time. Also what a reader of a finished run (``show``,
+    ``bless``, ``--baseline``) holds report.json to before indexing into it."""
+    rows: Sequence[Any] = report.get("differential", [])
     section = report.get("rejections") or {}
-    findings: Sequence[Any] = section.get("findings", [])
+    # a report read back from disk may hold anything: only a mapping has findings to stream
+    findings: Sequence[Any] = section.get("findings", []) if isinstance(section, dict) else []
     streamed_rows, streamed_findings = isinstance(rows, OrderedLines), isinstance(findings, OrderedLines)
     head = dict(report)
     if streamed_rows:
