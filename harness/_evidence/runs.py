@@ -33,13 +33,7 @@ def load_report(folder: Path, check: Callable[[Any], None], argument: str = "--r
     the report stage's validator, which this stage cannot import without a cycle) before any
     reader indexes into it; a file that is not one is a ConfigError naming it and the place."""
     path = folder / REPORT
-    try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except RecursionError:  # json's C decoder recurses once per level of nesting
-        raise ConfigError(argument, str(path), f"a {REPORT} nested as a report is, found one nested "
-                          "deeper than Python can read") from None
-    except (OSError, ValueError) as exc:
-        raise ConfigError(argument, str(path), f"a readable {REPORT} ({exc})") from None
+    report = _parsed(path, argument)
     if not isinstance(report, dict) or report.get("report") != "wire-harness":
         raise ConfigError(argument, str(path), f"a wire-harness {REPORT}")
     try:
@@ -48,3 +42,14 @@ def load_report(folder: Path, check: Callable[[Any], None], argument: str = "--r
         raise ConfigError(argument, str(path), f"a {REPORT} of this harness version's schema "
                           f"(written by this version, not edited by hand); found {exc}") from None
     return report
+
+
+def _parsed(path: Path, argument: str) -> Any:
+    """The JSON value of ``path``; a file that is unreadable, not JSON or nested too deep is bad input."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:  # json's C decoder recurses once per level of nesting
+        raise ConfigError(argument, str(path), f"a {REPORT} nested as a report is, found one nested "
+                          "deeper than Python can read") from None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(argument, str(path), f"a readable {REPORT} ({exc})") from None
