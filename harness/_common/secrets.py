@@ -52,6 +52,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[bytes]], ...] = tuple(
 ))
 
 _ENV_NAME = re.compile(r"(?i)(KEY|TOKEN|SECRET|PASS|PWD|COOKIE|CREDENTIAL|AUTH|SESSION|PRIVATE)")
+# The shell's working directories match PWD (meant for DB_PWD and the like) but are no secret:
+# taken as one, every path under the current folder lost its folder in errors and reports.
+_NOT_SECRETS = frozenset({"PWD", "OLDPWD"})
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ class Finding:
 def env_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
     """Values of credential-like environment variables (8+ characters)."""
     env = os.environ if environ is None else environ
-    return sorted({v for k, v in env.items() if _ENV_NAME.search(k) and len(v) >= 8})
+    return sorted({v for k, v in env.items() if _ENV_NAME.search(k) and k not in _NOT_SECRETS and len(v) >= 8})
 
 
 def encoded_forms(secret: str) -> list[str]:
