@@ -24,7 +24,7 @@ import jsonschema_rs
 
 from harness._report.stream import OrderedLines
 
-__all__ = ["ReportInvalid", "item_validator", "report_validator", "schemas", "validate_report"]
+__all__ = ["ReportInvalid", "item_validator", "report_validator", "schemas", "validate_mutation", "validate_report"]
 
 _PERMISSIVE: dict[str, Any] = {"type": "object"}
 _SECTIONS = ("rejections.schema.json", "mutation.schema.json")
@@ -71,13 +71,13 @@ def item_validator(ref: str) -> jsonschema_rs.Validator:
                                         "$ref": f"{_BASE}/{ref}"}, registry=_registry())
 
 
-def _check(validator: jsonschema_rs.Validator, value: Any, where: str) -> None:
+def _check(validator: jsonschema_rs.Validator, value: Any, where: str, file: str = "report.json") -> None:
     try:
         validator.validate(value)
     except jsonschema_rs.ValidationError as exc:
         path = "/".join(str(p) for p in exc.instance_path)
         message = exc.message if len(exc.message) <= 400 else exc.message[:400] + "..."
-        raise ReportInvalid(f"report.json at {where}{'/' + path if path else ''}: {message}") from exc
+        raise ReportInvalid(f"{file} at {where}{'/' + path if path else ''}: {message}") from exc
 
 
 def _items(validator: jsonschema_rs.Validator, values: Iterable[Any], where: str) -> None:
@@ -104,3 +104,9 @@ def validate_report(report: Any) -> None:
         _items(item_validator("report.schema.json#/$defs/row"), rows, "differential")
     if streamed_findings:
         _items(item_validator("rejections.schema.json#/$defs/finding"), findings, "rejections/findings")
+
+
+def validate_mutation(section: Any) -> None:
+    """Raise ReportInvalid when a mutation.json read back (``mutate --baseline``) breaks
+    mutation.schema.json."""
+    _check(item_validator("mutation.schema.json"), section, "", "mutation.json")
