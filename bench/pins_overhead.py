@@ -1,19 +1,24 @@
-"""Benchmark: what the pin stage adds to a run. Case-file pins are evaluated in the harness
-on the build stage's saved observations; only a suite's Python pins start a pytest child.
+"""Benchmark: what the pin stage adds to a run. Case-file pins are evaluated in the harness as
+each unit finishes, on its observations in hand; only a suite's Python pins start a pytest
+child, forked before the build and let go once the observations are spooled.
 
     python bench/pins_overhead.py [--repeat 3] [--units 10000]
 
 1. The bundled suite: `harness run` with pins against the same run with `--no-pins`, both
-   measured in this invocation (wall and CPU time, children included). Target: <= 1.3x.
+   measured in this invocation (wall and CPU time, children included). Target: <= 1.3x. Then
+   the same with pytest's PYTEST_DISABLE_PLUGIN_AUTOLOAD=1, which the Python pins' pytest
+   honours: what the installed pytest plugins cost it.
 2. A generated suite of ``--units`` case x lane units, one pin each, on a pipeline that costs
-   about 1 ms a call: the pin stage against the build stage of the same run (the runner's stage
-   timings), and the run with pins against the run without (wall and CPU). Target: the pin
-   stage is not slower than the build stage (before the seam: about 20x).
+   about 1 ms a call: the pin stage's own work (every ``PinStage`` call: per unit during the
+   build, and its finish) against the build stage without it, and the run with pins against
+   the run without (wall and CPU). Target: the pin stage is not slower than the build stage
+   (before the seam: about 20x).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import resource
 import statistics
@@ -31,6 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from harness import _runner as runner  # noqa: E402
 from harness._load import load_suite  # noqa: E402
+from harness._pins.stage import PinStage  # noqa: E402
 from harness._runner import RunOptions, run  # noqa: E402
 
 PIPES = '''import hashlib
@@ -64,38 +70,44 @@ class Timed:
     cpu: float
     build: float  # the runner's stage timings (wall)
     pins: float
-    build_cpu: float  # the build and pin stage calls alone, children included
-    pins_cpu: float
-    pins_call: float  # wall of the pin stage call alone
+    build_cpu: float  # the build call without the pin stage's work in it, children included
+    pins_cpu: float  # every PinStage call, children included
+    pins_call: float  # wall of every PinStage call
 
 
-_spent: dict[str, tuple[float, float]] = {}
+_spent: dict[str, list[float]] = {}
+_runs = itertools.count()
 
 
 def _metered(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn``, recording the wall and CPU time (children included) of its last call."""
+    """``fn``, adding the wall and CPU time (children included) of each call to ``_spent[name]``."""
     def call(*args: Any, **kwargs: Any) -> Any:
         wall, cpu = time.perf_counter(), _cpu()
         try:
             return fn(*args, **kwargs)
         finally:
-            _spent[name] = (time.perf_counter() - wall, _cpu() - cpu)
+            spent = _spent.setdefault(name, [0.0, 0.0])
+            spent[0] += time.perf_counter() - wall
+            spent[1] += _cpu() - cpu
     return call
 
 
 runner.build = _metered("build", runner.build)
-runner.run_pins = _metered("pins", runner.run_pins)
+for _method in ("start", "unit", "finish"):  # the stage's work; unit() runs inside the build call
+    setattr(PinStage, _method, _metered("pins", getattr(PinStage, _method)))
 
 
 def timed(suite_root: Path, out: Path, pins: bool) -> Timed:
     suite = load_suite(suite_root)
     _spent.clear()
     wall, cpu = time.perf_counter(), _cpu()
-    result = run(suite, RunOptions(pins=pins, rejections=False, out=out))
+    # a folder per run: two runs within one second would otherwise get the same run id
+    result = run(suite, RunOptions(pins=pins, rejections=False, out=out / str(next(_runs))))
     timings = result.report["timings"]
-    pins_call = _spent.get("pins", (0.0, 0.0))
+    pins_wall, pins_cpu = _spent.get("pins", [0.0, 0.0])
+    # the build stage alone: the build call less the pin stage's per-unit work inside it
     return Timed(time.perf_counter() - wall, _cpu() - cpu, timings["build_s"], timings["pins_s"],
-                 _spent["build"][1], pins_call[1], pins_call[0])
+                 _spent["build"][1] - pins_cpu if pins else _spent["build"][1], pins_cpu, pins_wall)
 
 
 def generated(folder: Path, units: int) -> Path:
@@ -124,6 +136,16 @@ def _median(values: list[float]) -> float:
     return statistics.median(values)
 
 
+def _no_autoload(suite_root: Path, out: Path) -> Timed:
+    """A run with pins whose pytest loads no installed plugin (pytest's own switch, read by the
+    Python pins' pytest when it starts)."""
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    try:
+        return timed(suite_root, out, pins=True)
+    finally:
+        del os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"]
+
+
 def bundled(out: Path, repeat: int) -> None:
     pairs = _pairs(REPO / "cases", out, repeat)
     wall = _median([w.wall / wo.wall for wo, w in pairs])
@@ -133,17 +155,25 @@ def bundled(out: Path, repeat: int) -> None:
           f"wall {_median([p[1].cpu for p in pairs]):.2f} s cpu")
     print(f"  with / without: wall {wall:.2f}x, cpu {cpu:.2f}x   target <= 1.3x: "
           f"{'met' if max(wall, cpu) <= 1.3 else 'met on wall only' if wall <= 1.3 else 'not met'}")
+    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        return
+    bare = [(timed(REPO / "cases", out, pins=False), _no_autoload(REPO / "cases", out)) for _ in range(repeat)]
+    bare_wall, bare_cpu = _median([w.wall / wo.wall for wo, w in bare]), _median([w.cpu / wo.cpu for wo, w in bare])
+    print(f"  the same with PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 (installed plugins left out of the pins' pytest): "
+          f"wall {bare_wall:.2f}x, cpu {bare_cpu:.2f}x")
 
 
 def scaled(out: Path, folder: Path, units: int) -> None:
     (without, with_pins), = _pairs(generated(folder, units), out, 1)
-    wall = with_pins.pins_call / with_pins.build
+    wall = with_pins.pins_call / without.build
     cpu = with_pins.pins_cpu / with_pins.build_cpu
-    print(f"{units} units, one pin each, on {os.cpu_count()} core(s): build stage {with_pins.build:.1f} s wall "
-          f"{with_pins.build_cpu:.1f} s cpu, pin stage {with_pins.pins_call:.1f} s wall {with_pins.pins_cpu:.1f} s cpu")
+    print(f"{units} units, one pin each, on {os.cpu_count()} core(s): build stage {without.build:.1f} s wall "
+          f"(the run without pins) {with_pins.build_cpu:.1f} s cpu, pin stage {with_pins.pins_call:.1f} s wall "
+          f"{with_pins.pins_cpu:.1f} s cpu")
     print(f"  pins / build: wall {wall:.2f}x, cpu {cpu:.2f}x   target: the build stage's rate (<= 1x): "
           f"{'met' if max(wall, cpu) <= 1 else 'met on cpu only' if cpu <= 1 else 'not met'}")
-    print(f"  (the runner's pin stage timing: {with_pins.pins:.1f} s; {without.pins:.1f} s in the run without pins)")
+    print(f"  (the runner's pin stage timing, after the build: {with_pins.pins:.1f} s; {without.pins:.1f} s in the "
+          "run without pins)")
     print(f"  whole run without pins {without.wall:.1f} s wall {without.cpu:.1f} s cpu; with pins "
           f"{with_pins.wall:.1f} s wall {with_pins.cpu:.1f} s cpu: with / without = wall "
           f"{with_pins.wall / without.wall:.2f}x, cpu {with_pins.cpu / without.cpu:.2f}x")

@@ -73,7 +73,8 @@ class ConfigError(HarnessError):
         self.argument = argument
         self.value = value
         self.expected = expected
-        super().__init__(f"{argument}={value!r}: expected {expected}")
+        given = f"{argument} not given" if value is None else f"{argument}={value!r}"  # never "X=None"
+        super().__init__(f"{given}: expected {expected}")
 
 
 class SubjectError(HarnessError):

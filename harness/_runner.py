@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +34,9 @@ from harness._errors import ConfigError
 from harness._evidence import Limits, ObservationStore, Saved
 from harness._exitcodes import ExitCode, combine
 from harness._model import Side, Suite
-from harness._pins.run import run_pins
+from harness._pins.child import StageOptions
+from harness._pins.stage import STREAM as PINS_STREAM
+from harness._pins.stage import PinStage
 from harness._report import junit, markdown
 from harness._report.assemble import Sections, evidence_links, report_document, summary
 from harness._report.findings import RejectionStream
@@ -91,6 +92,20 @@ class RunResult:
 def _run_id(suite: Suite) -> str:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     return f"{stamp}-{suite.name}-{os.getpid() % 10000:04d}"
+
+
+def _new_run_folder(out: Path, suite: Suite) -> Path:
+    """A run folder of its own: two runs of one process in the same second get `-2`, `-3`, ...
+    (never the other run's folder: its files would be overwritten)."""
+    name = _run_id(suite)
+    for n in range(1, 1000):
+        folder = out / (name if n == 1 else f"{name}-{n}")
+        try:
+            folder.mkdir(parents=True, exist_ok=False)
+            return folder
+        except FileExistsError:
+            continue
+    raise FileExistsError(out / name)
 
 
 MutationSection = dict[str, Any]  # the mutation stage's own section (mutation.schema.json)
@@ -272,8 +287,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
     preload(suite, options)
     base = _baseline(options)
     started = time.time()
-    folder = options.out / _run_id(suite)
-    folder.mkdir(parents=True, exist_ok=False)
+    folder = _new_run_folder(options.out, suite)
     where = _Progress(suite, options, folder)
     try:
         return _stages(suite, options, folder, started, where, progress, base)
@@ -282,41 +296,40 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
         return _partial(suite, options, folder, started, where, signum)
 
 
+def _pin_stage(suite: Suite, options: RunOptions, folder: Path) -> contextlib.AbstractContextManager[PinStage | None]:
+    """The pin stage, started before the build: it runs as units finish (harness._pins.stage)."""
+    if not options.pins:
+        return contextlib.nullcontext()
+    opts = StageOptions(options.against, pin_set=options.pin_set, revisions=options.revisions,
+                        cases=options.cases or None, lanes=options.lanes or None)
+    return PinStage(suite, opts, folder / PINS_STREAM)
+
+
 def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, where: _Progress,
             progress: Callable[[UnitResult], None] | None, base: tuple[str, dict[str, Any]] | None) -> RunResult:
-    # Two stores: the run folder's evidence, scrubbed of secrets, and a private one with the
-    # exact bytes for the pin stage (a pin must see what the pipeline made), deleted after; a
-    # run without pins keeps no private copy.
-    private = tempfile.TemporaryDirectory(prefix="harness-observations-")
-    store = ObservationStore(Path(private.name)) if options.pins else None
+    # The run folder's evidence is scrubbed of secrets; the pin stage reads each unit's exact
+    # observations as it finishes (a pin must see what the pipeline made).
     evidence = ObservationStore(folder / "observations", scrub=redactor().redact,  # bodies stay JSON
                                 limits=options.evidence_limits)
+    with _pin_stage(suite, options, folder) as pins:
+        def on_result(res: UnitResult) -> None:
+            old, new = res.old, res.new
+            saved: dict[str, Saved] = {obs.side: evidence.save(obs) for obs in (old, new) if obs is not None}
+            if progress:
+                progress(res)
+            where.finished(res, saved, evidence.folder.name)
+            if pins is not None:  # after its row: a pin outcome on disk is of a unit the report has
+                pins.unit(res.unit.case.id, res.unit.lane.id, old, new)
 
-    def on_result(res: UnitResult) -> None:
-        saved: dict[str, Saved] = {}
-        for obs in (res.old, res.new):
-            if obs is not None:
-                if store is not None:
-                    store.put(obs)
-                saved[obs.side] = evidence.save(obs)
-        if progress:
-            progress(res)
-        where.finished(res, saved, evidence.folder.name)
-
-    try:
-        build(suite, options.cases or None, options.lanes or None, workers=options.workers,
-              timeout=options.timeout, on_result=on_result)
-    finally:
-        if store is not None:
-            store.close()
-        evidence.close()
-    built = time.time()
-    rows = where.rows.finish()
-    with private:
+        try:
+            build(suite, options.cases or None, options.lanes or None, workers=options.workers,
+                  timeout=options.timeout, on_result=on_result)
+        finally:
+            evidence.close()
+        built = time.time()
+        rows = where.rows.finish()
         where.stage = "pins"
-        pins = (run_pins(suite, options.against, options.cases, options.lanes, observations=store.folder,
-                         pin_set=options.pin_set, revisions=options.revisions) if store is not None else None)
-        where.pins = cast(PinsSection | None, pins)  # run_pins' document is the pins section's schema
+        where.pins = cast(PinsSection | None, pins.finish() if pins is not None else None)  # the section's schema
     pinned = time.time()
     mutation = None
     if options.mutate:

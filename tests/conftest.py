@@ -41,6 +41,17 @@ def scenarios() -> Path:
     return REPO / "tests" / "scenarios"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tiers partition the suite (tests/README.md): the README's command runs what is neither
+    heavy nor expensive, `tox -e heavy` and `tox -e expensive` the rest. A test in both would run
+    twice nightly and make the per-tier counts add up to more than the suite."""
+    both = [item.nodeid for item in items
+            if item.get_closest_marker("heavy") and item.get_closest_marker("expensive")]
+    if both:
+        raise pytest.UsageError(f"marked both heavy and expensive (pick one tier): {both}")
+
+
 @pytest.fixture(autouse=True)
 def _pins_side_restored() -> Iterator[None]:
     """An in-process pytester session run with ``--harness-against old`` leaves the pins cache

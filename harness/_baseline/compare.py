@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from harness._errors import ConfigError
 from harness._evidence.runs import load_report, run_folder
@@ -63,17 +63,25 @@ def escape_names(section: Mapping[str, Any] | None) -> dict[str, str]:
 
 
 def mutation_findings(section: Mapping[str, Any] | None) -> Findings:
-    claims = {m: m for m in (section or {}).get("claims_failed", [])}
-    scope = {_scope(_identity(m)): "" for m in (section or {}).get("mutants", [])}
+    section = section or {}
+    claims = {m: m for m in section.get("claims_failed", [])}
+    scope = {_scope(_identity(m)): "" for m in section.get("mutants", [])}
     return {"escapes": escape_names(section), "claims": claims, "scope": scope}
+
+
+def _caught_old(pins: Mapping[str, Any]) -> dict[str, str]:
+    """Against the old pipeline, a pin that passes is the finding: it does not catch the old behaviour."""
+    return {p: p for p in (pins.get("catches_old") or {}).get("passed", [])}
+
+
+def _failed_new(pins: Mapping[str, Any]) -> dict[str, str]:
+    return {p["id"]: p["id"] for p in pins["results"] if p["outcome"] in ("failed", "error")}
 
 
 def _pins(pins: Mapping[str, Any] | None) -> dict[str, str]:
     if not pins:
         return {}
-    if pins["against"] == "old":
-        return {p: p for p in (pins.get("catches_old") or {}).get("passed", [])}
-    return {p["id"]: p["id"] for p in pins["results"] if p["outcome"] in ("failed", "error")}
+    return (_caught_old if pins["against"] == "old" else _failed_new)(pins)
 
 
 def _rejections(section: Mapping[str, Any] | None) -> dict[str, str]:
@@ -92,20 +100,27 @@ def findings(report: Mapping[str, Any]) -> Findings:
             "rejections": _rejections(report.get("rejections")), **mutation_findings(report.get("mutation"))}
 
 
+def _names(keys: set[str], names: Mapping[str, str]) -> list[str]:
+    return sorted(names[k] for k in keys)
+
+
+def _comparable(kind: str, base: Findings, mutated: Mapping[str, str]) -> dict[str, str]:
+    """The baseline's findings of ``kind`` this run can speak for: of the escapes, only those in
+    what this run mutated can be still escaping or fixed."""
+    old = base.get(kind, {})
+    if kind != "escapes":
+        return old
+    return {k: v for k, v in old.items() if _scope(k) in mutated}
+
+
 def compare(current: Findings, base: Findings, run: str, fail_on: str) -> dict[str, Any]:
     """The report's ``baseline`` block: names new, still failing and fixed, by kind."""
-    def pick(keys: set[str], names: Mapping[str, str]) -> list[str]:
-        return sorted(names[k] for k in keys)
-
     new, still, fixed = {}, {}, {}
-    mutated = current.get("scope", {})
     for kind in KINDS:
-        cur, old = current.get(kind, {}), base.get(kind, {})
-        if kind == "escapes":  # only what this run mutated can be still escaping or fixed
-            old = {k: v for k, v in old.items() if _scope(k) in mutated}
-        new[kind] = pick(set(cur) - set(old), cur)
-        still[kind] = pick(set(cur) & set(old), cur)
-        fixed[kind] = pick(set(old) - set(cur), old)
+        cur, old = current.get(kind, {}), _comparable(kind, base, current.get("scope", {}))
+        new[kind] = _names(set(cur) - set(old), cur)
+        still[kind] = _names(set(cur) & set(old), cur)
+        fixed[kind] = _names(set(old) - set(cur), old)
     counts = {kind: {"new": len(new[kind]), "still": len(still[kind]), "fixed": len(fixed[kind])} for kind in KINDS}
     return {"run": run, "fail_on": fail_on, "new": new, "still": still, "fixed": fixed, "counts": counts}
 
@@ -146,11 +161,20 @@ def mutation_exit(section: Mapping[str, Any], delta: Mapping[str, Any] | None, f
 
     if _incomplete(section):
         return ExitCode.MUTANTS_ESCAPED
-    if fail_on == "new" and delta is not None:
-        return ExitCode.MUTANTS_ESCAPED if delta["new"]["escapes"] or delta["new"]["claims"] else ExitCode.OK
+    if _new_only(delta, fail_on):
+        return _escaped_if(delta["new"]["escapes"], delta["new"]["claims"])
     if section.get("in_diff"):
-        return ExitCode.MUTANTS_ESCAPED if section["escaped"] or section["claims_failed"] else ExitCode.OK
+        return _escaped_if(section["escaped"], section["claims_failed"])
     return ExitCode(exit_code(dict(section)))
+
+
+def _new_only(delta: Mapping[str, Any] | None, fail_on: str) -> TypeGuard[Mapping[str, Any]]:
+    """Only new findings fail: ``--fail-on new``, and a baseline to tell them by."""
+    return fail_on == "new" and delta is not None
+
+
+def _escaped_if(*findings: list[str]) -> ExitCode:
+    return ExitCode.MUTANTS_ESCAPED if any(findings) else ExitCode.OK
 
 
 def _mutation_reason(failing: Mapping[str, list[str]], fail_on: str, incomplete: bool) -> str:
@@ -160,38 +184,35 @@ def _mutation_reason(failing: Mapping[str, list[str]], fail_on: str, incomplete:
             + (f": {', '.join(names[:4])}" if names else "") + (" (incomplete)" if incomplete else ""))
 
 
-def judge(report: Mapping[str, Any], fail_on: str) -> tuple[ExitCode, str]:
-    """A run's code when it has a baseline (``new``: only new findings fail) or mutated the diff
-    only; codes combine as the exit-code contract says (the lowest non-zero wins)."""
-    delta = report.get("baseline")
-    failing = delta["new"] if fail_on == "new" and delta is not None else _every(report)
-    codes = [*_finding_codes(failing, fail_on), *_mutation_codes(report.get("mutation"), delta, failing, fail_on)]
-    if not codes:
-        return ExitCode.OK, "clean" if delta is None else f"no new finding since {Path(delta['run']).name}"
+def _kind_reason(kind: str, names: list[str], fail_on: str) -> str:
+    new = " new" if fail_on == "new" else ""
+    more = " …" if len(names) > 3 else ""
+    return f"{len(names)}{new} {_WORDS[kind]}: {', '.join(names[:3])}{more}"
+
+
+def _codes(report: Mapping[str, Any], failing: Mapping[str, list[str]], fail_on: str) -> list[tuple[ExitCode, str]]:
+    """Each failing stage's exit code, with the reason to print for it."""
+    codes = [(_CODE[kind], _kind_reason(kind, failing[kind], fail_on))
+             for kind in ("verdicts", "pins", "rejections") if failing[kind]]
+    section = report.get("mutation")
+    code = mutation_exit(section, report.get("baseline"), fail_on) if section else ExitCode.OK
+    if code:
+        codes.append((code, _mutation_reason(failing, fail_on, _incomplete(section))))
+    return codes
+
+
+def _worst(codes: list[tuple[ExitCode, str]]) -> tuple[ExitCode, str]:
+    """The code that wins (the lowest non-zero, as the exit-code contract says) and the reasons that gave it."""
     best = combine(*(c for c, _ in codes))
     return best, "; ".join(reason for c, reason in codes if c == best)
 
 
-def _every(report: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Every finding of the run by kind, its names sorted."""
-    return {k: sorted(v.values()) for k, v in findings(report).items()}
-
-
-def _finding_codes(failing: Mapping[str, list[str]], fail_on: str) -> list[tuple[ExitCode, str]]:
-    """A code and a reason for each kind of failing finding: verdicts, pins, rejections."""
-    new = " new" if fail_on == "new" else ""
-    return [(_CODE[kind], f"{len(failing[kind])}{new} {_WORDS[kind]}: {_first_three(failing[kind])}")
-            for kind in ("verdicts", "pins", "rejections") if failing[kind]]
-
-
-def _first_three(names: list[str]) -> str:
-    return ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
-
-
-def _mutation_codes(section: Mapping[str, Any] | None, delta: Mapping[str, Any] | None,
-                    failing: Mapping[str, list[str]], fail_on: str) -> list[tuple[ExitCode, str]]:
-    """The mutation stage's code and reason, when it ran and fails the run."""
-    if not section:
-        return []
-    code = mutation_exit(section, delta, fail_on)
-    return [(code, _mutation_reason(failing, fail_on, _incomplete(section)))] if code else []
+def judge(report: Mapping[str, Any], fail_on: str) -> tuple[ExitCode, str]:
+    """A run's code when it has a baseline (``new``: only new findings fail) or mutated the diff
+    only."""
+    delta = report.get("baseline")
+    every = {k: sorted(v.values()) for k, v in findings(report).items()}
+    codes = _codes(report, delta["new"] if _new_only(delta, fail_on) else every, fail_on)
+    if codes:
+        return _worst(codes)
+    return ExitCode.OK, "clean" if delta is None else f"no new finding since {Path(delta['run']).name}"

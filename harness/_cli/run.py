@@ -37,7 +37,7 @@ def default_suite() -> Path:
     """The bundled suite: ``cases/`` in the current folder (a clone of this repository)."""
     here = Path("cases")
     if not (here / "suite.yaml").is_file():
-        raise ConfigError("SUITE", None, "a suite folder (no SUITE given and ./cases/suite.yaml not found)")
+        raise ConfigError("SUITE", None, "a suite folder (the default, ./cases/suite.yaml, is not here)")
     return here
 
 

@@ -52,9 +52,13 @@ _PATTERNS: tuple[tuple[str, re.Pattern[bytes]], ...] = tuple(
 ))
 
 _ENV_NAME = re.compile(r"(?i)(KEY|TOKEN|SECRET|PASS|PWD|COOKIE|CREDENTIAL|AUTH|SESSION|PRIVATE)")
-# The shell's working directories match PWD (meant for DB_PWD and the like) but are no secret:
-# taken as one, every path under the current folder lost its folder in errors and reports.
-_NOT_SECRETS = frozenset({"PWD", "OLDPWD"})
+# Names the pattern matches whose values are paths or addresses the shell and desktop set, never
+# credentials: redacting $PWD hid every path under the working folder in messages and reports
+_NOT_CREDENTIALS = frozenset({
+    "PWD", "OLDPWD", "XAUTHORITY", "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER",
+    "DESKTOP_SESSION", "XDG_SESSION_ID", "XDG_SESSION_TYPE", "XDG_SESSION_CLASS", "XDG_SESSION_DESKTOP",
+    "XDG_SESSION_PATH", "XDG_SEAT_PATH", "GNOME_KEYRING_CONTROL",
+})
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,8 @@ class Finding:
 def env_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
     """Values of credential-like environment variables (8+ characters)."""
     env = os.environ if environ is None else environ
-    return sorted({v for k, v in env.items() if _ENV_NAME.search(k) and k not in _NOT_SECRETS and len(v) >= 8})
+    return sorted({v for k, v in env.items()
+                   if _ENV_NAME.search(k) and k.upper() not in _NOT_CREDENTIALS and len(v) >= 8})
 
 
 def encoded_forms(secret: str) -> list[str]:

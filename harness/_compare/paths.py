@@ -8,6 +8,7 @@ dominate a corpus run. deepdiff still renders the detail of each failure in the 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -31,35 +32,46 @@ def diff_paths(old: Any, new: Any, limit: int = MAX_PATHS) -> list[str]:
     return out
 
 
+Walk = Callable[[Any, Any, list[str | int], list[str], int, bool], None]
+"""Each walker's arguments: old, new, where they are, the paths found, the limit on them, and
+whether equal subtrees are skipped with one ``==``."""
+
+
 def _walk(a: Any, b: Any, at: list[str | int], out: list[str], limit: int, skip_equal: bool) -> None:
     if len(out) >= limit or (skip_equal and a == b):
         return
-    if isinstance(a, dict) and isinstance(b, dict):
-        _walk_objects(a, b, at, out, limit, skip_equal)
-    elif isinstance(a, list) and isinstance(b, list):
-        _walk_arrays(a, b, at, out, limit, skip_equal)
-    elif type(a) is not type(b) or a != b:
-        out.append(location(at))
+    _walker(a, b)(a, b, at, out, limit, skip_equal)
 
 
-def _walk_objects(a: dict[str, Any], b: dict[str, Any], at: list[str | int], out: list[str], limit: int,
-                  skip_equal: bool) -> None:
-    """A key on one side only is a difference at that key; a shared key's values are walked."""
+def _walker(a: Any, b: Any) -> Walk:
+    """How to walk ``a`` against ``b``: into them when both are the same kind of container."""
+    return next((walk for kind, walk in _CONTAINERS if isinstance(a, kind) and isinstance(b, kind)), _leaf)
+
+
+def _dicts(a: dict[Any, Any], b: dict[Any, Any], at: list[str | int], out: list[str], limit: int,
+           skip_equal: bool) -> None:
     for key in a:
-        if key not in b:
-            out.append(location([*at, key]))
-        else:
+        if key in b:
             _walk(a[key], b[key], [*at, key], out, limit, skip_equal)
+        else:
+            out.append(location([*at, key]))
     out.extend(location([*at, key]) for key in b if key not in a)
 
 
-def _walk_arrays(a: list[Any], b: list[Any], at: list[str | int], out: list[str], limit: int,
-                 skip_equal: bool) -> None:
-    """Items at the same index are walked; each item past the shorter array is a difference."""
-    shared = min(len(a), len(b))
-    for i in range(shared):
+def _lists(a: list[Any], b: list[Any], at: list[str | int], out: list[str], limit: int, skip_equal: bool) -> None:
+    common = min(len(a), len(b))
+    for i in range(common):
         _walk(a[i], b[i], [*at, i], out, limit, skip_equal)
-    out.extend(location([*at, i]) for i in range(shared, max(len(a), len(b))))
+    out.extend(location([*at, i]) for i in range(common, max(len(a), len(b))))
+
+
+def _leaf(a: Any, b: Any, at: list[str | int], out: list[str], limit: int, skip_equal: bool) -> None:
+    if type(a) is not type(b) or a != b:
+        out.append(location(at))
+
+
+_CONTAINERS: tuple[tuple[type, Walk], ...] = ((dict, _dicts), (list, _lists))
+"""Containers walked into when old and new are both of the kind; anything else is a leaf."""
 
 
 @cache

@@ -23,45 +23,52 @@ class Judgement:
     unexpected_paths: tuple[str, ...] = field(default=())
 
 
-def _raises_matches(expected: str | None, obs: Observation) -> bool:
-    """``TypeError`` or ``TypeError: message regex`` against what the side raised."""
-    if expected is None or obs.error is None:
-        return False
-    kind, _, pattern = expected.partition(":")
-    if kind.strip() != obs.error.type:
-        return False
-    return not pattern.strip() or re.search(pattern.strip(), obs.error.message) is not None
+def _as_declared(obs: Observation, raises: str | None) -> bool:
+    """The side answered, or raised what the case declares: ``TypeError`` or ``TypeError: message
+    regex`` (an empty regex matches any message)."""
+    if obs.ok or raises is None or obs.error is None:
+        return obs.ok
+    kind, _, pattern = raises.partition(":")
+    return kind.strip() == obs.error.type and re.search(pattern.strip(), obs.error.message) is not None
 
 
 def _describe(obs: Observation) -> str:
-    assert obs.error is not None
+    """How a side that did not answer ended ("" for a side that answered)."""
+    if obs.error is None:
+        return ""
     return f"{obs.side} {obs.outcome}: {obs.error.type}: {obs.error.message[:200]}"
 
 
-def _errors(old: Observation, new: Observation, exp: Expectation) -> Judgement:
-    old_ok = old.ok or _raises_matches(exp.old_raises, old)
-    new_ok = new.ok or _raises_matches(exp.new_raises, new)
-    if exp.kind == "diverges" and old_ok and new_ok:
+def _ended_as_declared(old: Observation, new: Observation, exp: Expectation) -> bool:
+    """The case declares a divergence, and each side answered or raised as it declares."""
+    return exp.kind == "diverges" and _as_declared(old, exp.old_raises) and _as_declared(new, exp.new_raises)
+
+
+def _errors(old: Observation, new: Observation, exp: Expectation) -> Judgement | None:
+    """When either side did not answer: intended if the case declares both sides as they ended."""
+    if old.ok and new.ok:
+        return None
+    if _ended_as_declared(old, new, exp):
         return Judgement("intended", False, exp.why)
-    details = [_describe(o) for o in (old, new) if not o.ok]
-    return Judgement("error", True, "; ".join(details))
+    return Judgement("error", True, "; ".join(filter(None, map(_describe, (old, new)))))
 
 
-def compare(old: Observation, new: Observation, exp: Expectation) -> Judgement:
-    """The verdict on one case x lane."""
-    if not (old.ok and new.ok):
-        return _errors(old, new, exp)
-    if exp.old_raises or exp.new_raises:
-        return Judgement("unexpected", True, "declared an error that did not happen: both sides answered")
-    if old.wire == new.wire:
-        return _identical(exp)
-    return _reordered(old, new, exp) or _differs(old, new, exp)
+_UNRAISED = Judgement("unexpected", True, "declared an error that did not happen: both sides answered")
 
 
-def _identical(exp: Expectation) -> Judgement:
-    if exp.kind == "diverges":
-        return Judgement("identical", True, "declared to diverge, but old and new are identical")
-    return Judgement("identical", False)
+def _unraised(old: Observation, new: Observation, exp: Expectation) -> Judgement | None:
+    """Both sides answered, but the case declares that one raises."""
+    return _UNRAISED if exp.old_raises or exp.new_raises else None
+
+
+_IDENTICAL = Judgement("identical", False)
+_STALE = Judgement("identical", True, "declared to diverge, but old and new are identical")
+
+
+def _identical(old: Observation, new: Observation, exp: Expectation) -> Judgement | None:
+    if old.wire != new.wire:
+        return None
+    return _STALE if exp.kind == "diverges" else _IDENTICAL
 
 
 def _reordered(old: Observation, new: Observation, exp: Expectation) -> Judgement | None:
@@ -83,32 +90,51 @@ def _differs(old: Observation, new: Observation, exp: Expectation) -> Judgement:
         return _only_above(exp, above, paths)
     if exp.kind != "diverges":
         return Judgement("unexpected", True, f"{len(rest)} differing path(s)", paths, rest)
-    stray = tuple(p for p in rest if exp.paths and not path_allowed(p, exp.paths))
+    stray = _stray(rest, exp.paths)
     if stray:
         return Judgement("unexpected", True, "differs outside the declared paths", paths, stray)
     return Judgement("intended", False, exp.why + (f"; and where {above}" if above else ""), paths)
 
 
 def _only_above(exp: Expectation, above: str, paths: tuple[str, ...]) -> Judgement:
-    """Values differ only where the suite or the lane lets every case differ: intended, unless the
-    case declared a divergence of its own (which then did not happen)."""
+    """Every difference is where the suite or the lane lets every case differ."""
     if exp.kind == "diverges":
         return Judgement("unexpected", True, f"declared to diverge, but differs only where {above}", paths, ())
     return Judgement("intended", False, above, paths)
 
 
+def _stray(paths: tuple[str, ...], declared: tuple[str, ...]) -> tuple[str, ...]:
+    """The paths outside the declared ones (none when the case declares no paths: anywhere goes)."""
+    return tuple(p for p in paths if not path_allowed(p, declared)) if declared else ()
+
+
+def _covering(path: str, allowances: tuple[Allowance, ...]) -> Allowance | None:
+    return next((a for a in allowances if path_allowed(path, a.paths)), None)
+
+
 def _above(paths: tuple[str, ...], allowances: tuple[Allowance, ...]) -> tuple[tuple[str, ...], str]:
     """The differing paths no allowance above the case covers, and a sentence naming those that
     covered the others (``suite.yaml allows it: why``)."""
-    if not allowances:
-        return paths, ""
     used: list[Allowance] = []
     rest = []
     for path in paths:
-        hit = next((a for a in allowances if path_allowed(path, a.paths)), None)
+        hit = _covering(path, allowances)
         if hit is None:
             rest.append(path)
         elif hit not in used:
             used.append(hit)
     said = "; ".join(f"{a.source} allows {', '.join(a.paths)}: {a.why}" for a in used)
     return tuple(rest), said
+
+
+_STEPS = (_errors, _unraised, _identical, _reordered)
+"""The verdicts decided before any path is walked, in order; the first that applies holds."""
+
+
+def compare(old: Observation, new: Observation, exp: Expectation) -> Judgement:
+    """The verdict on one case x lane."""
+    for step in _STEPS:
+        got = step(old, new, exp)
+        if got is not None:
+            return got
+    return _differs(old, new, exp)

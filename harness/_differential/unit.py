@@ -1,6 +1,6 @@
 """One unit of build work: a case on a lane, old and new, plus the case's declared checks.
 
-Used by the worker processes and by the in-process build (``harness._differential.pool``). In-process
+Used by the worker processes and by the in-process build (``harness._differential.workers``). In-process
 calls get their inputs from ``harness._differential.inputs`` and leave their deadline timer armed for
 the next call: whoever calls ``observe`` settles the inputs and disarms the timer after a
 batch of units (``harness._pipeline.calls.disarm``), as the pool does after each chunk.
@@ -15,13 +15,13 @@ from typing import Any
 
 from harness._compare import compare
 from harness._differential.inputs import Inputs
-from harness._model import Case, ErrorInfo, Lane, Observation, Side, Subject, Verdict
+from harness._model import Case, ErrorInfo, Lane, Observation, Side, Subject, Verdict, VerdictKind
 from harness._pipeline import Pipeline, pack
 from harness._pipeline import Pipelines as _OpenPipelines
 from harness._pipeline.inprocess import InProcessPipeline
 from harness._plugins import load_callable
 
-__all__ = ["Pipelines", "Unit", "checks_for", "memory_named", "observe", "verdict_for"]
+__all__ = ["Pipelines", "Unit", "VerdictRow", "checks_for", "judged", "memory_named", "observe", "verdict_for"]
 
 
 @dataclass(frozen=True, slots=True)  # one per planned unit: small matters at 100,000 units
@@ -122,14 +122,24 @@ def checks_for(unit: Unit, pipes: Pipelines, new: Observation) -> dict[str, str]
     return out
 
 
-def verdict_for(unit: Unit, old: Observation, new: Observation, checks: dict[str, str]) -> Verdict:
+VerdictRow = tuple[VerdictKind, bool, str, str, tuple[str, ...], tuple[str, ...]]
+"""A verdict's own fields (kind, failed, detail, why, paths, unexpected paths): what a worker
+sends; the parent, which knows the unit, makes the ``Verdict`` (once, not once per process)."""
+
+
+def judged(unit: Unit, old: Observation, new: Observation, checks: dict[str, str]) -> VerdictRow:
+    """The verdict on one unit from its two observations and its checks."""
     exp = unit.case.expectation(unit.lane.id)
     got = compare(old, new, exp)
+    why = exp.why or (got.detail if got.kind == "intended" else "")  # a divergence declared above the case
     failed_checks = [f"{k}: {v}" for k, v in checks.items() if v != "held"]
-    detail = "; ".join(filter(None, [got.detail if got.failed else "", *failed_checks]))
-    return Verdict(
-        case_id=unit.case.id, lane_id=unit.lane.id, kind=got.kind,
-        failed=got.failed or bool(failed_checks), detail=detail or got.detail,
-        why=exp.why or (got.detail if got.kind == "intended" else ""),  # a divergence declared above the case
-        paths=got.paths, unexpected_paths=got.unexpected_paths, checks=checks,
-    )
+    if not failed_checks:
+        return got.kind, got.failed, got.detail, why, got.paths, got.unexpected_paths
+    detail = "; ".join([got.detail, *failed_checks] if got.failed and got.detail else failed_checks)
+    return got.kind, True, detail, why, got.paths, got.unexpected_paths
+
+
+def verdict_for(unit: Unit, row: VerdictRow, checks: dict[str, str]) -> Verdict:
+    """The ``Verdict`` of ``judged``'s fields."""
+    kind, failed, detail, why, paths, unexpected = row
+    return Verdict(unit.case.id, unit.lane.id, kind, failed, detail, why, paths, unexpected, checks)

@@ -37,13 +37,18 @@ def _covers(lanes: Sequence[str], subjects: Sequence[str], lane_id: str, subject
     return (not lanes or any(fnmatch.fnmatchcase(lane_id, g) for g in lanes)) and (not subjects or subject in subjects)
 
 
+def _lane_above(suite_wide: list[tuple[Allowance, tuple[str, ...], tuple[str, ...]]], lane: Lane,
+                subject: str) -> tuple[Allowance, ...]:
+    """The allowances that cover a case of ``subject`` on ``lane``: suite.yaml's, then the lane's own."""
+    return (*(a for a, globs, subjects in suite_wide if _covers(globs, subjects, lane.id, subject)), *lane.diverges)
+
+
 def with_above(case: Case, settings: Mapping[str, Any], lanes: Mapping[str, Lane]) -> Case:
     """``case`` with, per lane it runs on, the suite's and the lane's allowances that cover it."""
     suite_wide = allowances(settings)
     above = {}
     for lane_id in case.lanes:
-        found = [a for a, globs, subjects in suite_wide if _covers(globs, subjects, lane_id, case.subject)]
-        found += lanes[lane_id].diverges
+        found = _lane_above(suite_wide, lanes[lane_id], case.subject)
         if found:
-            above[lane_id] = tuple(found)
+            above[lane_id] = found
     return dataclasses.replace(case, above=above) if above else case

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -64,53 +64,80 @@ def _forget_foreign(module: str, root: Path) -> None:
         del sys.modules[module]
 
 
-def _check_imports(doc: Document | None, settings: Settings, errors: _Errors, root: Path) -> None:
-    """Each module a suite's own subjects name imports, in a child first (see load.imports)."""
-    timeout = settings.timeout_s
-    seen: dict[str, str | None] = {}
-    for name, spec in settings.get("subjects", {}).items():
+def _own_calls(doc: Document | None, settings: Settings) -> Iterator[tuple[Place, str]]:
+    """Each in-process callable suite.yaml's subjects name (``module:function``), with its place;
+    a side that is absent, or a pipeline outside this process, has nothing to import here."""
+    for name, spec in settings.subjects.items():
         for role in ("old", "new", "refeed"):
-            if not isinstance(spec.get(role), str):
-                continue  # absent, or a pipeline outside this process: nothing to import here
-            module = spec[role].partition(":")[0]
-            place = doc.place(f"subjects.{name}.{role}") if doc else Place("suite.yaml")
-            if module not in seen:
-                seen[module] = probe_import(module, timeout)
-                if seen[module]:  # one error a module, at the first place that names it
-                    errors.add(InputError(place, "a pipeline module that imports", str(seen[module])))
-            if not seen[module]:
-                _forget_foreign(module, root)
-                try:  # the module imported cleanly in a child, so importing it here is safe
-                    load_callable(spec[role])
-                except SubjectError as exc:
-                    errors.add(InputError(place, "a callable the module defines", str(exc)))
+            if isinstance(spec.get(role), str):
+                yield (doc.place(f"subjects.{name}.{role}") if doc else Place("suite.yaml")), spec[role]
+
+
+def _probed(module: str, place: Place, probed: dict[str, str | None], timeout: float, errors: _Errors) -> bool:
+    """Whether ``module`` imports cleanly in a child (see load.imports): probed once, and a failure
+    said once, at the first place that names the module."""
+    if module not in probed:
+        probed[module] = probe_import(module, timeout)
+        if probed[module]:
+            errors.add(InputError(place, "a pipeline module that imports", str(probed[module])))
+    return not probed[module]
+
+
+def _check_imports(doc: Document | None, settings: Settings, errors: _Errors, root: Path) -> None:
+    """Each module a suite's own subjects name imports, in a child first, then here (safe now:
+    it imported cleanly in the child), and defines the callable named."""
+    probed: dict[str, str | None] = {}
+    for place, call in _own_calls(doc, settings):
+        module = call.partition(":")[0]
+        if not _probed(module, place, probed, settings.timeout_s, errors):
+            continue
+        _forget_foreign(module, root)
+        try:
+            load_callable(call)
+        except SubjectError as exc:
+            errors.add(InputError(place, "a callable the module defines", str(exc)))
 
 
 def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
     """A side as declared in suite.yaml, paths resolved against the suite folder."""
-    where = str(root.resolve())
     if isinstance(raw, str):
-        return PipelineSpec(kind="python", call=raw, root=where)
-    python = raw.get("python")
-    if python and ("/" in python or python.startswith(".")):
-        python = str((root / python).resolve())
-    if "gateway" in raw:  # a gateway started on loopback in front of the capture server (harness._pipeline.capture)
+        return PipelineSpec(kind="python", call=raw, root=str(root.resolve()))
+    return _built_elsewhere(raw, role, root) or _program_side(raw, role, root)
+
+
+def _built_elsewhere(raw: dict[str, Any], role: str, root: Path) -> PipelineSpec | None:
+    """A side another package builds: a gateway on loopback in front of the capture server, a
+    released version (an environment the harness provisions), a whole HTTP client."""
+    if "gateway" in raw:
         from harness._pipeline.capture.gateway import gateway_side
 
         return gateway_side(raw, role, root)
-    if "package" in raw:  # a released version: an environment the harness provisions (harness._provision)
+    if "package" in raw:
         return package_side(raw, role, root)
-    # a whole HTTP client, on the wire or in process (harness._pipeline.capture)
     if "client" in raw or "transport" in raw:
         from harness._pipeline.capture import client_side
 
         return client_side(raw, role, root)
+    return None
+
+
+def _python_path(raw: dict[str, Any], root: Path) -> str | None:
+    """The side's interpreter: a path (``./venv/bin/python``) resolved against the suite folder."""
+    python = raw.get("python")
+    if python and ("/" in python or python.startswith(".")):
+        return str((root / python).resolve())
+    return python
+
+
+def _program_side(raw: dict[str, Any], role: str, root: Path) -> PipelineSpec:
+    """A command speaking the protocol, or a callable in another interpreter (or this one)."""
+    program = "command" in raw
     return PipelineSpec(
-        kind="command" if "command" in raw else "python", call=raw.get("call"),
-        command=tuple(raw.get("command", ())), name=raw.get("name", role if "command" in raw else ""),
-        python=python, cwd=str((root / raw["cwd"]).resolve()) if "cwd" in raw else where,
+        kind="command" if program else "python", call=raw.get("call"), command=tuple(raw.get("command", ())),
+        name=raw.get("name", role if program else ""),
+        python=_python_path(raw, root), cwd=str((root / raw.get("cwd", ".")).resolve()),
         path=tuple(str((root / p).resolve()) for p in raw.get("path", ())), setup=raw.get("setup"),
-        env=tuple(sorted(raw.get("env", {}).items())), root=where,
+        env=tuple(sorted(raw.get("env", {}).items())), root=str(root.resolve()),
         start_timeout_s=float(raw.get("start_timeout_s", 60.0)),
     )
 
@@ -182,12 +209,16 @@ def _pin_lanes(doc: Document, where: str, pin: dict[str, Any], lanes: tuple[str,
     stray = [lane for lane in pin_lanes if lane not in lanes]
     if stray:
         raise InputError(doc.place(f"{where}.lanes"), f"lanes of this case ({', '.join(lanes)})", repr(stray))
-    clash = [lane for lane in pin_lanes if (pin["name"], lane) in seen]
-    if clash:
-        first = seen[(pin["name"], clash[0])]
-        raise InputError(doc.place(f"{where}.name"), "a pin name unique in its case on each lane",
-                         f"{pin['name']!r} again on {', '.join(clash)} (also pins[{first}])")
+    _name_free(doc.place(f"{where}.name"), pin["name"], pin_lanes, seen)
     return pin_lanes
+
+
+def _name_free(place: Place, name: str, pin_lanes: tuple[str, ...], seen: dict[tuple[str, str], int]) -> None:
+    """No pin of the case has ``name`` on these lanes already."""
+    clash = [lane for lane in pin_lanes if (name, lane) in seen]
+    if clash:
+        raise InputError(place, "a pin name unique in its case on each lane",
+                         f"{name!r} again on {', '.join(clash)} (also pins[{seen[(name, clash[0])]}])")
 
 
 def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -> tuple[PinSpec, ...]:
@@ -213,21 +244,28 @@ def _case_lanes(doc: Document, at: str, raw: dict[str, Any], subject: Subject,
     """The lanes a case runs on: named ones must exist and carry the subject's wire; with none
     named, every lane of the subject's wires, and there must be at least one (a case that runs
     nowhere would be silently lost)."""
-    wires = ", ".join(sorted(subject.wires))
-    if not raw.get("lanes"):
-        found = tuple(lid for lid, ln in lanes.items() if ln.wire in subject.wires)
-        if not found:
-            raise InputError(doc.place(at), f"a lane of wire {wires} for subject {subject.name} to run on",
-                             "no such lane in the lanes files")
-        return found
-    for j, lane in enumerate(raw["lanes"]):
-        if lane not in lanes:
-            known = ", ".join(lanes)
-            raise InputError(doc.place(f"{at}.lanes[{j}]"), f"a lane id from the lanes files ({known})", repr(lane))
-        if lanes[lane].wire not in subject.wires:
-            raise InputError(doc.place(f"{at}.lanes[{j}]"), f"a lane of wire {wires} (subject {subject.name})",
-                             f"{lane!r}, whose wire is {lanes[lane].wire!r}")
-    return tuple(raw["lanes"])
+    if raw.get("lanes"):
+        for j, lane in enumerate(raw["lanes"]):
+            _lane_fits(doc.place(f"{at}.lanes[{j}]"), lane, subject, lanes)
+        return tuple(raw["lanes"])
+    found = tuple(lid for lid, ln in lanes.items() if ln.wire in subject.wires)
+    if not found:
+        raise InputError(doc.place(at), f"a lane of wire {_wires(subject)} for subject {subject.name} to run on",
+                         "no such lane in the lanes files")
+    return found
+
+
+def _wires(subject: Subject) -> str:
+    return ", ".join(sorted(subject.wires))
+
+
+def _lane_fits(place: Place, lane: str, subject: Subject, lanes: dict[str, Lane]) -> None:
+    """A lane a case names exists and carries one of the subject's wires."""
+    if lane not in lanes:
+        raise InputError(place, f"a lane id from the lanes files ({', '.join(lanes)})", repr(lane))
+    if lanes[lane].wire not in subject.wires:
+        raise InputError(place, f"a lane of wire {_wires(subject)} (subject {subject.name})",
+                         f"{lane!r}, whose wire is {lanes[lane].wire!r}")
 
 
 def _file_pins_confined(doc: Document, at: str, raw: dict[str, Any], path: Path,
@@ -253,27 +291,42 @@ def _same_as_input_picks(doc: Document, at: str, raw: dict[str, Any], case_input
                              "a selector that picks something from the case's input", repr(selector))
 
 
-def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path,
-          roots: tuple[Path, ...] | None = None) -> Case:
-    at = f"cases[{i}]"
-    raw = doc.value["cases"][i]
+def _input_checked(doc: Document, at: str, raw: dict[str, Any], subject: Subject) -> None:
+    """The case's ``input:`` keys are the subject's, and its schema (if any) holds."""
     extra = sorted(set(raw.get("input", {})) - subject.input_keys)
     if extra:
         keys = ", ".join(sorted(subject.input_keys)) or "none"
         raise InputError(doc.place(f"{at}.input"), f"input keys of {subject.name} ({keys})", f"unknown {extra}")
     if subject.input_schema is not None:
         check_value(doc, raw.get("input", {}), subject.input_schema, f"{at}.input")
+
+
+def _unblessed(exp: Any) -> bool:
+    """A divergence whose reason is still the placeholder ``harness bless`` writes."""
+    return isinstance(exp, dict) and str(exp.get("diverges", {}).get("why", "")).strip().startswith("TODO")
+
+
+def _expect_checked(doc: Document, at: str, raw: dict[str, Any], case_lanes: tuple[str, ...]) -> None:
+    """Each ``expect:`` entry names ``*`` or a lane of the case, and says why (accepting a change
+    needs a person's reason)."""
+    for lane, exp in raw.get("expect", {}).items():
+        if lane not in ("*", *case_lanes):
+            raise InputError(doc.place(f"{at}.expect.{lane}"), "'*' or a lane of this case", repr(lane))
+        if _unblessed(exp):
+            raise InputError(doc.place(f"{at}.expect.{lane}.diverges.why"), "the reason for this divergence",
+                             "'TODO' (left by harness bless: write why this lane may differ)")
+
+
+def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path: Path,
+          roots: tuple[Path, ...] | None = None) -> Case:
+    at = f"cases[{i}]"
+    raw = doc.value["cases"][i]
+    _input_checked(doc, at, raw, subject)
     from harness._sources import resolve_tools  # here, not at the top: harness._sources imports harness._load
 
     tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"), roots)
     case_lanes = _case_lanes(doc, at, raw, subject, lanes)
-    for lane, exp in raw.get("expect", {}).items():
-        if lane != "*" and lane not in case_lanes:
-            raise InputError(doc.place(f"{at}.expect.{lane}"), "'*' or a lane of this case", repr(lane))
-        if isinstance(exp, dict) and str(exp.get("diverges", {}).get("why", "")).strip().startswith("TODO"):
-            # `harness bless` writes this placeholder: accepting a change needs a person's reason
-            raise InputError(doc.place(f"{at}.expect.{lane}.diverges.why"), "the reason for this divergence",
-                             "'TODO' (left by harness bless: write why this lane may differ)")
+    _expect_checked(doc, at, raw, case_lanes)
     _same_as_input_picks(doc, at, raw, {"tools": tools, **raw.get("input", {})})
     _file_pins_confined(doc, at, raw, path, roots)
     return Case(
@@ -285,21 +338,27 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
     )
 
 
-def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[str, Subject],
-               errors: _Errors, roots: tuple[Path, ...] | None = None) -> list[Case]:
+def _case_doc(path: Path, root: Path, declared: dict[str, Subject], errors: _Errors) -> tuple[Document, Subject] | None:
+    """A case file, checked, and the subject it names (None, with the error recorded, if either fails)."""
     try:
         doc = _load_checked(path, root, "cases")
-        subject = resolve_subject(doc.value["subject"], declared)
+        return doc, resolve_subject(doc.value["subject"], declared)
     except UnknownSubject as exc:
         errors.add(InputError(Place(_rel(path, root), _subject_line(path), "subject"), exc.expected, repr(exc.name)))
-        return []
     except SubjectError as exc:
-        line = _subject_line(path)
-        errors.add(InputError(Place(_rel(path, root), line, "subject"), "a subject that imports", str(exc)))
-        return []
+        errors.add(InputError(Place(_rel(path, root), _subject_line(path), "subject"), "a subject that imports",
+                              str(exc)))
     except HarnessError as exc:
         errors.add(exc)
+    return None
+
+
+def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[str, Subject],
+               errors: _Errors, roots: tuple[Path, ...] | None = None) -> list[Case]:
+    loaded = _case_doc(path, root, declared, errors)
+    if loaded is None:
         return []
+    doc, subject = loaded
     cases = []
     for i in range(len(doc.value["cases"])):
         try:
@@ -380,10 +439,9 @@ def _suite_lanes(root: Path, settings: Settings, settings_doc: Document | None, 
                  errors: _Errors) -> dict[str, Lane]:
     """Every lane of every lanes file, ids unique across files."""
     lanes: dict[str, Lane] = {}
-    patterns = settings["lanes"]
-    lane_files = _globbed(root, [patterns] if isinstance(patterns, str) else patterns, roots)
-    if not lane_files and _needs_lanes(root, settings, settings_doc, roots):
-        errors.add(InputError(Place(str(root)), f"a lanes file matching {patterns}", "none"))
+    lane_files = _globbed(root, list(settings.lanes), roots)
+    if not lane_files and _needs_lanes(root, settings, settings_doc, roots):  # said as suite.yaml wrote it
+        errors.add(InputError(Place(str(root)), f"a lanes file matching {settings['lanes']}", "none"))
     for path in lane_files:
         try:
             _add_lanes(lanes, _lanes(_load_checked(path, root, "lanes")))

@@ -22,12 +22,12 @@ import ast
 import sys
 import threading
 import types
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Coverage", "Hits", "LineMap", "covers", "statement_spans"]
+__all__ = ["Coverage", "Hits", "LineMap", "reaches", "statement_lines", "statement_spans"]
 
 
 @dataclass
@@ -148,28 +148,28 @@ def statement_spans(source: str) -> list[tuple[int, int]]:
 
 
 def _enclosing(spans: list[tuple[int, int]], line: int, end_line: int) -> tuple[int, int]:
-    """The smallest statement holding lines ``line``..``end_line``; the lines themselves when none does."""
-    best = (line, end_line)
-    size = None
-    for a, b in spans:
-        if a <= line and end_line <= b and (size is None or b - a < size):
-            best, size = (a, b), b - a
-    return best
+    """The smallest statement holding lines ``line``..``end_line`` (the first of equal ones); the
+    lines themselves when none does."""
+    holding = [(a, b) for a, b in spans if a <= line and end_line <= b]
+    return min(holding, key=lambda span: span[1] - span[0], default=(line, end_line))
 
 
-def covers(mutant: Mapping[str, Any], hits: Mapping[str, Iterable[str]], spans: list[tuple[int, int]] | None,
-           mapped: set[str]) -> bool:
-    """Whether a pin whose baseline ``hits`` ({"functions": [...], "lines": [...]}) can see ``mutant``:
-    it reached the mutant's function, and (when that function's lines are mapped, ``spans`` known)
-    it ran a line of the statement the mutant sits in."""
+def reaches(mutant: Mapping[str, Any], functions: set[str]) -> bool:
+    """Whether a pin that reached ``functions`` (``module:function`` keys) in the baseline reached
+    the mutant's function (any function of its module, for a mutant outside one)."""
     module, function = mutant["module"], mutant["function"]
-    functions = set(hits.get("functions", ()))
     if not function:
         return any(h.startswith(f"{module}:") for h in functions)
-    if f"{module}:{function}" not in functions:
-        return False
-    if spans is None or f"{module}:{function}" not in mapped:
-        return True
+    return f"{module}:{function}" in functions
+
+
+def statement_lines(mutant: Mapping[str, Any], spans: list[tuple[int, int]] | None,
+                    mapped: set[str]) -> set[str] | None:
+    """The ``module:line`` keys of the statement ``mutant`` sits in: a pin that reached its function
+    sees it when it ran one of them. None when the function's lines are not mapped (or ``spans``
+    unknown): reaching the function is all that can be told."""
+    module, function = mutant["module"], mutant["function"]
+    if spans is None or not function or f"{module}:{function}" not in mapped:
+        return None
     a, b = _enclosing(spans, int(mutant["line"]), int(mutant["end_line"]))
-    lines = set(hits.get("lines", ()))
-    return any(f"{module}:{n}" in lines for n in range(a, b + 1))
+    return {f"{module}:{n}" for n in range(a, b + 1)}

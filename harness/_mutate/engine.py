@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._mutate.coverage import Coverage
+from harness._mutate.pool import cores
 from harness._mutate.rowpins import how as _how
 
 __all__ = ["PINS_PLUGIN", "main"]
@@ -61,9 +62,9 @@ class Engine:
         self.exit_code = 0
         self.recording = False  # set in baseline children: report each pin's coverage
         self.prints: dict[str, str] | None = None  # outputs on unmutated code (equivalents only)
-        from harness._mutate.sandbox import Rows
+        from harness._mutate.sandbox import open_rows
 
-        self.rows = Rows(plan.get("sandbox"))
+        self.rows = open_rows(plan.get("sandbox"))
 
     # pytest hooks --------------------------------------------------------------------------
     def pytest_collectreport(self, report: Any) -> None:
@@ -89,14 +90,7 @@ class Engine:
         if self.collect_errors:
             self._fail("collect", self.collect_errors)
             return
-        from harness._pins.refs import matches_any
-
-        items = [item for item in items if not matches_any(item.nodeid, self.plan.get("exclude", []))]
-        self.items = items
-        from harness._mutate.observed import is_harness_item
-
-        self.harness_items = [is_harness_item(item) for item in items]
-        nodeids = [item.nodeid for item in items]
+        nodeids = self._keep(items)
         if not self._claims_resolve(nodeids):
             return
         self._load_modules()
@@ -106,13 +100,20 @@ class Engine:
         if problem is not None:
             raise RuntimeError(f"the unmutated code cannot run: {problem}")
         self.rows.take_shared_listing()  # the built scratch is what every row starts from
-        from harness._mutate.pool import run_jobs
-
-        workers = int(self.plan["workers"]) or _cores()
-        baseline = self._baseline(nodeids, workers, run_jobs)
+        workers = int(self.plan["workers"]) or cores()
+        baseline = self._baseline(nodeids, workers)
         self._warm_up(nodeids, baseline)
         self.rows.take_shared_listing()
-        self._mutants(nodeids, baseline, workers, run_jobs)
+        self._mutants(nodeids, baseline, workers)
+
+    def _keep(self, items: list[Any]) -> list[str]:
+        """The collected pins less the excluded ones (``self.items``); their node ids."""
+        from harness._mutate.observed import is_harness_item
+        from harness._pins.refs import matches_any
+
+        self.items = [item for item in items if not matches_any(item.nodeid, self.plan.get("exclude", []))]
+        self.harness_items = [is_harness_item(item) for item in self.items]
+        return [item.nodeid for item in self.items]
 
     def _warm_up(self, nodeids: list[str], baseline: dict[str, Any]) -> None:
         """Run the passing pins once here, on unmutated code, before forking the mutant rows.
@@ -205,15 +206,23 @@ class Engine:
         _clear_cache()
         self.coverage.hits.clear()
 
-    def _baseline(self, nodeids: list[str], workers: int, run_jobs: Any) -> dict[str, Any]:
+    def _run_jobs(self, jobs: list[Any], deadlines: list[float], workers: int, on_row: Any) -> None:
+        """The pool over ``jobs``, each worker on a lane of the sandbox of its own."""
+        from harness._mutate.pool import run_jobs
+
+        workers = max(1, min(workers, len(jobs)))
+        with self.rows.lanes(workers):
+            run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
+
+    def _baseline(self, nodeids: list[str], workers: int) -> dict[str, Any]:
         from harness._mutate.pool import Job, Row
 
         def preparer(key: str) -> Any:
-            def prepare() -> str | None:
+            def prepare(lane: int) -> str | None:
                 from harness._mutate.mutmut_adapter import activate
                 from harness._mutate.sides import forget_pipelines
 
-                self.rows.enter(key, own_tree=False)
+                self.rows.enter(key, "baseline", lane)
                 forget_pipelines()
                 activate(None)
                 self.recording = True
@@ -244,7 +253,7 @@ class Engine:
 
         started = time.monotonic()
         deadline = float(self.plan["timeout"].get("baseline_s", 60.0))
-        run_jobs(jobs, self._run_pin, [deadline] * n, workers, on_row)
+        self._run_jobs(jobs, [deadline] * n, workers, on_row)
         result["duration_s"] = round(time.monotonic() - started, 3)
         (self.out / "baseline.json").write_text(json.dumps(result, indent=1, sort_keys=True))
         return result
@@ -270,38 +279,43 @@ class Engine:
         sources = {name: files[0] for name, files in self.plan["modules"].items()}
         return PinChooser(nodeids, good, baseline, sources, self.coverage.mapped, self.per_pin)
 
-    def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int, run_jobs: Any) -> None:
-        from harness._mutate.pool import Job
-        from harness._pipeline.setup import SETUP_TIMEOUT_S
-
+    def _mutants(self, nodeids: list[str], baseline: dict[str, Any], workers: int) -> None:
         mutants = self._selected()
         deadlines = self._deadlines(nodeids, baseline, mutants)
         chooser = self._chooser(nodeids, baseline)
-        results = (self.out / "results.jsonl").open("a", encoding="utf-8")
-        jobs: list[Job] = []
+        with (self.out / "results.jsonl").open("a", encoding="utf-8") as results:
+            jobs, by_lines = self._jobs(mutants, chooser, results)
+            if any(self.rows.shares_scratch(_how(mutants[j.key])) for j in jobs):
+                # rows sharing the scratch one at a time: a write is charged to the row that made it,
+                # and putting the scratch back never pulls a file from under another row
+                workers = 1
+            self.judging = not self.per_pin
+            self._run_jobs(jobs, deadlines, workers, self._row_writer(results, nodeids, mutants, by_lines, len(jobs)))
+
+    def _jobs(self, mutants: dict[str, Any], chooser: Any, results: Any) -> tuple[list[Any], dict[str, int]]:
+        """A row for each mutant with pins to run (a mutant no pin covers is written at once), and
+        the pin runs line coverage saved each."""
+        jobs = []
         by_lines: dict[str, int] = {}
         for key in sorted(mutants):
             m = mutants[key]
             chosen = chooser.pins_for(m)
             by_lines[key] = chosen.saved_by_lines
-            pins = [*chosen.pins, *([len(self.items)] if m.get("equivalent") and self.prints is not None else [])]
-            if not pins:
+            check = [len(self.items)] if m.get("equivalent") and self.prints is not None else []
+            if chosen.pins or check:
+                jobs.append(self._job(m, [*chosen.pins, *check]))
+            else:
                 _write_row(results, m, {}, {}, None, 0, 0.0, saved={"observations": 0, "lines": chosen.saved_by_lines})
-                continue
-            # a file mutant builds before its first pin: the setup's own deadline, not the pool's
-            start = SETUP_TIMEOUT_S + 30.0 if _how(m) == "file" else 0.0
-            jobs.append(Job(key, pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once(),
-                            start, whole=not self.per_pin, stop_on_kill=bool(self.plan.get("first_kill"))))
-        if self.rows.on and self.rows.mode == "copy" and any(not self._own_tree(mutants[j.key]) for j in jobs):
-            # rows sharing the scratch one at a time: a write is charged to the row that made it,
-            # and putting the scratch back never pulls a file from under another row
-            workers = 1
-        self.judging = not self.per_pin
-        try:
-            run_jobs(jobs, self._run_pin, deadlines, workers, self._row_writer(results, nodeids, mutants, by_lines,
-                                                                              len(jobs)))
-        finally:
-            results.close()
+        return jobs, by_lines
+
+    def _job(self, m: dict[str, Any], pins: list[int]) -> Any:
+        from harness._mutate.pool import Job
+        from harness._pipeline.setup import SETUP_TIMEOUT_S
+
+        # a file mutant builds before its first pin: the setup's own deadline, not the pool's
+        start = SETUP_TIMEOUT_S + 30.0 if _how(m) == "file" else 0.0
+        return Job(m["key"], pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once(),
+                   start, whole=not self.per_pin, stop_on_kill=bool(self.plan.get("first_kill")))
 
     def _row_writer(self, results: Any, nodeids: list[str], mutants: dict[str, Any], by_lines: dict[str, int],
                     total: int) -> Any:
@@ -320,7 +334,7 @@ class Engine:
             if check in row.outcomes:
                 checked = {"outcome": row.outcomes[check], "detail": row.details.get(check, ""),
                            **{k: v for k, v in row.extra.get(check, {}).items() if k != "d"}}
-            writes = self.rows.writes(row.key, own_tree=self._own_tree(m))
+            writes = self.rows.writes(row.key, _how(m), row.lane)
             saved = {"observations": sum(1 for o in row.outcomes.values() if o == SAVED), "lines": by_lines[row.key]}
             _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed, checked, writes, saved)
             done[0] += 1
@@ -328,10 +342,6 @@ class Engine:
                 print(f"harness mutate: {done[0]}/{total} mutants run", file=sys.stderr, flush=True)
 
         return on_row
-
-    def _own_tree(self, m: dict[str, Any]) -> bool:
-        """Copy mode: a row that changes files works in its own copy of the scratch."""
-        return self.rows.mode == "copy" and _how(m) == "file"
 
 
 def _clear_once() -> Any:
@@ -347,21 +357,13 @@ def _clear_once() -> Any:
     return before_pin
 
 
-def _cores() -> int:
-    """The cores this process may run on (a CI container's limit, not the host's count)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return os.cpu_count() or 1
-
-
 def _preparer(m: dict[str, Any], rows: Any, items: list[Any], rebuild_with: str | None = None) -> Any:
-    def prepare() -> str | None:
+    def prepare(lane: int) -> str | None:
         from harness._mutate.mutmut_adapter import activate
         from harness._mutate.sides import apply_file, forget_pipelines
 
         how = _how(m)
-        tree = rows.enter(m["key"], own_tree=rows.mode == "copy" and how == "file")
+        tree = rows.enter(m["key"], how, lane)
         if how == "file":
             activate(None)
             problem = apply_file(m, tree, rows.scratch, items, rebuild_with)
@@ -369,9 +371,8 @@ def _preparer(m: dict[str, Any], rows: Any, items: list[Any], rebuild_with: str 
             # the report names no absolute path: the row's tree is '<sandbox>'
             return problem.replace(str(tree), "<sandbox>") if problem else None
         forget_pipelines()  # a command side started by the parent runs unmutated code
-        if how == "switch":
+        if how == "switch":  # nothing written: the row's writes are all it finds in its lane
             activate(m["switch"])
-            rows.mark(m["key"], tree)
             return None
         activate(None)
         from harness._mutate.loader import exec_in_place

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import threading
 import types
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness._errors import MutationError
@@ -37,6 +38,7 @@ __all__ = [
     "mutant_switch_id",
     "mutmut_version",
     "original_function_name",
+    "prefetch",
     "retarget_trampoline",
 ]
 
@@ -93,20 +95,34 @@ def _quiet_config() -> Iterator[None]:
             configuration._config = saved
 
 
+def _owner(module: cst.Module, func: cst.FunctionDef) -> tuple[int, cst.ClassDef | None]:
+    """Which top-level statement of ``module`` holds ``func`` (its index), and the class when
+    ``func`` is one of its methods."""
+    import libcst as cst
+
+    for i, stmt in enumerate(module.body):
+        if stmt is func:
+            return i, None
+        if isinstance(stmt, cst.ClassDef) and any(child is func for child in _class_body(stmt)):
+            return i, stmt
+    raise MutationError(f"mutmut placed a mutant in {func.name.value!r}, which is not a top-level function or method")
+
+
+def _class_body(cls: cst.ClassDef) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
+    import libcst as cst
+
+    return cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+
+
 def _qualified(func: cst.FunctionDef, module: cst.Module) -> tuple[str, str]:
     """("Class.method", "xǁClassǁmethod") or ("f", "x_f") for a top-level node of ``module``."""
-    import libcst as cst
     from mutmut.mutation.trampoline_templates import mangle_function_name
 
     name = func.name.value
-    for stmt in module.body:
-        if stmt is func:
-            return name, mangle_function_name(name=name, class_name=None)
-        if (isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock)
-                and any(child is func for child in stmt.body.body)):
-            cls = stmt.name.value
-            return f"{cls}.{name}", mangle_function_name(name=name, class_name=cls)
-    raise MutationError(f"mutmut placed a mutant in {name!r}, which is not a top-level function or method")
+    _, cls = _owner(module, func)
+    if cls is None:
+        return name, mangle_function_name(name=name, class_name=None)
+    return f"{cls.name.value}.{name}", mangle_function_name(name=name, class_name=cls.name.value)
 
 
 class _Renderer:
@@ -133,17 +149,14 @@ class _Renderer:
         import libcst as cst
         from mutmut.mutation.file_mutation import deep_replace
 
-        for i, stmt in enumerate(self.module.body):
-            inside = stmt is func or (isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock)
-                                      and any(child is func for child in stmt.body.body))
-            if inside and self.exact:
-                changed = deep_replace(stmt, original, replacement)
-                if not isinstance(changed, cst.CSTNode):
-                    raise MutationError("mutmut replaced a whole statement with a removal")
-                parts = [*self.parts[:i], self.module.code_for_node(changed), *self.parts[i + 1:]]
-                return self._join(parts)
-        whole = deep_replace(self.module, original, replacement)
-        return whole.code if isinstance(whole, cst.Module) else self.module.code
+        if not self.exact:
+            whole = deep_replace(self.module, original, replacement)
+            return whole.code if isinstance(whole, cst.Module) else self.module.code
+        i, _ = _owner(self.module, func)
+        changed = deep_replace(self.module.body[i], original, replacement)
+        if not isinstance(changed, cst.CSTNode):
+            raise MutationError("mutmut replaced a whole statement with a removal")
+        return self._join([*self.parts[:i], self.module.code_for_node(changed), *self.parts[i + 1:]])
 
 
 def _function_text(code_lines: list[str], span: Any, name: str, real: str) -> list[str] | None:
@@ -179,12 +192,106 @@ def _spliced(source_lines: list[str], combined: Any, mangled: str, number: int, 
     return "".join([*source_lines[:starts[0]], *mutant, *source_lines[starts[0] + n:]])
 
 
+@dataclass(frozen=True)
+class _Found:
+    """A mutation mutmut made, kept: the function it is in and its number there."""
+
+    mutation: Any
+    qualified: str
+    mangled: str
+    number: int
+
+
+def _numbered(module: cst.Module, mutations: Sequence[Any], functions: frozenset[str] | None) -> list[_Found]:
+    """The mutations inside functions (``functions`` only, when given), numbered per function in
+    order, as the trampolines name them. Module-level code, and class-level statements (a
+    dataclass field's default, a class constant), which mutmut marks with the statement itself,
+    are generated but never trampolined: left out."""
+    import libcst as cst
+
+    found: list[_Found] = []
+    counters: dict[str, int] = {}
+    for mutation in mutations:
+        func = mutation.contained_by_top_level_function
+        if not isinstance(func, cst.FunctionDef):
+            continue
+        qualified, mangled = _qualified(func, module)
+        if functions is None or qualified in functions:
+            counters[mangled] = counters.get(mangled, 0) + 1
+            found.append(_Found(mutation, qualified, mangled, counters[mangled]))
+    return found
+
+
+class _Texts:
+    """Each mutant's whole mutated file: cut from mutmut's own rendering where that is exact,
+    else (rarely) the statement re-rendered."""
+
+    def __init__(self, module: cst.Module, source: str, combined: Any) -> None:
+        self.module = module
+        self.source = source
+        self.lines = source.splitlines(keepends=True)
+        self.combined = combined
+        self.renderer: _Renderer | None = None
+
+    def of(self, found: _Found) -> str:
+        real = found.qualified.rsplit(".", 1)[-1]
+        mutated = _spliced(self.lines, self.combined, found.mangled, found.number, real)
+        if mutated is not None:
+            return mutated
+        self.renderer = self.renderer or _Renderer(self.module, self.source)
+        m = found.mutation
+        return self.renderer.mutated(m.contained_by_top_level_function, m.original_node, m.mutated_node)
+
+
+_made: dict[tuple[str, str, frozenset[str] | None], GeneratedFile] = {}
+"""What ``prefetch`` made, each taken by the ``generate`` call that asks for it."""
+
+
+def prefetch(files: Sequence[tuple[str, Path, frozenset[str] | None]]) -> None:
+    """Make the mutants of several Python files (name, path, functions) at once, one forked process a
+    core (as ``mutmut run`` does), for the ``generate`` calls that follow: generation is the
+    planner's largest cost, and one file's does not depend on another's. A file that cannot be
+    read or mutated is left for its own ``generate`` call to report."""
+    import multiprocessing
+
+    from harness._mutate.pool import cores
+
+    jobs = [(name, text, functions) for name, path, functions in files if (text := _python_text(path)) is not None]
+    workers = min(cores(), len(jobs))
+    if workers < 2:
+        return
+    import libcst  # noqa: F401 - loaded once here, not again in every worker
+    from mutmut.mutation import file_mutation  # noqa: F401
+
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        made = pool.starmap(_generated_or_none, jobs)
+    _made.update((job, result) for job, result in zip(jobs, made, strict=True) if result is not None)
+
+
+def _python_text(path: Path) -> str | None:
+    """The source of a Python file (None for other files, and one that cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8") if path.suffix == ".py" else None
+    except (OSError, ValueError):
+        return None
+
+
+def _generated_or_none(filename: str, source: str, functions: frozenset[str] | None) -> GeneratedFile | None:
+    try:
+        return generate(filename, source, functions)
+    except MutationError:
+        return None
+
+
 def generate(filename: str, source: str, functions: frozenset[str] | None = None) -> GeneratedFile:
     """mutmut's operator mutants of ``source``, limited to ``functions`` (qualified names) if given.
 
     Returns the trampolined source (what the engine imports in place of the original) and one
     OperatorEdit per mutant, in the order mutmut numbers them, each with the whole mutated file.
     """
+    made = _made.pop((filename, source, functions), None)
+    if made is not None:
+        return made
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
     from mutmut.mutation import file_mutation
@@ -194,45 +301,24 @@ def generate(filename: str, source: str, functions: frozenset[str] | None = None
             module, mutations, _classes, _funcs = file_mutation.create_mutations(filename, source)
         except cst.ParserSyntaxError as exc:
             raise MutationError(f"{filename}: cannot parse for mutation: {exc}") from None
-    positions: Any = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    kept: list[Any] = []
-    found: list[tuple[Any, str, str, int]] = []
-    counters: dict[str, int] = {}
-    for mutation in mutations:
-        func = mutation.contained_by_top_level_function
-        # module-level code, and class-level statements (a dataclass field's default, a class
-        # constant), which mutmut marks with the statement itself: generated, never trampolined
-        if not isinstance(func, cst.FunctionDef):
-            continue
-        qualified, mangled = _qualified(func, module)
-        if functions is not None and qualified not in functions:
-            continue
-        counters[mangled] = counters.get(mangled, 0) + 1
-        kept.append(mutation)
-        found.append((mutation, qualified, mangled, counters[mangled]))
-    combined = file_mutation.combine_mutations_to_source(module, kept)
-    expected = [f"{mangled}__mutmut_{n}" for _m, _q, mangled, n in found]
-    if list(combined.mutant_names) != expected:
+    found = _numbered(module, mutations, functions)
+    combined = file_mutation.combine_mutations_to_source(module, [f.mutation for f in found])
+    if list(combined.mutant_names) != [f"{f.mangled}__mutmut_{f.number}" for f in found]:
         raise MutationError(f"{filename}: mutmut numbered its mutants differently than expected")
-    source_lines = source.splitlines(keepends=True)
-    renderer: _Renderer | None = None
-    edits: list[OperatorEdit] = []
-    for mutation, qualified, mangled, number in found:
-        real = qualified.rsplit(".", 1)[-1]
-        mutated = _spliced(source_lines, combined, mangled, number, real)
-        if mutated is None:  # the slow, always-exact way: re-render the statement
-            renderer = renderer or _Renderer(module, source)
-            mutated = renderer.mutated(mutation.contained_by_top_level_function, mutation.original_node,
-                                       mutation.mutated_node)
-        pos = positions[mutation.original_node]
-        edits.append(OperatorEdit(
-            function=qualified, mangled=mangled, number=number,
-            line=pos.start.line, column=pos.start.column + 1, end_line=pos.end.line,
-            end_column=pos.end.column + 1, original=module.code_for_node(mutation.original_node),
-            replacement=module.code_for_node(mutation.mutated_node),
-            operator=type(mutation.original_node).__name__, mutated=mutated,
-        ))
-    return GeneratedFile(code=combined.code, edits=tuple(edits))
+    positions: Any = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    texts = _Texts(module, source, combined)
+    return GeneratedFile(code=combined.code, edits=tuple(_edit(f, positions[f.mutation.original_node], module,
+                                                               texts.of(f)) for f in found))
+
+
+def _edit(found: _Found, pos: Any, module: cst.Module, mutated: str) -> OperatorEdit:
+    m = found.mutation
+    return OperatorEdit(
+        function=found.qualified, mangled=found.mangled, number=found.number,
+        line=pos.start.line, column=pos.start.column + 1, end_line=pos.end.line,
+        end_column=pos.end.column + 1, original=module.code_for_node(m.original_node),
+        replacement=module.code_for_node(m.mutated_node), operator=type(m.original_node).__name__, mutated=mutated,
+    )
 
 
 def activate(switch_id: str | None) -> None:

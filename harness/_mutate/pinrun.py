@@ -30,19 +30,17 @@ def _full(item: Any, nextitem: Any) -> str:
     return "skipped" if any(r.skipped for r in reports) else "passed"
 
 
+def _ended(info: CallInfo[None]) -> str | None:
+    """How a phase that raised ended the item (skipped, failed); None when it did not raise."""
+    if info.excinfo is None:
+        return None
+    return "skipped" if info.excinfo.errisinstance(Skipped) else "failed"
+
+
 def run_item(item: Any, nextitem: Any) -> str:
     """"passed", "failed" or "skipped" for ``item``, leaving fixtures set up for ``nextitem``."""
     if item.get_closest_marker("xfail") is not None:
         return _full(item, nextitem)
-    setup = _hook(item, "setup")
-    outcome = "passed"
-    if setup.excinfo is not None:
-        outcome = "skipped" if setup.excinfo.errisinstance(Skipped) else "failed"
-    else:
-        call = _hook(item, "call")
-        if call.excinfo is not None:
-            outcome = "skipped" if call.excinfo.errisinstance(Skipped) else "failed"
-    teardown = _hook(item, "teardown", nextitem=nextitem)
-    if teardown.excinfo is not None and not teardown.excinfo.errisinstance(Skipped):
-        outcome = "failed"
-    return outcome
+    # the call only when the setup passed; a teardown that fails (not skips) fails the item
+    outcome = _ended(_hook(item, "setup")) or _ended(_hook(item, "call")) or "passed"
+    return "failed" if _ended(_hook(item, "teardown", nextitem=nextitem)) == "failed" else outcome

@@ -17,7 +17,7 @@ from harness._model import Case
 from harness._mutate.foreign import JS_SUFFIXES, RUST_SUFFIXES, cargo_mutants, stryker_mutants
 from harness._mutate.ledger import DeclaredMutant, Ledger, load_ledgers
 from harness._mutate.mutants import Mutant, as_file_mutant, declared_mutant, operator_mutants, shard_keys
-from harness._mutate.mutmut_adapter import generate
+from harness._mutate.mutmut_adapter import generate, prefetch
 from harness._mutate.sandbox import Sandbox
 from harness._mutate.select import in_scope, pick, pin_filter_args
 from harness._mutate.targets import (
@@ -125,6 +125,7 @@ def _operator_mutants(targets: list[Target], root: Path, out: Path, external: bo
     mutants: list[Mutant] = []
     (out / "external").mkdir(exist_ok=True)
     rust: list[tuple[Path, str, Place]] = []
+    prefetch([(t.rel, t.file, t.functions) for t in targets])  # the Python ones at once, a process a core
     for t in targets:
         place = places.get(t.file, Place("suite.yaml", None, "mutation.targets"))
         if t.file.name.endswith(JS_SUFFIXES):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness._mutate.coverage import covers, statement_spans
+from harness._mutate.coverage import reaches, statement_lines, statement_spans
 
 __all__ = ["PinChooser", "RowPins", "how"]
 
@@ -37,9 +37,10 @@ class PinChooser:
         """``sources``: module name -> its source file (the user's text, before trampolines);
         ``mapped``: the ``module:function`` keys whose lines the baseline recorded."""
         self.good = list(good)
-        self.functions = [{"functions": baseline["hits"].get(nodeids[i], [])} for i in range(len(nodeids))]
         lines = baseline.get("lines", {})
-        self.hits = [{"functions": baseline["hits"].get(n, []), "lines": lines.get(n, [])} for n in nodeids]
+        # each pin's hits as sets, made once: every mutant asks about every pin
+        self.functions = {i: set(baseline["hits"].get(nodeids[i], [])) for i in self.good}
+        self.lines = {i: set(lines.get(nodeids[i], [])) for i in self.good}
         self.sources = sources
         self.mapped = mapped
         self.per_pin = per_pin
@@ -47,19 +48,28 @@ class PinChooser:
 
     def spans(self, module: str) -> list[tuple[int, int]] | None:
         if module not in self._spans:
-            path = self.sources.get(module)
-            try:
-                self._spans[module] = statement_spans(Path(path).read_text(encoding="utf-8")) if path else None
-            except (OSError, SyntaxError, ValueError):
-                self._spans[module] = None
+            self._spans[module] = _spans_of(self.sources.get(module))
         return self._spans[module]
 
     def pins_for(self, m: Mapping[str, Any]) -> RowPins:
         if how(m) == "file":
             return RowPins(list(self.good), 0)
-        reached = [i for i in self.good if covers(m, self.functions[i], None, set())]
-        if how(m) != "switch" or self.per_pin:
-            return RowPins(reached, 0)
-        spans = self.spans(m["module"])
-        ran = [i for i in reached if covers(m, self.hits[i], spans, self.mapped)]
+        reached = [i for i in self.good if reaches(m, self.functions[i])]
+        keys = self._statement(m)
+        ran = reached if keys is None else [i for i in reached if not keys.isdisjoint(self.lines[i])]
         return RowPins(ran, len(reached) - len(ran))
+
+    def _statement(self, m: Mapping[str, Any]) -> set[str] | None:
+        """The line keys a pin must have run to see operator mutant ``m``; None where rows stop
+        at the function (other mutants, the per-pin oracle, functions whose lines are unmapped)."""
+        if how(m) != "switch" or self.per_pin:
+            return None
+        return statement_lines(m, self.spans(m["module"]), self.mapped)
+
+
+def _spans_of(path: str | None) -> list[tuple[int, int]] | None:
+    """The statement spans of the source file at ``path``; None when it cannot be read or parsed."""
+    try:
+        return statement_spans(Path(path).read_text(encoding="utf-8")) if path else None
+    except (OSError, SyntaxError, ValueError):
+        return None

@@ -31,17 +31,29 @@ def _errors_from_engine(out: Path, code: int, stderr: bytes | None) -> Exception
         said = ("; its last words:\n  " + "\n  ".join(tail)) if tail else " and left no explanation"
         return MutationError(f"the mutation engine ended with code {code}{said}")
     doc = json.loads(path.read_text(encoding="utf-8"))
-    errors = doc.get("errors", [])
-    if doc.get("kind") == "input":
-        return InputErrors([
-            InputError(Place(e["where"]), f"a pin reference matching a collected pin for mutant {e['mutant']}",
-                       repr(e["ref"])) for e in errors])
-    if doc.get("kind") == "collect":
-        last = [(e.get("nodeid", ""), (e["error"].strip().splitlines() or [""])[-1]) for e in errors]
-        lines = "\n".join(f"  {nodeid}: {line}" for nodeid, line in last)
-        return MutationError(f"collecting the pins failed:\n{lines}")
+    return _ENGINE_ERRORS.get(doc.get("kind"), _internal_error)(doc.get("errors", []))
+
+
+def _reference_errors(errors: list[dict[str, Any]]) -> Exception:
+    """Claims naming pins the collection does not have: the ledger's places."""
+    return InputErrors([
+        InputError(Place(e["where"]), f"a pin reference matching a collected pin for mutant {e['mutant']}",
+                   repr(e["ref"])) for e in errors])
+
+
+def _collect_errors(errors: list[dict[str, Any]]) -> Exception:
+    last = [(e.get("nodeid", ""), (e["error"].strip().splitlines() or [""])[-1]) for e in errors]
+    lines = "\n".join(f"  {nodeid}: {line}" for nodeid, line in last)
+    return MutationError(f"collecting the pins failed:\n{lines}")
+
+
+def _internal_error(errors: list[dict[str, Any]]) -> Exception:
     first = errors[0] if errors else {}
     return MutationError(f"the mutation engine failed: {first.get('error')}\n{first.get('trace', '')}")
+
+
+# errors.json's kind -> the error it makes (anything else: the engine's own failure)
+_ENGINE_ERRORS = {"input": _reference_errors, "collect": _collect_errors}
 
 
 def _options(given: Options | Mapping[str, Any] | None) -> Options:
@@ -91,29 +103,39 @@ def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> dict[s
     sandbox = Sandbox.create(root, skip=[out])
     guard = listing(root, skip=[out])
     try:
-        # the engine runs in the scratch from the start ('' on its sys.path is that folder)
-        engine = _start_engine(Path(sandbox.map(root)), options.progress)
-        try:
-            plan, done = _prepare(suite, options)
-            workers = options.workers if options.workers is not None else plan.settings.workers
-            plan_path = write_plan(plan, workers or 0, done, sandbox)
-            _out, stderr = engine.communicate(f"{plan_path}\n".encode())
-        except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
-            supervise.kill_group(engine.pid)
-            engine.wait()
-            raise
-        outside = changes(guard, listing(root, skip=[out]))
-        (plan.out / "sandbox.json").write_text(json.dumps({"mode": sandbox.mode, "outside": outside}, indent=1),
-                                               encoding="utf-8")
-        if outside:
-            names = ", ".join(f"{o['path']} ({o['change']})" for o in outside[:10])
-            print(f"harness mutate: the project tree changed during the run, outside the sandbox: {names}",
-                  file=sys.stderr, flush=True)
+        plan, done, code, stderr = _run_engine(suite, options, sandbox, Path(sandbox.map(root)))
+        _record_outside(plan.out, sandbox.mode, changes(guard, listing(root, skip=[out])))
     finally:
         sandbox.remove()
-    if engine.returncode != 0:
-        raise _errors_from_engine(plan.out, engine.returncode, stderr)
+    if code != 0:
+        raise _errors_from_engine(plan.out, code, stderr)
     return finish(plan.out, resumed=len(done))
+
+
+def _run_engine(suite: Suite, options: Options, sandbox: Sandbox,
+                where: Path) -> tuple[Plan, set[str], int, bytes | None]:
+    """Plan while the engine starts (in the scratch, ``where``: '' on its sys.path is that folder),
+    hand it the plan, wait for it: the plan, the rows resumed, its exit code and stderr."""
+    engine = _start_engine(where, options.progress)
+    try:
+        plan, done = _prepare(suite, options)
+        workers = options.workers if options.workers is not None else plan.settings.workers
+        plan_path = write_plan(plan, workers or 0, done, sandbox)
+        _out, stderr = engine.communicate(f"{plan_path}\n".encode())
+    except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
+        supervise.kill_group(engine.pid)
+        engine.wait()
+        raise
+    return plan, done, engine.returncode, stderr
+
+
+def _record_outside(out: Path, mode: str, outside: list[dict[str, str]]) -> None:
+    """What changed in the user's tree during the run: in sandbox.json, and said on stderr."""
+    (out / "sandbox.json").write_text(json.dumps({"mode": mode, "outside": outside}, indent=1), encoding="utf-8")
+    if outside:
+        names = ", ".join(f"{o['path']} ({o['change']})" for o in outside[:10])
+        print(f"harness mutate: the project tree changed during the run, outside the sandbox: {names}",
+              file=sys.stderr, flush=True)
 
 
 def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:

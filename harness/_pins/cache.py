@@ -25,11 +25,11 @@ from harness._load import load_suite
 from harness._model import Observation, PipelineSpec, Side, Suite
 from harness._pipeline import call_isolated
 
-__all__ = ["adopt", "against", "clear", "fresh", "observe", "own_pipelines", "refeed", "set_against", "set_isolate",
-           "set_revisions", "set_versions", "suite_for", "use_saved", "use_store"]
+__all__ = ["adopt", "against", "clear", "fresh", "observe", "own_pipelines", "played_by", "refeed", "set_against",
+           "set_isolate", "set_revisions", "set_versions", "suite_for", "use_saved", "use_store"]
 
 _observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
-_stored: dict[str, dict[tuple[str, str, str], Observation]] = {}
+_stored: dict[str, Mapping[tuple[str, str, str], Observation]] = {}
 _suites: dict[str, Suite] = {}
 _pipes = Pipelines()
 _against: list[Side] = ["new"]
@@ -63,10 +63,11 @@ def use_store(folder: Path) -> None:
 
 
 def use_saved(observations: Mapping[tuple[str, str, str], Observation]) -> None:
-    """Read these observations (by case, lane, side: what the build stage just made, held by
-    the harness) before calling any pipeline; as ``use_store`` without reading a store back."""
+    """Read these observations (by case, lane, side: what the build stage just made, or a
+    spool's lazy reader) before calling any pipeline; as ``use_store`` without reading a store
+    back. Held, not copied: a lazy mapping stays lazy."""
     _stored.clear()
-    _stored["<saved>"] = dict(observations)
+    _stored["<saved>"] = observations
 
 
 _revisions: dict[str, str | None] = {}
@@ -124,13 +125,13 @@ def _key(folder: Path) -> str:
     return str(folder.resolve()) + ("@" + ",".join(_versions) if _versions else "")
 
 
-def _actual(side: Side) -> Side:
+def played_by(side: Side) -> Side:
     """The pipeline that plays ``side``: against old, "new" is played by the old pipeline."""
     return against() if side == "new" else "old"
 
 
 def _spec(suite: Suite, case_id: str, side: Side) -> PipelineSpec:
-    return suite.subjects[suite.case(case_id).subject].pipeline(_actual(side))
+    return suite.subjects[suite.case(case_id).subject].pipeline(played_by(side))
 
 
 def fresh(suite: Suite, case_id: str, lane_id: str, side: Side = "new",
@@ -149,7 +150,7 @@ def fresh(suite: Suite, case_id: str, lane_id: str, side: Side = "new",
 
 def _saved(case_id: str, lane_id: str, side: Side) -> Observation | None:
     for saved in _stored.values():
-        obs = saved.get((case_id, lane_id, _actual(side)))
+        obs = saved.get((case_id, lane_id, played_by(side)))
         if obs is not None:
             return Observation(obs.case_id, obs.lane_id, side, obs.outcome, wire=obs.wire, error=obs.error,
                                duration_s=obs.duration_s)
@@ -161,7 +162,7 @@ def observe(suite: Suite, case_id: str, lane_id: str, side: Side = "new") -> Obs
     store is in use, else one pipeline call."""
     # keyed by the side that plays too: old and new may share one declaration (a subject compared
     # with itself across revisions) while the run's saved observations of the two differ
-    key = (suite.root, case_id, lane_id, _actual(side), _spec(suite, case_id, side))
+    key = (suite.root, case_id, lane_id, played_by(side), _spec(suite, case_id, side))
     if key not in _observations:
         _observations[key] = _saved(case_id, lane_id, side) or fresh(suite, case_id, lane_id, side)
     return _observations[key]

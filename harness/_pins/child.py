@@ -7,10 +7,13 @@ pytest's fixtures, parametrization, plugins and collection rules. It collects no
 unless a conftest.py may act on their items (``collect.item_hooks``): then it runs them all.
 
 The child is a fork of the harness running ``pytest.main``, not a new interpreter: it starts
-with the harness's modules imported, the suite loaded and the build stage's observations in
-memory, so it pays only for pytest, its plugins and the Python pins themselves. It is started
-before the harness evaluates the case-file items and waited for after, so the two run side by
-side; its own process group, ended whole at the stage's deadline or when the harness stops.
+with the harness's modules imported and the suite loaded, so it pays only for pytest, its
+plugins and the Python pins themselves. ``harness run`` forks it before the build stage: pytest
+starts and collects while the pipelines run, and its pins run as soon as the observations they
+read are spooled (``harness._pins.gate``); ``go()`` says the build is over. Installed pytest
+plugins load as in plain pytest (pytest's ``PYTEST_DISABLE_PLUGIN_AUTOLOAD`` turns that off; the
+harness's own plugin is named with ``-p`` either way). Its own process group, ended whole at
+the stage's deadline (counted from ``go()``) or when the harness stops.
 """
 
 from __future__ import annotations
@@ -33,10 +36,24 @@ from harness._errors import InputError, Place
 from harness._model import Side, Suite
 from harness._pins import cache
 from harness._pins.ids import node_root
-from harness._pins.inproc import Saved
 from harness._provision.matrix import pins_option
 
-__all__ = ["ChildRun", "PythonPins", "StageOptions"]
+__all__ = ["GO", "ChildRun", "Gate", "PythonPins", "StageOptions"]
+
+GO = b"g"
+"""What the harness writes to the gate once the build is over."""
+
+
+@dataclass(frozen=True)
+class Gate:
+    """How the child's pins get their observations (``harness._pins.gate``): the pipe's read
+    end, which says ``GO`` when the build stage is over; the spool the harness writes them to as
+    units finish (None: ``--harness-observations`` names a store); the run's pins.jsonl, each
+    outcome appended to it."""
+
+    fd: int
+    spool: Path | None = None
+    stream: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -48,7 +65,6 @@ class StageOptions:
     observations: Path | None = None
     pin_set: str | None = None
     revisions: Mapping[str, str] | None = None
-    saved: Saved | None = None
     cases: Sequence[str] | None = None
     lanes: Sequence[str] | None = None
 
@@ -74,7 +90,7 @@ def _arguments(suite: Suite, folder: Path, opts: StageOptions, case_files: bool)
         cmd += [f"--harness-pins={opts.pin_set}", f"--harness-known-ids={folder / 'known.txt'}"]
     if case_files:  # the globs only limit case files
         cmd += _limits(opts)
-    if opts.observations is not None and opts.saved is None:  # read only when not handed over in memory
+    if opts.observations is not None:  # a store folder; else the gate hands the spool over
         cmd.append(f"--harness-observations={opts.observations}")
     if opts.revisions:  # the pins' own pipeline calls play the same revisions
         cmd.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(opts.revisions.items())))
@@ -104,7 +120,7 @@ def _read_results(path: Path) -> list[dict[str, Any]]:
             for r in map(json.loads, lines)]
 
 
-def _pytest_here(suite: Suite, args: list[str], output: Path, saved: Saved | None, parent: int) -> int:
+def _pytest_here(suite: Suite, args: list[str], output: Path, gate: Gate, parent: int) -> int:
     """In the forked child: become a plain pytest process for ``args`` and run it."""
     os.setpgid(0, 0)  # its own group: ended whole, with what its pins start
     supervise.forked_child(parent)
@@ -123,19 +139,22 @@ def _pytest_here(suite: Suite, args: list[str], output: Path, saved: Saved | Non
     sys.path.insert(0, suite.root)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))
     cache.adopt(suite)
-    if saved is not None:
-        cache.use_saved(saved)
     # pytest collects garbage at the end of the session; the harness's heap, inherited, is no
     # garbage: left out of every collection, it is neither walked nor copied page by page
     gc.freeze()
     import pytest
 
-    return int(pytest.main(args))
+    from harness._pins.gate import GatePlugin
+
+    return int(pytest.main(args, plugins=[GatePlugin(gate)]))
 
 
 class PythonPins:
-    """``start()`` the child, ``finish()`` to wait for it (within the stage's deadline) and
-    read what it reported; ``stop()`` (also part of ``finish``) ends its whole process group."""
+    """``start()`` the child (pytest starts up, collects, and runs each pin once the
+    observations it reads are there), ``go()`` once the build is over, ``finish()`` to wait for
+    it (within the stage's
+    deadline, counted from ``go``) and read what it reported; ``stop()`` (also part of
+    ``finish``) ends its whole process group."""
 
     def __init__(self, suite: Suite, folder: Path, known_ids: Sequence[str], case_files: bool = False) -> None:
         """``case_files``: collect the case files too (every item through pytest; ``known_ids``
@@ -145,28 +164,46 @@ class PythonPins:
         self.pid: int | None = None
         self.code: int | None = None
         self.deadline = 0.0
+        self.timeout = 0.0
+        self._go: int | None = None  # the gate's write end, until go()
 
-    def start(self, opts: StageOptions) -> None:
+    def start(self, opts: StageOptions, spool: Path | None = None, stream: Path | None = None) -> None:
+        """Fork the child. ``spool``: where its observations are written as units finish
+        (else ``opts.observations``); ``stream``: the run's pins.jsonl, each outcome appended."""
         (self.folder / "known.txt").write_text("".join(f"{n}\n" for n in self.known_ids), encoding="utf-8")
         args = _arguments(self.suite, self.folder, opts, self.case_files)
-        saved = opts.saved
         supervise.start()  # before the fork: the child and what it starts carry the watchdog's token
         parent = os.getpid()
+        wait_fd, self._go = os.pipe()
         pid = os.fork()
         if pid == 0:
             code = 3  # pytest's "internal error", should anything below raise
             try:
-                code = _pytest_here(self.suite, args, self.folder / "output.txt", saved, parent)
+                os.close(self._go)
+                code = _pytest_here(self.suite, args, self.folder / "output.txt", Gate(wait_fd, spool, stream), parent)
             finally:
                 with contextlib.suppress(Exception):
                     sys.stdout.flush()
                     sys.stderr.flush()
                 os._exit(code)
+        os.close(wait_fd)
         self.pid = pid
-        self.deadline = time.monotonic() + opts.timeout
+        self.timeout = opts.timeout
+
+    def go(self) -> None:
+        """The observations are there: let the pins run, and start their deadline."""
+        if self._go is not None:
+            with contextlib.suppress(BrokenPipeError):  # it ended already (pytest could not start)
+                os.write(self._go, GO)
+            os.close(self._go)
+            self._go = None
+            self.deadline = time.monotonic() + self.timeout
 
     def stop(self) -> None:
         """End the child (and its group) now; harmless once it has ended."""
+        if self._go is not None:
+            os.close(self._go)
+            self._go = None
         if self.pid is not None and self.code is None:
             supervise.kill_group(self.pid)  # before reaping: see supervise.kill_group
             _, status = os.waitpid(self.pid, 0)
@@ -174,6 +211,7 @@ class PythonPins:
 
     def finish(self) -> ChildRun:
         assert self.pid is not None
+        self.go()
         try:
             timed_out = not supervise.exited(self.pid, max(0.0, self.deadline - time.monotonic()))
         finally:
@@ -183,9 +221,13 @@ class PythonPins:
         results = _read_results(self.folder / "results.jsonl")
         if code in (0, 1, 5) and not timed_out:  # 2-4: pytest itself could not run (collection, usage)
             return ChildRun(results, code, None)
+        return ChildRun(results, code, self._problem(code, timed_out))
+
+    def _problem(self, code: int, timed_out: bool) -> str:
+        """What the child printed last, and how it ended when it was killed."""
         output = (self.folder / "output.txt").read_bytes()[-20000:].decode("utf-8", "replace")
         _refused_set(output)
         tail = output.strip().splitlines()[-15:]
         how = ("killed at its deadline" if timed_out else f"killed by signal {signal.Signals(-code).name}"
                if code < 0 else "")
-        return ChildRun(results, code, "\n".join([*tail, *([f"(the pins' pytest was {how})"] if how else [])]))
+        return "\n".join([*tail, *([f"(the pins' pytest was {how})"] if how else [])])

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from harness._model import Case, PinSpec, Suite
 
-__all__ = ["CaseItem", "case_items", "item_hooks", "python_pin_files"]
+__all__ = ["CaseItem", "case_items", "case_lanes", "item_hooks", "python_pin_files"]
 
 # pytest's default norecursedirs
 _NORECURSE = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}")
@@ -74,6 +74,23 @@ def _wanted(value: str, globs: Sequence[str] | None) -> bool:
     return not globs or any(fnmatch.fnmatchcase(value, g) for g in globs)
 
 
+def case_lanes(suite: Suite, path: Path, cases: Sequence[str] | None = None,
+               lanes: Sequence[str] | None = None) -> Iterator[tuple[Case, str]]:
+    """The (case, lane id) pairs of the case file ``path`` the plugin collects, in suite order,
+    limited by the ``--harness-cases`` / ``--harness-lanes`` globs."""
+    root, path = Path(suite.root), path.resolve()
+    for case in suite.cases:
+        if (root / case.file).resolve() == path and _wanted(case.id, cases):
+            yield from ((case, lane_id) for lane_id in case.lanes if _wanted(lane_id, lanes))
+
+
+def _of_lane(head: str, case: Case, lane_id: str) -> list[CaseItem]:
+    """A case x lane's items: its ``expect``, then each of its pins on that lane."""
+    pins = [pin for pin in case.pins if lane_id in pin.lanes]
+    return [CaseItem(f"{head}[{lane_id}]::expect", case, lane_id),
+            *(CaseItem(f"{head}[{lane_id}]::{pin.name}", case, lane_id, pin) for pin in pins)]
+
+
 def case_items(suite: Suite, rootdir: Path, cases: Sequence[str] | None = None,
                lanes: Sequence[str] | None = None) -> list[CaseItem]:
     """The plugin's items for ``suite``, node ids relative to ``rootdir`` (``ids.node_root``),
@@ -82,15 +99,10 @@ def case_items(suite: Suite, rootdir: Path, cases: Sequence[str] | None = None,
     items: list[CaseItem] = []
     for case in suite.cases:
         path = (root / case.file).resolve()
-        if not (path.name.endswith(".cases.yaml") and _entered(root, path) and _wanted(case.id, cases)):
-            continue
-        head = f"{_nodeid_file(path, rootdir)}::{case.id}"
-        for lane_id in case.lanes:
-            if not _wanted(lane_id, lanes):
-                continue
-            items.append(CaseItem(f"{head}[{lane_id}]::expect", case, lane_id))
-            items += [CaseItem(f"{head}[{lane_id}]::{pin.name}", case, lane_id, pin)
-                      for pin in case.pins if lane_id in pin.lanes]
+        if path.name.endswith(".cases.yaml") and _entered(root, path) and _wanted(case.id, cases):
+            head = f"{_nodeid_file(path, rootdir)}::{case.id}"
+            for lane_id in (lane for lane in case.lanes if _wanted(lane, lanes)):
+                items += _of_lane(head, case, lane_id)
     return items
 
 

@@ -48,7 +48,8 @@ class Context:
         obs = self.get(side)
         if not obs.ok:
             assert obs.error is not None
-            raise PinFailure(f"the {side} pipeline gave no output: {obs.outcome}: "
+            # against old, the old pipeline plays "new": name the one that ran
+            raise PinFailure(f"the {cache.played_by(side)} pipeline gave no output: {obs.outcome}: "
                              f"{obs.error.type}: {obs.error.message}")
         return obs.value
 

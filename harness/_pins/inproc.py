@@ -22,7 +22,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import NoReturn
 
 from harness._common import supervise
 from harness._model import Observation, Side, Suite
@@ -31,7 +31,7 @@ from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_
 from harness._pins.collect import CaseItem
 from harness._pins.declarative import PinFailure, evaluate
 
-__all__ = ["FRESH_KINDS", "ItemResult", "Saved", "evaluate_items"]
+__all__ = ["FRESH_KINDS", "Forked", "ItemResult", "Saved", "evaluate_items", "item_timeout", "playing", "start_check"]
 
 Saved = Mapping[tuple[str, str, str], Observation]
 """Observations by (case id, lane id, side), as the build stage made them."""
@@ -52,15 +52,11 @@ class ItemResult:
 
 
 @contextlib.contextmanager
-def _playing(against: Side, observations: Path | None, saved: Saved | None) -> Iterator[None]:
+def playing(against: Side) -> Iterator[None]:
     """The pins cache as the plugin sets it up for ``harness run``, left as a new session
     expects it afterwards (playing new, nothing saved read, calls not isolated)."""
     cache.set_against(against)
     cache.set_isolate(True)
-    if saved is not None:
-        cache.use_saved(saved)
-    elif observations is not None:
-        cache.use_store(observations)
     try:
         yield
     finally:
@@ -95,34 +91,60 @@ def _pin(suite: Suite, item: CaseItem) -> ItemResult:
     return ItemResult(item.nodeid, "passed", "", False)
 
 
-def _forked(item: CaseItem, check: Callable[[], ItemResult], timeout: float) -> ItemResult:
-    """``check()`` in a forked child: its result, or a failure saying how the child ended."""
-    read_fd, write_fd = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # child: answer through the pipe, then leave without running atexit hooks
+class Forked:
+    """``check()`` running in a forked child of its own process group, from construction on;
+    ``result()`` waits for its answer (until the deadline set at the fork) and ends whatever of
+    the child is left; ``stop()`` ends it unread (the stage abandoned)."""
+
+    def __init__(self, item: CaseItem, check: Callable[[], ItemResult], timeout: float) -> None:
+        read_fd, write_fd = os.pipe()
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            _answer(read_fd, write_fd, parent, check)
+        os.close(write_fd)
+        self.item, self.pid, self.timeout = item, pid, timeout
+        self.fd: int | None = read_fd
+        self.deadline = time.monotonic() + timeout
+
+    def result(self) -> ItemResult:
+        """Its result, or a failure saying how the child ended."""
+        assert self.fd is not None
+        answer: bytes | None = None
         try:
-            os.close(read_fd)
-            os.setpgid(0, 0)  # its own group: ended whole, with the calls it forked, if it overruns
-            supervise.forked_child(parent)
-            _quiet()
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(pickle.dumps(_own_pipelines(check), protocol=pickle.HIGHEST_PROTOCOL))
-        finally:
-            os._exit(0)
-    os.close(write_fd)
-    answer: bytes | None = None
+            answer = _read(self.fd, self.deadline)
+        finally:  # answered, overrun or the harness stopped meanwhile: nothing of the child stays
+            self.fd = None  # _read closed it
+            status = self._end()
+        if answer:
+            result: ItemResult = pickle.loads(answer)
+            return result
+        how = f"no answer within {self.timeout:g} s; killed" if answer is None else f"it died: {_status(status)}"
+        return ItemResult(self.item.nodeid, "failed",
+                          f"the process checking this pin ended without an answer ({how})", True)
+
+    def stop(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+            self._end()
+
+    def _end(self) -> int:
+        supervise.kill_group(self.pid)
+        return os.waitpid(self.pid, 0)[1]
+
+
+def _answer(read_fd: int, write_fd: int, parent: int, check: Callable[[], ItemResult]) -> NoReturn:
+    """In the forked child: answer through the pipe, then leave without running atexit hooks."""
     try:
-        answer = _read(read_fd, time.monotonic() + timeout)
-    finally:  # answered, overrun or the harness stopped meanwhile: nothing of the child stays
-        supervise.kill_group(pid)
-        _, status = os.waitpid(pid, 0)
-    if answer:
-        result: ItemResult = pickle.loads(answer)
-        return result
-    how = (f"no answer within {timeout:g} s; killed" if answer is None
-           else f"it died: {_status(status)}")
-    return ItemResult(item.nodeid, "failed", f"the process checking this pin ended without an answer ({how})", True)
+        os.close(read_fd)
+        os.setpgid(0, 0)  # its own group: ended whole, with the calls it forked, if it overruns
+        supervise.forked_child(parent)
+        _quiet()
+        with os.fdopen(write_fd, "wb") as out:
+            out.write(pickle.dumps(_own_pipelines(check), protocol=pickle.HIGHEST_PROTOCOL))
+    finally:
+        os._exit(0)
 
 
 def _quiet() -> None:
@@ -168,16 +190,29 @@ def _one(suite: Suite, item: CaseItem, timeout: float) -> ItemResult:
     if item.pin is None:
         return _expect(suite, item)
     if item.pin.kind in FRESH_KINDS:
-        return _forked(item, lambda: _pin(suite, item), timeout)
+        return start_check(suite, item, timeout).result()
     return _pin(suite, item)
 
 
-def evaluate_items(suite: Suite, items: Sequence[CaseItem], against: Side = "new",
-                   observations: Path | None = None, saved: Saved | None = None) -> list[ItemResult]:
-    """Every item's result, in the order given. ``saved`` (the build stage's observations by
-    case, lane, side) or else ``observations`` (a run's store folder) is read instead of calling
-    the pipelines; without either each side is one (isolated) call."""
-    # room for the two or three pipeline calls a pin makes, each bounded by the suite's timeout
-    timeout = 4 * float(suite.settings.get("timeout_s", 10.0)) + 10
-    with _playing(against, observations, saved):
-        return [_one(suite, item, timeout) for item in items]
+def start_check(suite: Suite, item: CaseItem, timeout: float) -> Forked:
+    """A pin of a kind that calls a pipeline again (``FRESH_KINDS``), started in a fork on the
+    observations the pins' cache holds now (inside ``playing``); its result when asked for."""
+    return Forked(item, lambda: _pin(suite, item), timeout)
+
+
+def item_timeout(suite: Suite) -> float:
+    """How long one forked pin check may take: room for the two or three pipeline calls a pin
+    makes, each bounded by the suite's timeout."""
+    return 4 * float(suite.settings.get("timeout_s", 10.0)) + 10
+
+
+def evaluate_items(suite: Suite, items: Sequence[CaseItem], saved: Saved) -> list[ItemResult]:
+    """Every item's result, in the order given, inside ``playing``. ``saved`` (observations by
+    case, lane, side, as the build stage made them) is read instead of calling the pipelines; a
+    side missing there is one (isolated) call. Items of a kind that calls a pipeline again
+    (``FRESH_KINDS``) fork: call them only where forking is safe (no build stage running)."""
+    cache.use_saved(saved)
+    try:
+        return [_one(suite, item, item_timeout(suite)) for item in items]
+    finally:
+        cache.clear()

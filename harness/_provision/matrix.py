@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from harness._errors import ConfigError
 from harness._model import Case, Subject, Suite
-from harness._provision.sides import distribution, with_version
+from harness._provision.released import distribution, with_version
 
 __all__ = ["PINS_OPTION", "expand", "expand_for_pins", "pairs", "parse_versions", "pins_option"]
 

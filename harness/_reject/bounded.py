@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 
-__all__ = ["MAX_ANSWER_BYTES", "AnswerRefused", "bounded_transport", "deadline"]
+__all__ = ["MAX_ANSWER_BYTES", "WBITS", "AnswerRefused", "bounded_transport", "deadline"]
 
 MAX_ANSWER_BYTES = 4 * 1024 * 1024  # a provider's error answer is a few KB; a completion well under this
 
@@ -54,6 +54,10 @@ def deadline(seconds: float, what: str) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+# zlib's window setting for each Content-Encoding it can undo (16 + : with a gzip header)
+WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+
+
 class _Counted:
     """The raw byte stream of one answer, counted as sent and as decoded, and timed."""
 
@@ -64,8 +68,7 @@ class _Counted:
         self._seconds = seconds
         self._raw = 0
         self._decoded = 0
-        wbits = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
-        self._inflate = zlib.decompressobj(wbits[encoding]) if encoding in wbits else None
+        self._inflate = zlib.decompressobj(WBITS[encoding]) if encoding in WBITS else None
 
     def _count_decoded(self, chunk: bytes) -> None:
         if self._inflate is None:
@@ -111,10 +114,7 @@ class _BoundedPool:
 
     def handle_request(self, request: Any) -> Any:
         response = self._pool.handle_request(request)
-        encoding = ""
-        for name, value in response.headers:
-            if name.lower() == b"content-encoding":
-                encoding = value.decode("latin-1").strip().lower()
+        encoding = _content_encoding(response.headers)
         length = next((v for n, v in response.headers if n.lower() == b"content-length"), b"")
         if length.strip().isdigit() and int(length) > self._max:
             response.close()
@@ -127,6 +127,15 @@ class _BoundedPool:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._pool, name)
+
+
+def _content_encoding(headers: Any) -> str:
+    """The last Content-Encoding of raw (name, value) headers, lowercased; "" for none."""
+    encoding = ""
+    for name, value in headers:
+        if name.lower() == b"content-encoding":
+            encoding = value.decode("latin-1").strip().lower()
+    return encoding
 
 
 def bounded_transport(max_bytes: int, seconds: float) -> httpx.HTTPTransport:

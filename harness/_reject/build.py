@@ -43,17 +43,23 @@ def load_receipts(path: Path) -> dict[str, dict[str, Any]]:
     """receipts.jsonl by id; InputError naming the line of a broken record."""
     out: dict[str, dict[str, Any]] = {}
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError as exc:
-            raise InputError(Place(str(path), n), "one JSON object a line", str(exc)) from None
-        if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
-            raise InputError(Place(str(path), n), "a receipt object with a string id", type(rec).__name__
-                             if not isinstance(rec, dict) else f"id={rec.get('id')!r}")
-        out[rec["id"]] = rec
+        if line.strip():
+            rec = _receipt(Place(str(path), n), line)
+            out[rec["id"]] = rec
     return out
+
+
+def _receipt(place: Place, line: str) -> dict[str, Any]:
+    """One line of receipts.jsonl: an object with a string id."""
+    try:
+        rec = json.loads(line)
+    except ValueError as exc:
+        raise InputError(place, "one JSON object a line", str(exc)) from None
+    if not isinstance(rec, dict):
+        raise InputError(place, "a receipt object with a string id", type(rec).__name__)
+    if not isinstance(rec.get("id"), str):
+        raise InputError(place, "a receipt object with a string id", f"id={rec.get('id')!r}")
+    return rec
 
 
 def merge_patch(target: Any, patch: Any) -> Any:
@@ -87,13 +93,23 @@ def _trigger(rule: Rule, rid: str) -> dict[str, Any]:
 def _indices(rule: Rule, wire: Wire, texts: list[str], trig: Mapping[str, Any]) -> list[int]:
     if "at" in trig:
         return list(trig["at"])
+    return _named_indices(rule, wire, texts) or [0]
+
+
+def _named_indices(rule: Rule, wire: Wire, texts: list[str]) -> list[int]:
+    """The tool indices the response names at the wire's index hole, in the order first named."""
     found: list[int] = []
     for template in rule.location:
         for named in extract(template, texts):
-            value = named.get(wire.index_hole)
-            if value is not None and value.isdigit() and int(value) not in found:
+            value = named.get(wire.index_hole, "")  # every hole of a match holds text
+            if value.isdigit() and int(value) not in found:
                 found.append(int(value))
-    return found or [0]
+    return found
+
+
+def _container_for(step: str | int) -> list[Any] | dict[str, Any]:
+    """What holds the next step: a list for an index, an object for a key."""
+    return [] if isinstance(step, int) else {}
 
 
 def _put(body: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
@@ -101,10 +117,10 @@ def _put(body: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
     for i, step in enumerate(path[:-1]):
         nxt = path[i + 1]
         if isinstance(node, dict):
-            node = node.setdefault(step, [] if isinstance(nxt, int) else {})
+            node = node.setdefault(step, _container_for(nxt))
         else:
             while len(node) <= int(step):
-                node.append({} if not isinstance(nxt, int) else [])
+                node.append(_container_for(nxt))
             node = node[int(step)]
     node[path[-1]] = value
 
@@ -124,16 +140,21 @@ def rebuild_body(rule: Rule, wire: Wire, texts: list[str], trig: Mapping[str, An
     """A body in ``wire``'s shape carrying the trigger at the places the response names."""
     at = _indices(rule, wire, texts, trig)
     count = int(trig.get("tools", max(at) + 1 if at else 1))
+    body = copy.deepcopy(wire.base)
+    if count:
+        _put(body, wire.tools_path, _tools(wire, trig, at, count))
+    if "body" in trig:
+        body = merge_patch(body, trig["body"])
+    return body
+
+
+def _tools(wire: Wire, trig: Mapping[str, Any], at: list[int], count: int) -> list[Any]:
+    """``count`` clean tools, the trigger patched into those at the indices ``at``."""
     tools = [wire.clean(i) for i in range(count)]
     for i in at:
         if i < count:
             tools[i] = _set(merge_patch(tools[i], trig.get("tool", {})), trig.get("set", {}))
-    body = copy.deepcopy(wire.base)
-    if count:
-        _put(body, wire.tools_path, tools)
-    if "body" in trig:
-        body = merge_patch(body, trig["body"])
-    return body
+    return tools
 
 
 def _fill(value: Any, message: str) -> Any:
@@ -142,18 +163,30 @@ def _fill(value: Any, message: str) -> Any:
     if isinstance(value, list):
         return [_fill(v, message) for v in value]
     if isinstance(value, str) and _SENTINEL in value:
-        inner = value.strip()
-        if inner[:1] in ("{", "["):
-            try:
-                parsed = json.loads(inner)
-            except ValueError:
-                pass
-            else:
-                indent = 2 if "\n " in value else None
-                return json.dumps(_fill(parsed, message), indent=indent, ensure_ascii=False) + (
-                    "\n" if value.endswith("\n") else "")
-        return value.replace(_SENTINEL, message)
+        return _fill_text(value, message)
     return value
+
+
+def _json_container(text: str) -> Any | None:
+    """``text`` parsed when it is a JSON object or array, else None."""
+    inner = text.strip()
+    if inner[:1] not in ("{", "["):
+        return None
+    try:
+        return json.loads(inner)
+    except ValueError:
+        return None
+
+
+def _fill_text(value: str, message: str) -> str:
+    """The message in place of the mark; a string holding JSON stays JSON (the message escaped),
+    laid out as it was."""
+    parsed = _json_container(value)
+    if parsed is None:
+        return value.replace(_SENTINEL, message)
+    indent = 2 if "\n " in value else None
+    return json.dumps(_fill(parsed, message), indent=indent, ensure_ascii=False) + (
+        "\n" if value.endswith("\n") else "")
 
 
 def _placeholders_left(value: Any) -> bool:
@@ -167,17 +200,26 @@ def _placeholders_left(value: Any) -> bool:
 def response_body(receipt: Mapping[str, Any]) -> tuple[Any, str]:
     """(error body, "as-reported" | "documented-shape") for a receipt."""
     message = receipt["error_text"]
-    envelope = str(receipt.get("envelope", ""))
-    if envelope.strip()[:1] in ("{", "["):
-        text = envelope.replace("<text>", _SENTINEL)
-        for parse in (json.loads, ast.literal_eval):
-            try:
-                parsed = parse(text)
-            except (ValueError, SyntaxError):
-                continue
-            if isinstance(parsed, dict | list) and not _placeholders_left(parsed):
-                return _fill(parsed, message), "as-reported"
+    reported = _reported_envelope(str(receipt.get("envelope", "")))
+    if reported is not None:
+        return _fill(reported, message), "as-reported"
     return envelope_for(str(receipt.get("provider_family", "")), message), "documented-shape"
+
+
+def _reported_envelope(envelope: str) -> Any | None:
+    """The envelope a receipt shows, read as JSON or a Python repr, the message's place marked;
+    None when it is not a whole body."""
+    if envelope.strip()[:1] not in ("{", "["):
+        return None
+    text = envelope.replace("<text>", _SENTINEL)
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            parsed = parse(text)
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(parsed, dict | list) and not _placeholders_left(parsed):
+            return parsed
+    return None
 
 
 def _wire_of(rule: Rule) -> Wire:
@@ -210,33 +252,50 @@ def _entry(rule: Rule, receipt: Mapping[str, Any], cassette: str, index: int, en
     return {k: v for k, v in entry.items() if v != ""}
 
 
+def _receipt_of(rule: Rule, rid: str, receipts: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any]:
+    """The receipt ``rule`` lists as ``rid``: it exists and shows an HTTP status."""
+    receipt = receipts.get(rid)
+    if receipt is None:
+        raise InputError(Place(rule.file, rule.line, "receipts"), "receipt ids from receipts.jsonl", repr(rid))
+    if receipt.get("status") is None:
+        raise InputError(Place(rule.file, rule.line, "receipts"), "receipts with a known HTTP status",
+                         f"{rid} (status not shown by its source)")
+    return receipt
+
+
+def _litellm_error(prefix: str, response: Any, status: Any) -> dict[str, Any]:
+    """LiteLLM's proxy error: its exception prefix, then the upstream body as text."""
+    return {"error": {"message": f"litellm.BadRequestError: {prefix} - {canonical_bytes(response).decode()}",
+                      "type": None, "param": None, "code": str(status)}}
+
+
+Pair = tuple[dict[str, Any], dict[str, Any]]
+
+
+def _transcribed(rule: Rule, wire: Wire, rid: str, receipt: Mapping[str, Any], cassette: str, index: int,
+                 secrets: tuple[str, ...]) -> tuple[dict[str, Any], Pair]:
+    """One receipt as a manifest entry and a cassette interaction: the body rebuilt, the answer as shown."""
+    trig = _trigger(rule, rid)
+    response, envelope = response_body(receipt)
+    texts = [receipt["error_text"], *response_texts(canonical_bytes(response).decode())]
+    body = rebuild_body(rule, wire, texts, trig)
+    if "wrap" in trig:
+        response, envelope = _litellm_error(trig["wrap"], response, receipt["status"]), "documented-shape"
+    entry = _entry(rule, receipt, cassette, index, envelope)
+    pair = _pair(trig.get("uri", wire.uri), wire, body, int(receipt["status"]), response)
+    # a receipt is public text, but one pasted with a key in it must not become a cassette:
+    # scan per receipt so the refusal names the receipt, not only the file
+    ensure_clean(canonical_bytes([pair, entry]), f"receipt {rid} -> {cassette}", secrets)
+    return entry, pair
+
+
 def _rule_cassette(rule: Rule, receipts: Mapping[str, Mapping[str, Any]], manifest: list[dict[str, Any]],
                    secrets: tuple[str, ...] = ()) -> str:
     wire = _wire_of(rule)
     cassette = f"{rule.validator}/{rule.id}.yaml"
-    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    pairs: list[Pair] = []
     for rid in rule.receipts:
-        receipt = receipts.get(rid)
-        if receipt is None:
-            raise InputError(Place(rule.file, rule.line, "receipts"), "receipt ids from receipts.jsonl", repr(rid))
-        if receipt.get("status") is None:
-            raise InputError(Place(rule.file, rule.line, "receipts"), "receipts with a known HTTP status",
-                             f"{rid} (status not shown by its source)")
-        trig = _trigger(rule, rid)
-        response, envelope = response_body(receipt)
-        texts = [receipt["error_text"], *response_texts(canonical_bytes(response).decode())]
-        body = rebuild_body(rule, wire, texts, trig)
-        if "wrap" in trig:
-            # LiteLLM's proxy error: its exception prefix, then the upstream body as text
-            response = {"error": {"message": f"litellm.BadRequestError: {trig['wrap']} - "
-                                  f"{canonical_bytes(response).decode()}",
-                                  "type": None, "param": None, "code": str(receipt["status"])}}
-            envelope = "documented-shape"
-        entry = _entry(rule, receipt, cassette, len(pairs), envelope)
-        pair = _pair(trig.get("uri", wire.uri), wire, body, int(receipt["status"]), response)
-        # a receipt is public text, but one pasted with a key in it must not become a cassette:
-        # scan per receipt so the refusal names the receipt, not only the file
-        ensure_clean(canonical_bytes([pair, entry]), f"receipt {rid} -> {cassette}", secrets)
+        entry, pair = _transcribed(rule, wire, rid, _receipt_of(rule, rid, receipts), cassette, len(pairs), secrets)
         manifest.append(entry)
         pairs.append(pair)
     return cassette_text(pairs) if pairs else ""
@@ -264,7 +323,7 @@ def _old_entries(out: Path) -> list[dict[str, Any]]:
     path = out / MANIFEST_NAME
     if not path.is_file():
         return []
-    loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
     entries = loaded.get("interactions", []) if isinstance(loaded, dict) else []
     return [e for e in entries if isinstance(e, dict)]
 
@@ -281,35 +340,58 @@ def _kept_entries(out: Path, built: set[str]) -> list[dict[str, Any]]:
             and e.get("cassette") not in built]
 
 
-def build_catalog(receipts_path: Path, rules: RuleSet, out: Path) -> dict[str, int]:
-    """Write every cassette and the manifest under ``out``; returns counts. Stale builds are removed."""
+def _check_inputs(receipts_path: Path, rules: RuleSet) -> None:
     if not receipts_path.is_file():
         raise ConfigError("--receipts", str(receipts_path), "an existing receipts.jsonl")
     if not rules.rules:
         # stale built cassettes are deleted below: with no rules that would be the whole catalog
         raise ConfigError("--rules", "(no rules)", "at least one rule (nothing was built or deleted)")
-    receipts = load_receipts(receipts_path)
-    secrets = tuple(env_secrets())
-    manifest: list[dict[str, Any]] = []
+
+
+def _cassettes(rules: RuleSet, receipts: Mapping[str, Mapping[str, Any]], manifest: list[dict[str, Any]],
+               secrets: tuple[str, ...]) -> dict[str, str]:
+    """Every rule's cassette that has an interaction, then the accepted examples, by path."""
     files: dict[str, str] = {}
     for rule in rules.rules:
         text = _rule_cassette(rule, receipts, manifest, secrets)
         if text:
             files[f"{rule.validator}/{rule.id}.yaml"] = text
     files.update(_accepted(manifest))
-    kept = _kept_entries(out, set(files))
-    manifest.extend(kept)
+    return files
+
+
+def _manifest_text(manifest: list[dict[str, Any]]) -> str:
     head = {"version": 1, "description": (
         "Built by `harness cassettes build` from receipts.jsonl: transcribed public reports, "
         "request bodies reconstructed to carry each trigger. Not live recordings."),
         "interactions": manifest}
-    files[MANIFEST_NAME] = yaml.safe_dump(head, sort_keys=False, allow_unicode=True, width=100)
-    # every byte is scanned before the first write or delete: a refusal leaves ``out`` as it was
+    return yaml.safe_dump(head, sort_keys=False, allow_unicode=True, width=100)
+
+
+def _write(out: Path, files: Mapping[str, str], kept: list[dict[str, Any]], secrets: tuple[str, ...]) -> None:
+    """Replace the previous build under ``out``: every byte is scanned before the first write or
+    delete, so a refusal leaves ``out`` as it was."""
     for rel, text in files.items():
         ensure_clean(text.encode("utf-8"), f"{out / rel}", secrets)
     for stale in _built_before(out) - set(files) - {e["cassette"] for e in kept}:
         (out / stale).unlink(missing_ok=True)
     for rel, text in files.items():
         atomic_write(out / rel, text.encode("utf-8"), secrets)
+
+
+def _counts(rules: RuleSet, files: Mapping[str, str], manifest: list[dict[str, Any]]) -> dict[str, int]:
     return {"rules": sum(1 for r in rules.rules if r.receipts), "cassettes": len(files) - 1,
             "interactions": len(manifest), "receipts": sum(1 for e in manifest if e["outcome"] == "rejected")}
+
+
+def build_catalog(receipts_path: Path, rules: RuleSet, out: Path) -> dict[str, int]:
+    """Write every cassette and the manifest under ``out``; returns counts. Stale builds are removed."""
+    _check_inputs(receipts_path, rules)
+    secrets = tuple(env_secrets())
+    manifest: list[dict[str, Any]] = []
+    files = _cassettes(rules, load_receipts(receipts_path), manifest, secrets)
+    kept = _kept_entries(out, set(files))
+    manifest.extend(kept)
+    files[MANIFEST_NAME] = _manifest_text(manifest)
+    _write(out, files, kept, secrets)
+    return _counts(rules, files, manifest)

@@ -78,6 +78,10 @@ def _found(value: Any) -> str:
     return f"{type(value).__name__} {shown[:60]}{'...' if len(shown) > 60 else ''}"
 
 
+def _bad(path: Path, at: str, key: str, expected: str, value: Any) -> InputError:
+    return InputError(Place(str(path), None, f"{at}.{key}"), expected, _found(value))
+
+
 def _check_pair(path: Path, i: int, req: Request, resp: Any) -> None:
     """vcrpy loads whatever shape the YAML has; refuse here what later code would trip over.
 
@@ -86,29 +90,33 @@ def _check_pair(path: Path, i: int, req: Request, resp: Any) -> None:
     KeyError deep inside the run.
     """
     at = f"interactions[{i}]"
-
-    def bad(key: str, expected: str, value: Any) -> InputError:
-        return InputError(Place(str(path), None, f"{at}.{key}"), expected, _found(value))
-
     for key in ("method", "uri"):
         if not isinstance(getattr(req, key, None), str):
-            raise bad(f"request.{key}", "a string", getattr(req, key, None))
+            raise _bad(path, at, f"request.{key}", "a string", getattr(req, key, None))
     if not isinstance(resp, Mapping):
-        raise bad("response", "a mapping with status, headers and body", resp)
-    status = resp.get("status", _MISSING)
-    if not isinstance(status, Mapping):
-        raise bad("response.status", "a mapping {code: <int>, message: <str>}", status)
-    code = status.get("code", _MISSING)
-    if isinstance(code, bool) or not isinstance(code, int):
-        raise bad("response.status.code", "an integer HTTP status", code)
-    body = resp.get("body", _MISSING)
-    if not isinstance(body, Mapping) or "string" not in body:
-        raise bad("response.body", "a mapping {string: <text>}", body)
-    if not isinstance(body["string"], (str, bytes, type(None))):
-        raise bad("response.body.string", "a string", body["string"])
+        raise _bad(path, at, "response", "a mapping with status, headers and body", resp)
+    _check_status(path, at, resp)
+    _check_body(path, at, resp)
     headers = resp.get("headers", _MISSING)
     if not isinstance(headers, Mapping):
-        raise bad("response.headers", "a mapping of header names to lists of values", headers)
+        raise _bad(path, at, "response.headers", "a mapping of header names to lists of values", headers)
+
+
+def _check_status(path: Path, at: str, resp: Mapping[str, Any]) -> None:
+    status = resp.get("status", _MISSING)
+    if not isinstance(status, Mapping):
+        raise _bad(path, at, "response.status", "a mapping {code: <int>, message: <str>}", status)
+    code = status.get("code", _MISSING)
+    if isinstance(code, bool) or not isinstance(code, int):
+        raise _bad(path, at, "response.status.code", "an integer HTTP status", code)
+
+
+def _check_body(path: Path, at: str, resp: Mapping[str, Any]) -> None:
+    body = resp.get("body", _MISSING)
+    if not isinstance(body, Mapping) or "string" not in body:
+        raise _bad(path, at, "response.body", "a mapping {string: <text>}", body)
+    if not isinstance(body["string"], (str, bytes, type(None))):
+        raise _bad(path, at, "response.body.string", "a string", body["string"])
 
 
 def cassette_text(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
@@ -198,7 +206,7 @@ def _setting_line(suite_yaml: Path, key: str) -> int | None:
     if not suite_yaml.is_file():
         return None
     for n, line in enumerate(suite_yaml.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        if line.startswith(f"{key}:") or line.startswith(f'"{key}":'):
+        if line.startswith((f"{key}:", f'"{key}":')):
             return n
     return None
 
@@ -230,23 +238,34 @@ def load_catalog(root: Path | str, settings: Mapping[str, Any] | None = None,
     where = _named_folder(base, settings, folder)
     rules = rules_of_suite(base, settings)
     manifest = load_manifest(where)
-    cache: dict[str, list[tuple[Request, dict[str, Any]]]] = {}
-    interactions: list[Interaction] = []
-    for entry in manifest.entries:
+    cache: dict[str, list[Pair]] = {}
+    interactions = [_interaction(entry, *_recorded(where, manifest, entry, cache)) for entry in manifest.entries]
+    return Catalog(str(where), rules, manifest, tuple(interactions), tuple(_cassette_files(where)))
+
+
+Pair = tuple[Request, dict[str, Any]]
+
+
+def _recorded(where: Path, manifest: Manifest, entry: Entry, cache: dict[str, list[Pair]]) -> Pair:
+    """The request and response a manifest entry points at, each cassette read once."""
+    if entry.cassette not in cache:
         path = where / entry.cassette
-        if entry.cassette not in cache:
-            if not path.is_file():
-                raise InputError(Place(manifest.file, entry.line, "cassette"), "an existing cassette file",
-                                 f"{entry.cassette} (missing)")
-            cache[entry.cassette] = read_cassette(path)
-        pairs = cache[entry.cassette]
-        if entry.index >= len(pairs):
-            raise InputError(Place(manifest.file, entry.line, "index"),
-                             f"an index below {len(pairs)} in {entry.cassette}", str(entry.index))
-        interactions.append(_interaction(entry, *pairs[entry.index]))
-    files = sorted(p.relative_to(where).as_posix() for p in where.rglob("*.yaml")
-                   if p.name != "manifest.yaml") if where.is_dir() else []
-    return Catalog(str(where), rules, manifest, tuple(interactions), tuple(files))
+        if not path.is_file():
+            raise InputError(Place(manifest.file, entry.line, "cassette"), "an existing cassette file",
+                             f"{entry.cassette} (missing)")
+        cache[entry.cassette] = read_cassette(path)
+    pairs = cache[entry.cassette]
+    if entry.index >= len(pairs):
+        raise InputError(Place(manifest.file, entry.line, "index"),
+                         f"an index below {len(pairs)} in {entry.cassette}", str(entry.index))
+    return pairs[entry.index]
+
+
+def _cassette_files(where: Path) -> list[str]:
+    """Every cassette under the folder, the manifest aside, by relative path."""
+    if not where.is_dir():
+        return []
+    return sorted(p.relative_to(where).as_posix() for p in where.rglob("*.yaml") if p.name != "manifest.yaml")
 
 
 def suite_settings(suite: Path) -> Settings:
@@ -254,6 +273,11 @@ def suite_settings(suite: Path) -> Settings:
     from harness._settings import read_settings
 
     return read_settings(suite, display=str(suite / "suite.yaml"))[0]
+
+
+def _holds_a_suite(folder: Path) -> bool:
+    return ((folder / "suite.yaml").is_file() or (folder / "cassettes").is_dir()
+            or any(p.is_file() for pat in Settings().rules for p in folder.glob(str(pat))))
 
 
 def ensure_suite_folder(suite: Path, option: str = "--suite") -> None:
@@ -264,8 +288,5 @@ def ensure_suite_folder(suite: Path, option: str = "--suite") -> None:
     expected = "a suite folder (with suite.yaml, *.rules.yaml files or a cassettes folder)"
     if not suite.is_dir():
         raise ConfigError(option, str(suite), f"{expected}, found {'a file' if suite.exists() else 'nothing'}")
-    if (suite / "suite.yaml").is_file() or (suite / "cassettes").is_dir():
-        return
-    if any(p.is_file() for pat in Settings().rules for p in suite.glob(str(pat))):
-        return
-    raise ConfigError(option, str(suite), f"{expected}, found a folder with none of them")
+    if not _holds_a_suite(suite):
+        raise ConfigError(option, str(suite), f"{expected}, found a folder with none of them")

@@ -20,17 +20,19 @@ Kinds of problem (each has a test with its own tiny scenario folder):
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness._common.secrets import scan
 from harness._errors import Place
+from harness._reject.bounded import WBITS
 from harness._reject.cassettes import Catalog, Interaction, read_cassette
+from harness._reject.manifest import Entry
 from harness._reject.match import fire, fire_all
 from harness._reject.rules import Rule
-from harness._reject.template import extract, normalize
+from harness._reject.template import Named, extract, normalize
 
 __all__ = ["KINDS", "CheckResult", "Problem", "check_catalog", "dangling_receipts", "place_named"]
 
@@ -83,23 +85,27 @@ def place_named(rule: Rule, body: object, texts: tuple[str, ...]) -> tuple[bool,
     then flags a rule whose templates name a place in none of its receipts.
     """
     holes = [{**dict(hit.captures), "path": hit.path} for hit in fire(rule, body)]
-    named = 0
-    missed: list[str] = []
-    for template in rule.location:
-        for found in extract(template, list(texts)):
-            named += 1
-            if not any(all(normalize(h.get(k, "\0")) == normalize(v) for k, v in found.items()) for h in holes):
-                missed.append(f"{template} -> {found}")
-    return not missed, missed if missed else ([] if named == 0 else ["(all matched)"])
+    named = _named_places(rule, texts)
+    missed = [f"{template} -> {found}" for template, found in named if not _fits(found, holes)]
+    return not missed, missed if missed else ([] if not named else ["(all matched)"])
+
+
+def _named_places(rule: Rule, texts: tuple[str, ...]) -> list[tuple[str, Named]]:
+    """(template, place) of every place the rule's location templates find in the texts."""
+    return [(template, found) for template in rule.location for found in extract(template, list(texts))]
+
+
+def _fits(found: Mapping[str, str], holes: list[dict[str, str]]) -> bool:
+    """Whether one hit's holes say what the message named at each of them (loosely: quotes, spaces)."""
+    return any(all(normalize(h.get(k, "\0")) == normalize(v) for k, v in found.items()) for h in holes)
 
 
 def _rejected(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> None:
-    rule = rules.get(i.entry.rule or "")
+    # the rule fires and places are matched in this frame: recorded bodies may nest near the
+    # recursion limit, and the invalid-schema predicate validates them recursively
+    rule = _known_rule(i, rules, out)
     if rule is None:
-        out.append(_about(i, "unknown-rule", f"rule {i.entry.rule!r} is not in the suite's rules"))
         return
-    if 200 <= i.status < 300:
-        out.append(_about(i, "status-mismatch", f"outcome rejected but status {i.status}"))
     if not fire(rule, i.body):
         out.append(_about(i, "rule-does-not-fire", f"{rule.id} does not fire on the recorded body"))
         return
@@ -111,6 +117,18 @@ def _rejected(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> Non
         out.append(_about(i, "wrong-place",
                            f"{rule.id} fired at {[h.location for h in fire(rule, i.body)]} "
                            f"but the message names {missed}"))
+
+
+def _known_rule(i: Interaction, rules: dict[str, Rule], out: list[Problem]) -> Rule | None:
+    """The rule a rejected interaction names (None, with a problem, if the suite lacks it); a
+    rejection with a 2xx status is a problem too."""
+    rule = rules.get(i.entry.rule or "")
+    if rule is None:
+        out.append(_about(i, "unknown-rule", f"rule {i.entry.rule!r} is not in the suite's rules"))
+        return None
+    if 200 <= i.status < 300:
+        out.append(_about(i, "status-mismatch", f"outcome rejected but status {i.status}"))
+    return rule
 
 
 def _accepted(i: Interaction, catalog: Catalog, out: list[Problem]) -> None:
@@ -129,28 +147,37 @@ def dangling_receipts(catalog: Catalog, rule: Rule) -> list[Problem]:
     out = []
     for j, rid in enumerate(rule.receipts):
         entry = entries.get(rid)
-        if entry is not None and entry.rule == rule.id:
-            continue
-        found = (f"{rid!r}, which is not in {catalog.manifest.file}" if entry is None
-                 else f"{rid!r}, which the manifest says backs {entry.rule or 'no rule'}")
-        place = rule.receipt_places[j] if j < len(rule.receipt_places) else None
-        out.append(_about_rule(rule, "rule-without-receipt", found, place))
+        if entry is None or entry.rule != rule.id:
+            place = rule.receipt_places[j] if j < len(rule.receipt_places) else None
+            out.append(_about_rule(rule, "rule-without-receipt", _dangling(rid, entry, catalog), place))
     return out
+
+
+def _dangling(rid: str, entry: Entry | None, catalog: Catalog) -> str:
+    """Why a receipt id backs nothing: the manifest lacks it, or says it backs another rule."""
+    if entry is None:
+        return f"{rid!r}, which is not in {catalog.manifest.file}"
+    return f"{rid!r}, which the manifest says backs {entry.rule or 'no rule'}"
 
 
 def _receipts(catalog: Catalog, out: list[Problem]) -> None:
     for rule in catalog.rules.rules:
         interactions = catalog.backing(rule.id)
-        dangling = dangling_receipts(catalog, rule)
-        out.extend(dangling)
-        if not interactions:
-            if not dangling:  # each dangling id already says why nothing backs the rule
-                out.append(_about_rule(rule, "rule-without-receipt", "no manifest interaction backs this rule"))
-            continue
-        # a template that names no place in any receipt checks nothing: say so
-        if rule.location and not any(place_named(rule, i.body, i.texts)[1] for i in interactions):
+        out.extend(_unbacked(catalog, rule, interactions))
+        # a template that names no place in any receipt checks nothing: say so (place_named fires
+        # the rule here, in this frame: recorded bodies may nest near the recursion limit)
+        if interactions and rule.location and not any(place_named(rule, i.body, i.texts)[1] for i in interactions):
             out.append(_about_rule(rule, "wrong-place",
                                    f"no location template ({', '.join(rule.location)}) names a place in any receipt"))
+
+
+def _unbacked(catalog: Catalog, rule: Rule, interactions: list[Interaction]) -> list[Problem]:
+    """Dangling receipt ids of a rule, or that no interaction backs it when none dangles (each
+    dangling id already says why nothing backs the rule)."""
+    dangling = dangling_receipts(catalog, rule)
+    if interactions or dangling:
+        return dangling
+    return [_about_rule(rule, "rule-without-receipt", "no manifest interaction backs this rule")]
 
 
 def _files(catalog: Catalog, out: list[Problem]) -> None:
@@ -158,20 +185,27 @@ def _files(catalog: Catalog, out: list[Problem]) -> None:
     described = {(e.cassette, e.index) for e in catalog.manifest.entries}
     for rel in catalog.files:
         path = folder / rel
-        for f in scan(path.read_bytes()):
-            out.append(Problem("secret", rel, str(f), Place(str(path))))
+        found = [Problem("secret", rel, str(f), Place(str(path))) for f in scan(path.read_bytes())]
         pairs = read_cassette(path)
-        for where, data in _bodies(pairs):
-            for f in scan(data):
-                out.append(Problem("secret", rel, f"{f} of {where}", Place(str(path), None, where)))
-        for n in range(len(pairs)):
-            if (rel, n) not in described:
-                out.append(Problem("unlisted", f"{rel}#{n}", "no manifest entry describes this interaction",
-                                   Place(str(path), None, f"interactions[{n}]")))
-    manifest = Path(catalog.manifest.file)
-    if manifest.is_file():
-        for f in scan(manifest.read_bytes()):
-            out.append(Problem("secret", manifest.name, str(f), Place(str(manifest))))
+        out += found + _secrets_inside(path, rel, pairs) + _unlisted(path, rel, len(pairs), described)
+    out += _manifest_secrets(Path(catalog.manifest.file))
+
+
+def _manifest_secrets(manifest: Path) -> list[Problem]:
+    if not manifest.is_file():
+        return []
+    return [Problem("secret", manifest.name, str(f), Place(str(manifest))) for f in scan(manifest.read_bytes())]
+
+
+def _secrets_inside(path: Path, rel: str, pairs: list[tuple[Any, dict[str, Any]]]) -> list[Problem]:
+    """Credentials in the recorded bodies, decoded and decompressed (see ``_bodies``)."""
+    return [Problem("secret", rel, f"{f} of {where}", Place(str(path), None, where))
+            for where, data in _bodies(pairs) for f in scan(data)]
+
+
+def _unlisted(path: Path, rel: str, count: int, described: set[tuple[str, int]]) -> list[Problem]:
+    return [Problem("unlisted", f"{rel}#{n}", "no manifest entry describes this interaction",
+                    Place(str(path), None, f"interactions[{n}]")) for n in range(count) if (rel, n) not in described]
 
 
 INFLATE_LIMIT = 64 * 1024 * 1024  # a recorded answer past this once decompressed is not scanned further
@@ -179,11 +213,8 @@ INFLATE_LIMIT = 64 * 1024 * 1024  # a recorded answer past this once decompresse
 
 def _inflate(data: bytes, encoding: str) -> bytes | None:
     """``data`` decompressed (gzip or deflate, by header or gzip's magic), at most INFLATE_LIMIT bytes."""
-    if encoding in ("gzip", "x-gzip") or data[:2] == b"\x1f\x8b":
-        wbits = 16 + zlib.MAX_WBITS
-    elif encoding == "deflate":
-        wbits = zlib.MAX_WBITS
-    else:
+    wbits = WBITS.get("gzip" if data[:2] == b"\x1f\x8b" else encoding)
+    if wbits is None:
         return None
     try:
         return zlib.decompressobj(wbits).decompress(data, INFLATE_LIMIT)
@@ -198,13 +229,25 @@ def _bodies(pairs: list[tuple[Any, dict[str, Any]]]) -> Iterator[tuple[str, byte
         sides = ((f"interactions[{n}].request.body", req.body, req.headers),
                  (f"interactions[{n}].response.body.string", resp["body"]["string"], resp.get("headers", {})))
         for where, body, headers in sides:
-            data = body if isinstance(body, bytes) else str(body or "").encode("utf-8", "surrogatepass")
+            data = _as_bytes(body)
             yield where, data
-            encoding = next((str(v[0] if isinstance(v, list) and v else v).strip().lower()
-                             for k, v in dict(headers or {}).items() if str(k).lower() == "content-encoding"), "")
-            inflated = _inflate(data, encoding)
+            inflated = _inflate(data, _content_encoding(headers))
             if inflated is not None:
                 yield f"{where} (decompressed)", inflated
+
+
+def _as_bytes(body: Any) -> bytes:
+    """A recorded body as vcrpy holds it (bytes, text or nothing) as bytes."""
+    return body if isinstance(body, bytes) else str(body or "").encode("utf-8", "surrogatepass")
+
+
+def _content_encoding(headers: Any) -> str:
+    """The first Content-Encoding a recorded side names (vcrpy keeps values as lists), lowercased."""
+    for name, value in dict(headers).items():  # a Mapping: read_cassette checked the response's
+        if str(name).lower() == "content-encoding":
+            first = value[0] if isinstance(value, list) and value else value
+            return str(first).strip().lower()
+    return ""
 
 
 def _provenance(i: Interaction, out: list[Problem]) -> None:

@@ -43,13 +43,21 @@ class _Plan:
 
 
 def _plan(index: int, rule: Rule) -> _Plan:
-    anchored = anchor(rule.rejects) if rule.rejects is not None else None
+    return _Plan(index, rule, _checker(rule.when), _checker(rule.rejects), _pre(rule.rejects), _anchor(rule),
+                 _kinds(rule.rejects))
+
+
+def _checker(schema: Mapping[str, Any] | bool | None) -> Callable[[Any], bool] | None:
+    return None if schema is None else checker(schema)
+
+
+def _anchor(rule: Rule) -> tuple[str, frozenset[str] | None] | None:
+    """The key (with the ``type`` values) every object an objects rule fires on holds, None if none."""
+    if rule.nodes != "objects":
+        return None
     if rule.rejects is None and rule.predicate is not None:
-        anchored = _PREDICATE_ANCHORS.get(str(rule.predicate.get("name")))
-    return _Plan(index, rule, None if rule.when is None else checker(rule.when),
-                 None if rule.rejects is None else checker(rule.rejects),
-                 _pre(rule.rejects),
-                 anchored if rule.nodes == "objects" else None, _kinds(rule.rejects))
+        return _PREDICATE_ANCHORS.get(str(rule.predicate.get("name")))
+    return anchor(rule.rejects)  # None for no shape: a rule without one is filed unanchored
 
 
 def _pre(rejects: Any) -> Pre | None:
@@ -84,23 +92,35 @@ Entry = tuple[_Plan, Test]
 Captures = tuple[tuple[str, str], ...]
 
 
-def _test(plan: _Plan, on_objects: bool) -> Test | None:
-    """One callable for a plan on one kind of node; None when it can never match that kind."""
-    rejects = plan.rejects or (lambda v: True)
-    if plan.kinds is not None and on_objects != (dict in plan.kinds):
+def _always(_: Any) -> bool:
+    return True
+
+
+def _object_test(plan: _Plan) -> Test | None:
+    """A plan's test on object nodes (its prefilter first); None when it can never match one."""
+    rejects = plan.rejects or _always
+    if plan.kinds is not None and dict not in plan.kinds:
         return None
-    pre = plan.pre if on_objects else None
-    if pre is not None:
-        return lambda n: pre(n) and rejects(n)
-    if plan.kinds is not None and not on_objects:
-        kinds = plan.kinds
-        return lambda n: isinstance(n, kinds) and rejects(n)
-    return rejects
+    pre = plan.pre
+    if pre is None:
+        return rejects
+    return lambda n: pre(n) and rejects(n)
+
+
+def _other_test(plan: _Plan) -> Test | None:
+    """A plan's test on nodes that are not objects; None when it can never match one."""
+    rejects = plan.rejects or _always
+    kinds = plan.kinds
+    if kinds is None:
+        return rejects
+    if dict in kinds:
+        return None
+    return lambda n: isinstance(n, kinds) and rejects(n)
 
 
 def _buckets(plan: _Plan, index: _Index) -> list[list[Entry]]:
     """The lists of ``index`` an objects plan is filed in: by its anchor key or type values."""
-    if plan.rule.nodes != "objects" or plan.anchor is None:
+    if plan.anchor is None:  # every plan of a rule on any node is unanchored (``_anchor``)
         return [index.objects]
     key, values = plan.anchor
     if values is None:
@@ -118,14 +138,29 @@ class _Index:
         self.by_key: dict[str, list[Entry]] = {}
         self.by_type: dict[str, list[Entry]] = {}
         for plan in live:
-            other = _test(plan, on_objects=False) if plan.rule.nodes != "objects" else None
-            if other is not None:
-                self.others.append((plan, other))
-            test = _test(plan, on_objects=True)
-            for bucket in _buckets(plan, self) if test is not None else ():
-                bucket.append((plan, test))  # type: ignore[arg-type]
+            self._file(plan)
         self.keys = frozenset(self.by_key)
         self.met: dict[tuple[frozenset[str], str], list[Entry]] = {}
+
+    def _file(self, plan: _Plan) -> None:
+        """File ``plan`` in the lists of the nodes it can meet."""
+        if plan.rule.nodes != "objects":
+            other = _other_test(plan)
+            if other is not None:
+                self.others.append((plan, other))
+        test = _object_test(plan)
+        if test is not None:
+            for bucket in _buckets(plan, self):
+                bucket.append((plan, test))
+
+    def meet(self, keyed: frozenset[str], bucket: str) -> list[Entry]:
+        """The entries an object with the keys ``keyed`` of the index and ``type`` bucket meets,
+        kept for the next such object."""
+        if len(self.met) > 4096:  # bounded, whatever key combinations a body holds
+            self.met.clear()
+        found = self.met[keyed, bucket] = [*self.objects, *(e for k in sorted(keyed) for e in self.by_key[k]),
+                                           *self.by_type.get(bucket, ())]
+        return found
 
 
 @lru_cache(maxsize=4096, typed=True)  # typed: True and 1 are one key otherwise
@@ -257,7 +292,7 @@ class _Group:
             if self.within is None:
                 _whole(live, parts, value, self.wild, out)
             else:
-                self._walk(parts, value, live, out, walks)
+                self._walk(self.within, parts, value, live, out, walks)
 
     def _live(self, value: Any) -> list[_Plan]:
         """The plans whose ``when`` holds on the selected value."""
@@ -277,9 +312,9 @@ class _Group:
             found = self._indexes[key] = _Index(live)
         return found
 
-    def _walk(self, parts: Parts, value: Any, live: list[_Plan], out: list[list[Hit]],
+    def _walk(self, within: Selector, parts: Parts, value: Any, live: list[_Plan], out: list[list[Hit]],
               walks: dict[int, Tree]) -> None:
-        roots = reach(value, self.within or ())
+        roots = reach(value, within)
         first = roots[0][1] if roots else value
         index = self._index(live)
         for root_parts, root in roots:
@@ -287,6 +322,8 @@ class _Group:
             if nodes is None:  # groups whose selections reach one schema (tools[*].function, within
                 nodes = walks[id(root)] = subschema_tree(root)  # parameters) share one walk of it
             where = _Where(parts, root_parts, nodes, first, self.wild)
+            # the tests run inline: a hit's predicate may validate a schema nested near the
+            # recursion limit, so this path keeps as few frames as ``_whole``'s
             for at, (_, _, node) in enumerate(nodes):
                 for plan, test in _candidates(index, node):
                     if test(node):
@@ -311,18 +348,13 @@ def _candidates(index: _Index, node: Any) -> list[Entry]:
     bucket = kind if isinstance(kind, str) else LIST if isinstance(kind, list) else ""
     bucket = bucket if bucket in index.by_type else ""  # a body's own type names add no entries
     found = index.met.get((keyed, bucket))
-    if found is None:
-        if len(index.met) > 4096:  # bounded, whatever key combinations a body holds
-            index.met.clear()
-        found = index.met[keyed, bucket] = [*index.objects, *(e for k in sorted(keyed) for e in index.by_key[k]),
-                                            *index.by_type.get(bucket, ())]
-    return found
+    return found if found is not None else index.meet(keyed, bucket)
 
 
 def _emit(plan: _Plan, where: _Where, at: int, node: Any, out: list[list[Hit]]) -> None:
     """The hits of a plan whose test held on ``node``: one, or one per place its predicate names."""
     rule = plan.rule
-    subs = predicate_subs(rule.predicate, node) if rule.predicate is not None else None
+    subs = predicate_subs(rule.predicate, node)
     if subs == []:
         return
     path = where.path(rule.path_style, at) if rule.within else ""

@@ -15,8 +15,9 @@ pipeline, persisting ones too.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = ["FAIL_ON", "KINDS", "delta", "failing"]
 
@@ -33,15 +34,14 @@ def _by_side(findings: Iterable[Mapping[str, Any]]) -> dict[Key, dict[str, Mappi
     return out
 
 
+def _built(finding: Mapping[str, Any] | None) -> TypeGuard[Mapping[str, Any]]:
+    return finding is not None and finding.get("status", "known-rejected") in _BUILT
+
+
 def _rules(finding: Mapping[str, Any] | None, undeclared_only: bool = False) -> set[str]:
     if not _built(finding):
         return set()
-    assert finding is not None
     return {r["rule"] for r in finding["rejections"] if not (undeclared_only and r["expected"])}
-
-
-def _built(finding: Mapping[str, Any] | None) -> bool:
-    return finding is not None and finding.get("status", "known-rejected") in _BUILT
 
 
 def failing(findings: Iterable[Mapping[str, Any]], fail_on: str) -> list[tuple[str, str, str]]:
@@ -53,25 +53,42 @@ def failing(findings: Iterable[Mapping[str, Any]], fail_on: str) -> list[tuple[s
     return out
 
 
+_LISTS = (*KINDS, "undeclared")
+
+
+def _changes(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> dict[str, set[str]]:
+    """The rules of one case x lane by kind, and the introduced ones no case declares."""
+    before, after = _rules(old), _rules(new)
+    introduced = after - before
+    return {"introduced": introduced, "fixed": before - after, "persisting": after & before,
+            "undeclared": introduced & _rules(new, undeclared_only=True)}
+
+
 def delta(findings: Iterable[Mapping[str, Any]], subject_of: Mapping[str, str]) -> dict[str, Any]:
     """The ``delta`` part of the rejections section: counts, then one group per subject, lane and
     rule with the cases in each kind (``undeclared``: introduced ones no case declares)."""
-    groups: dict[tuple[str, str, str], dict[str, list[str]]] = {}
+    groups: defaultdict[tuple[str, str, str], dict[str, list[str]]] = defaultdict(_no_cases)
     for (case, lane), sides in _by_side(findings).items():
-        old, new = sides.get("old"), sides.get("new")
-        if not _built(new) and not _built(old):
+        new = sides.get("new")
+        if not _built(new):  # nothing new to tell apart: no rule is introduced, fixed or kept
             continue
-        before, after = _rules(old), _rules(new)
-        undeclared = _rules(new, undeclared_only=True)
-        kinds = {"introduced": after - before, "fixed": before - after if _built(new) else set(),
-                 "persisting": after & before}
-        for kind, rules in kinds.items():
-            for rule in rules:
-                group = groups.setdefault((subject_of.get(case, ""), lane, rule),
-                                          {k: [] for k in (*KINDS, "undeclared")})
-                group[kind].append(case)
-                if kind == "introduced" and rule in undeclared:
-                    group["undeclared"].append(case)
+        _file(groups, subject_of.get(case, ""), lane, case, _changes(sides.get("old"), new))
     rows = [{"subject": s, "lane": ln, "rule": r, **cases} for (s, ln, r), cases in sorted(groups.items())]
-    totals = {k: sum(len(g[k]) for g in rows) for k in (*KINDS, "undeclared")}
-    return {"summary": totals, "groups": rows}
+    return {"summary": _totals(rows), "groups": rows}
+
+
+def _file(groups: Mapping[tuple[str, str, str], dict[str, list[str]]], subject: str, lane: str, case: str,
+          changes: Mapping[str, set[str]]) -> None:
+    """File one case under the group of each rule it changed, in each kind of change."""
+    for kind, rules in changes.items():
+        for rule in rules:
+            groups[subject, lane, rule][kind].append(case)
+
+
+def _no_cases() -> dict[str, list[str]]:
+    return {k: [] for k in _LISTS}
+
+
+def _totals(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """How many cases of each kind, over every group."""
+    return {k: sum(len(g[k]) for g in rows) for k in _LISTS}

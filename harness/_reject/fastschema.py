@@ -10,16 +10,17 @@ to the same answers over every bundled body.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import jsonschema_rs
 import regex
 
 from harness._common.patterns import BoundedPattern, bounded
 
-__all__ = ["Check", "compile_schema", "json_equal", "rust_pattern"]
+__all__ = ["Check", "all_strings", "compile_schema", "json_equal", "rust_pattern"]
 
 Check = Callable[[Any], bool]
 
@@ -32,16 +33,30 @@ def _kind(value: Any) -> str:
     return "object" if isinstance(value, dict) else "array" if isinstance(value, list) else "other"
 
 
+def _objects_equal(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+
+
+def _arrays_equal(a: list[Any], b: list[Any]) -> bool:
+    return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def _others_equal(a: Any, b: Any) -> bool:
+    """Strings, null and anything else: equal values of one type."""
+    return type(a) is type(b) and a == b
+
+
+# how two values of one kind compare (numbers and booleans: as Python compares them)
+_EQUAL: dict[str, Callable[[Any, Any], bool]] = {
+    "object": _objects_equal, "array": _arrays_equal, "number": operator.eq, "boolean": operator.eq,
+    "other": _others_equal,
+}
+
+
 def json_equal(a: Any, b: Any) -> bool:
     """Equality as JSON Schema means it: true is not 1, 1 is 1.0, containers compare deeply."""
     kind = _kind(a)
-    if kind != _kind(b):
-        return False
-    if kind == "object":
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    if kind == "array":
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    return (kind != "other" or type(a) is type(b)) and a == b
+    return kind == _kind(b) and _EQUAL[kind](a, b)
 
 
 _TYPE_EXPR: dict[str, str] = {
@@ -83,9 +98,16 @@ class _Gen:
 
     def expr(self, schema: Any) -> str | None:
         if isinstance(schema, bool):
-            return "True" if schema else "False"
+            return str(schema)  # "True" or "False"
         if not isinstance(schema, dict):
             return None
+        parts = self.keywords(schema)
+        if parts is None:
+            return None
+        return "(" + " and ".join(parts) + ")" if parts else "True"
+
+    def keywords(self, schema: dict[str, Any]) -> list[str] | None:
+        """Each keyword's expression but those always true; None when one is out of reach."""
         parts: list[str] = []
         for key, arg in schema.items():
             part = self.keyword(key, arg)
@@ -93,7 +115,7 @@ class _Gen:
                 return None
             if part != "True":
                 parts.append(part)
-        return "(" + " and ".join(parts) + ")" if parts else "True"
+        return parts
 
     def keyword(self, key: str, arg: Any) -> str | None:
         """The expression for one keyword, None when it is out of reach (jsonschema decides)."""
@@ -103,8 +125,8 @@ class _Gen:
         return None if make is None else make(self, key, arg)
 
     def type_(self, key: str, arg: Any) -> str | None:
-        names = [arg] if isinstance(arg, str) else arg
-        if not isinstance(names, list) or not all(isinstance(n, str) and n in _TYPE_EXPR for n in names):
+        names = _type_names(arg)
+        if names is None:
             return None
         return "(" + " or ".join(_TYPE_EXPR[n] for n in names) + ")" if names else "False"
 
@@ -124,8 +146,7 @@ class _Gen:
     def enum(self, key: str, arg: Any) -> str | None:
         if not isinstance(arg, list):
             return None
-        strings = frozenset(e for e in arg if isinstance(e, str))
-        others = [e for e in arg if not isinstance(e, str)]
+        strings, others = _by_string(arg)
         # a string equals only a string member; another value only a non-string one
         in_strings = f"v in {self.const(strings)}" if strings else "False"
         if not others:
@@ -187,21 +208,40 @@ class _Gen:
         if not isinstance(arg, list) or not arg:
             return None
         subs = [self.expr(s) for s in arg]
-        if any(x is None for x in subs):
+        if None in subs:
             return None
-        if key == "anyOf":
-            return "(" + " or ".join(subs) + ")"  # type: ignore[arg-type]
-        if key == "allOf":
-            return "(" + " and ".join(subs) + ")"  # type: ignore[arg-type]
-        return "((" + ") + (".join(f"bool({x})" for x in subs if x is not None) + ") == 1)"
+        opening, between, closing = _JOINS[key]
+        return opening + between.join(cast(list[str], subs)) + closing
+
+
+# anyOf: one branch holds; allOf: every one; oneOf: exactly one, counted as ((bool(a)) + (bool(b)) == 1)
+_JOINS = {"anyOf": ("(", " or ", ")"), "allOf": ("(", " and ", ")"), "oneOf": ("((bool(", ")) + (bool(", ")) == 1)")}
+
+
+def _type_names(arg: Any) -> list[str] | None:
+    """A ``type`` keyword's names, None unless each is one the generated checks know."""
+    names = [arg] if isinstance(arg, str) else arg
+    if isinstance(names, list) and all(isinstance(n, str) and n in _TYPE_EXPR for n in names):
+        return names
+    return None
+
+
+def _by_string(values: list[Any]) -> tuple[frozenset[str], list[Any]]:
+    """An enum's string members (one set test) and its other members (compared as JSON)."""
+    return frozenset(e for e in values if isinstance(e, str)), [e for e in values if not isinstance(e, str)]
 
 
 def _string_enum(schema: Any) -> frozenset[str] | None:
     """The names of ``{enum: [strings]}`` (keys are strings: no ``type`` needed), else None."""
-    if not (isinstance(schema, dict) and set(schema) == {"enum"} and isinstance(schema["enum"], list)):
+    if not (isinstance(schema, dict) and set(schema) == {"enum"}):
         return None
     names = schema["enum"]
-    return frozenset(names) if all(isinstance(n, str) for n in names) else None
+    return frozenset(names) if all_strings(names) else None
+
+
+def all_strings(values: Any) -> bool:
+    """Whether ``values`` is a list of strings only (an empty list is one)."""
+    return isinstance(values, list) and all(isinstance(v, str) for v in values)
 
 
 # Plain patterns: anchors, letters, digits and a few marks, character classes of those, each with

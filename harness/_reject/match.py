@@ -9,6 +9,7 @@ compares a hit with the place a provider message names.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -125,9 +126,20 @@ _META = {
 }
 
 
+# jsonschema's metaschema check takes about ten frames a schema level: a body within the readers'
+# 200-level bound reached Python's default limit of 1,000 (RecursionError, exit 70, in `replay`)
+_METASCHEMA_FRAMES = 10_000
+
+
 @lru_cache(maxsize=8192)
 def _invalid_text(text: str, draft: str) -> bool:
-    return not _META[draft].is_valid(json.loads(text))
+    schema = json.loads(text)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _METASCHEMA_FRAMES))
+    try:
+        return not _META[draft].is_valid(schema)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _invalid_schema(node: Any, draft: str) -> bool:
@@ -193,6 +205,7 @@ def predicate_subs(pred: Mapping[str, Any] | None, node: Any) -> Subs | None:
     test = _NODE_PREDICATES.get(name)
     if test is None:
         raise ValueError(f"unknown predicate {name!r}")  # the schema keeps this unreachable
+    # inline, not a helper: invalid-schema validates deeply nested bodies near the recursion limit
     return [[]] if isinstance(node, dict) and test(pred, node) else []
 
 
@@ -213,13 +226,17 @@ def _walked(root: Any, cache: Walks | None) -> list[tuple[list[str | int], Any]]
 Node = tuple[list[str | int], Any, list[str | int]]
 
 
-def _nodes(rule: Rule, value: Any, cache: Walks | None = None) -> Iterator[Node]:
+def _nodes(rule: Rule, value: Any, cache: Walks | None = None) -> Iterable[Node]:
     """(parts below the selected value, node, parts below the walked root) to test."""
     if rule.within is None:
-        yield [], value, []
-        return
-    for within_loc, root in select(value, rule.within):
-        base = [s[1] for s in compile_selector(within_loc)] if within_loc != "$" else []
+        return [([], value, [])]
+    return _within_nodes(rule, rule.within, value, cache)
+
+
+def _within_nodes(rule: Rule, within: str, value: Any, cache: Walks | None) -> Iterator[Node]:
+    """Every subschema of each root ``within`` reaches (its objects only, for an objects rule)."""
+    for within_loc, root in select(value, within):
+        base = [s[1] for s in compile_selector(within_loc)]  # "$" compiles to no step
         for parts, node in _walked(root, cache):
             if rule.nodes == "objects" and not isinstance(node, dict):
                 continue
@@ -233,12 +250,17 @@ def _node_hits(rule: Rule, node: Any) -> Subs | None:
     return predicate_subs(rule.predicate, node)
 
 
+def _first_root(rule: Rule, value: Any) -> Any:
+    """The first root the rule's ``within`` reaches in ``value`` (paths render below it), else ``value``."""
+    roots = select(value, rule.within) if rule.within else []
+    return roots[0][1] if roots else value
+
+
 def _fire_value(rule: Rule, loc: str, value: Any, cache: Walks | None) -> Iterator[Hit]:
     """The hits under one selected value (``loc`` its place in the body)."""
     captures = _captures(rule.select, loc)
     base = [s[1] for s in compile_selector(loc)]
-    roots = select(value, rule.within) if rule.within else [("$", value)]
-    root = roots[0][1] if roots else value
+    root = _first_root(rule, value)
     for below, node, walked in _nodes(rule, value, cache):
         subs = _node_hits(rule, node)
         if subs == []:

@@ -12,7 +12,9 @@ its prefilter and its anchor bucket).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
+
+from harness._reject.fastschema import all_strings
 
 __all__ = ["LIST", "Pre", "anchor", "prefilter"]
 
@@ -20,9 +22,7 @@ Pre = Callable[[dict[str, Any]], bool]
 
 
 def _strings(values: Any) -> frozenset[str] | None:
-    if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
-        return frozenset(values)
-    return None
+    return frozenset(values) if values and all_strings(values) else None
 
 
 def _const_or_enum(sub: Mapping[str, Any]) -> frozenset[str] | None:
@@ -39,19 +39,25 @@ def _required(schema: Mapping[str, Any]) -> tuple[str, ...]:
 # ``not`` of a few exact shapes, decided by key membership alone: one maker per keyword of a
 # one-keyword ``not``.
 def _not_required(arg: Any) -> Pre | None:
-    if not (isinstance(arg, list) and all(isinstance(k, str) for k in arg)):
+    if not all_strings(arg):
         return None
     return lambda n: not all(k in n for k in arg)
+
+
+def _single_required(branch: Any) -> str | None:
+    """``a`` of ``{required: [a]}``, None for any other branch."""
+    if not (isinstance(branch, Mapping) and set(branch) == {"required"}):
+        return None
+    required = branch["required"]
+    return required[0] if _strings(required) and len(required) == 1 else None
 
 
 def _single_required_keys(arg: Any) -> frozenset[str] | None:
     """The keys of ``[{required: [a]}, {required: [b]}, ...]``, None for any other list."""
     if not (isinstance(arg, list) and arg):
         return None
-    lists = [b["required"] if isinstance(b, Mapping) and set(b) == {"required"} else None for b in arg]
-    if not all(_strings(r) and len(r) == 1 for r in lists):  # type: ignore[arg-type]
-        return None
-    return frozenset(r[0] for r in lists)  # type: ignore[index]
+    keys = [_single_required(b) for b in arg]
+    return None if None in keys else frozenset(cast(list[str], keys))
 
 
 def _not_any_required(arg: Any) -> Pre | None:
@@ -91,26 +97,37 @@ def _required_conds(schema: Mapping[str, Any]) -> list[Pre]:
     if not req:
         return []
     keys = frozenset(req)
-    conds: list[Pre] = [lambda n: keys <= n.keys()]
-    props = schema.get("properties")
-    if isinstance(props, Mapping):
-        for key in req:
-            sub = props.get(key)
-            values = _const_or_enum(sub) if isinstance(sub, Mapping) else None
-            if values is not None:
-                conds.append(_value_in(key, values))
+    return [lambda n: keys <= n.keys(), *_value_conds(req, schema.get("properties"))]
+
+
+def _value_conds(required: tuple[str, ...], props: Any) -> list[Pre]:
+    """For each required key whose property schema names string values: the node's value is one."""
+    if not isinstance(props, Mapping):
+        return []
+    conds: list[Pre] = []
+    for key in required:
+        sub = props.get(key)
+        values = _const_or_enum(sub) if isinstance(sub, Mapping) else None
+        if values is not None:
+            conds.append(_value_in(key, values))
     return conds
 
 
 def _branch_conds(schema: Mapping[str, Any]) -> list[Pre]:
     """Every ``allOf`` branch's condition; one of the ``anyOf`` branches' when all have one."""
     conds = [found for found in map(prefilter, schema.get("allOf") or ()) if found is not None]
-    branches = schema.get("anyOf")
-    if isinstance(branches, list) and branches:
-        subs = [prefilter(b) for b in branches]
-        if all(s is not None for s in subs):
-            conds.append(lambda n: any(s(n) for s in subs))  # type: ignore[misc]
-    return conds
+    either = _any_branch(schema.get("anyOf"))
+    return conds if either is None else [*conds, either]
+
+
+def _any_branch(branches: Any) -> Pre | None:
+    """One of the ``anyOf`` branches' conditions holds, when every branch has one."""
+    if not (isinstance(branches, list) and branches):
+        return None
+    subs = [prefilter(b) for b in branches]
+    if None in subs:
+        return None
+    return lambda n: any(s(n) for s in subs)  # type: ignore[misc]
 
 
 def _all(conds: list[Pre]) -> Pre | None:
@@ -155,6 +172,11 @@ def anchor(schema: Any) -> tuple[str, frozenset[str] | None] | None:
     rare = [k for k in required if k not in _COMMON]
     if rare:
         return rare[-1], None
+    return _common_anchor(schema, required)
+
+
+def _common_anchor(schema: Mapping[str, Any], required: tuple[str, ...]) -> tuple[str, frozenset[str] | None]:
+    """With only common keys required: ``type`` with the values the schema allows it, else the first."""
     typed = _type_anchor(schema) if "type" in required else None
     return typed or (required[0], None)
 

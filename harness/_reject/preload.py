@@ -57,13 +57,24 @@ def _named_lane_error(suite: Suite, case: Case, lane_id: Any, rule: Rule, fronti
                       f"({', '.join(fronting) or 'none of this case'})", f"{lane_id!r}, which fronts {fronts}")
 
 
+def _fronting(suite: Suite, case: Case, rule: Rule) -> list[str]:
+    """The case's lanes whose requests meet the rule."""
+    return [ln for ln in case.lanes if rule.meets(suite.lanes[ln].fronts, suite.lanes[ln].upstream)]
+
+
+def _named_lanes_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rule: Rule,
+                        fronting: list[str], place: Callable[[str], Place]) -> list[InputError]:
+    """One error per lane the declaration names that cannot show the rule's rejection."""
+    named = (_named_lane_error(suite, case, lane_id, rule, fronting, place(f"{at}.lanes[{k}]"))
+             for k, lane_id in enumerate(decl.get("lanes") or ()))
+    return [e for e in named if e is not None]
+
+
 def _lane_errors(suite: Suite, case: Case, at: str, decl: Mapping[str, Any], rule: Rule,
                  place: Callable[[str], Place]) -> list[InputError]:
     """A declaration on a lane that cannot show the rule's rejection documents nothing: refuse it."""
-    fronting = [ln for ln in case.lanes if rule.meets(suite.lanes[ln].fronts, suite.lanes[ln].upstream)]
-    named = (_named_lane_error(suite, case, lane_id, rule, fronting, place(f"{at}.lanes[{k}]"))
-             for k, lane_id in enumerate(decl.get("lanes") or ()))
-    errors = [e for e in named if e is not None]
+    fronting = _fronting(suite, case, rule)
+    errors = _named_lanes_errors(suite, case, at, decl, rule, fronting, place)
     if not decl.get("lanes") and not fronting:
         errors.append(InputError(place(f"{at}.rule"), f"a rule of a validator one of this case's lanes fronts "
                                  f"({', '.join(case.lanes)})", f"{rule.id!r}, whose validator is {rule.validator}"))
@@ -80,19 +91,26 @@ def declaration_errors(suite: Suite, catalog: Catalog) -> list[InputError]:
             continue
         if case.file not in docs:
             docs[case.file] = _case_paths(suite, case.file)
-        doc, paths = docs[case.file]
-        base = paths.get(case.line, f"case {case.id}")
+        errors += _case_errors(suite, case, rules, *docs[case.file])
+    return errors
 
-        def place(path: str, doc: Document | None = doc, case: Case = case) -> Place:
-            return doc.place(path) if doc is not None else Place(case.file, case.line, path)
 
-        for j, decl in enumerate(case.rejections):
-            at = f"{base}.rejections[{j}]"
-            rule = rules.get(str(decl.get("rule")))
-            if rule is None:
-                errors.append(InputError(place(f"{at}.rule"), "a rule id of the suite's catalog",
-                                         _unknown_rule(decl.get("rule"), rules)))
-                continue
+def _case_errors(suite: Suite, case: Case, rules: Mapping[str, Rule], doc: Document | None,
+                 paths: dict[int | None, str]) -> list[InputError]:
+    """The errors of one case's declarations, each placed at its key path in the case file."""
+    base = paths.get(case.line, f"case {case.id}")
+
+    def place(path: str) -> Place:
+        return doc.place(path) if doc is not None else Place(case.file, case.line, path)
+
+    errors: list[InputError] = []
+    for j, decl in enumerate(case.rejections):
+        at = f"{base}.rejections[{j}]"
+        rule = rules.get(str(decl.get("rule")))
+        if rule is None:
+            errors.append(InputError(place(f"{at}.rule"), "a rule id of the suite's catalog",
+                                     _unknown_rule(decl.get("rule"), rules)))
+        else:
             errors.extend(_lane_errors(suite, case, at, decl, rule, place))
     return errors
 

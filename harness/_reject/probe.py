@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import httpx
 import vcr
@@ -84,16 +84,21 @@ def _origin(lane: Lane) -> tuple[str, str, int | None]:
     if not lane.base_url:
         raise ConfigError("lane.base_url", lane.id, "a lane with a base_url to probe")
     base = urlsplit(lane.base_url)
-    try:
-        port = base.port
-    except ValueError:
-        port = -1
-    if base.username is not None or base.password is not None or "@" in base.netloc:
+    port = _port(base)
+    if "@" in base.netloc:  # a user name, a password or both: urlsplit reads them from before an @
         raise ConfigError(f"lanes[{lane.id}].base_url", "(a URL with credentials in it, not shown)",
                           "a base_url without user:password@; the key comes from the environment")
     if base.scheme not in ("http", "https") or not base.hostname or port == -1:
         raise ConfigError(f"lanes[{lane.id}].base_url", lane.id, "an http(s) URL with a host and a numeric port")
     return base.scheme, base.hostname.lower(), port
+
+
+def _port(base: SplitResult) -> int | None:
+    """The URL's port, None when it names none, -1 when it is not a number in range."""
+    try:
+        return base.port
+    except ValueError:
+        return -1
 
 
 def _netloc(host: str, port: int | None) -> str:
@@ -137,26 +142,46 @@ def _body_for(lane: Lane, body: Any) -> Any:
     return sent
 
 
-def _judge(interaction: Interaction | None, response: httpx.Response | None, error: str) -> tuple[str, str]:
+def _judge(catalog: Catalog, interaction: Interaction | None, response: httpx.Response | None,
+           error: str) -> tuple[str, str]:
     if response is None:
         return "error", error
-    if 300 <= response.status_code < 400:
-        return "error", f"redirect {response.status_code} not followed"
-    if response.status_code >= 500:  # a server failing says nothing about the body, even a new one
-        return "error", f"server error {response.status_code}"
+    unusable = _unusable(response.status_code)
+    if unusable:
+        return "error", unusable
     ok = 200 <= response.status_code < 300
     if interaction is None:
-        return ("accepted", "") if ok else ("new-rejection", " ".join(response.text.split())[:300])
+        return _new_body_verdict(response, ok)
     if ok:
         return "passes-now", f"recorded {interaction.status}, now {response.status_code}"
-    return "", ""
+    return _compare(catalog.rules.by_id()[interaction.entry.rule or ""].pattern, interaction, response)
+
+
+def _new_body_verdict(response: httpx.Response, ok: bool) -> tuple[str, str]:
+    """A body no rule covers: accepted, or refused (a rejection no rule knows yet)."""
+    return ("accepted", "") if ok else ("new-rejection", _gist(response))
+
+
+def _gist(response: httpx.Response) -> str:
+    """The answer's text on one line, cut to 300 characters: enough to see what it said."""
+    return " ".join(response.text.split())[:300]
+
+
+def _unusable(status: int) -> str:
+    """Why an answer with this status says nothing about the body (a redirect, a server failing,
+    even for a new body); "" when it can be judged."""
+    if 300 <= status < 400:
+        return f"redirect {status} not followed"
+    if status >= 500:
+        return f"server error {status}"
+    return ""
 
 
 def _compare(rule_pattern: Any, interaction: Interaction, response: httpx.Response) -> tuple[str, str]:
     texts = response_texts(response.text)
     if any(rule_pattern.search(t) for t in texts):
         return "holds", ""
-    return "message-changed", " ".join(response.text.split())[:300]
+    return "message-changed", _gist(response)
 
 
 def _send(client: httpx.Client, url: str, body: Any, seconds: float) -> tuple[httpx.Response | None, str]:
@@ -208,9 +233,8 @@ def _refuse_old_cassette(cassette: Path) -> None:
 
 
 def _targets(catalog: Catalog, lane: Lane, bodies: Iterable[Any]) -> list[tuple[Interaction | None, Any]]:
-    rules = {r.id for r in catalog.rules.for_lane(lane)}
-    todo: list[tuple[Interaction | None, Any]] = [
-        (i, i.body) for i in catalog.interactions if i.entry.outcome == "rejected" and i.entry.rule in rules]
+    """The recorded rejections backing the lane's rules, then the distinct bodies no rule covers."""
+    todo: list[tuple[Interaction | None, Any]] = [(i, i.body) for i in _recorded(catalog, lane)]
     seen: set[bytes] = set()
     for body in bodies:
         key = canonical_bytes(body)
@@ -218,6 +242,29 @@ def _targets(catalog: Catalog, lane: Lane, bodies: Iterable[Any]) -> list[tuple[
             seen.add(key)
             todo.append((None, body))
     return todo
+
+
+def _recorded(catalog: Catalog, lane: Lane) -> list[Interaction]:
+    """The recorded rejections backing a rule of the lane's validators."""
+    rules = {r.id for r in catalog.rules.for_lane(lane)}
+    return [i for i in catalog.interactions if i.entry.outcome == "rejected" and i.entry.rule in rules]
+
+
+def _recorder(refusals: _Refusals, secrets: list[str]) -> vcr.VCR:
+    """vcrpy recording everything, credentials filtered, through the secret-refusing persister."""
+    recorder = vcr.VCR(record_mode="all", filter_headers=list(SECRET_HEADERS),
+                       filter_query_parameters=["key", "api_key", "access_token"],
+                       before_record_request=refusals.request, before_record_response=refusals.response,
+                       decode_compressed_response=True)
+    recorder.register_persister(safe_persister(secrets))
+    return recorder
+
+
+def _client(lane: Lane, key: str, timeout: float, max_bytes: int) -> httpx.Client:
+    """A client that never follows a redirect, bounds every answer and sends only to the lane's host."""
+    headers = {"Content-Type": "application/json", **auth_headers(lane.provider, key)}
+    return httpx.Client(follow_redirects=False, timeout=timeout, headers=headers,
+                        transport=bounded_transport(max_bytes, timeout), event_hooks={"request": [_host_guard(lane)]})
 
 
 def probe(catalog: Catalog, lane: Lane, out: Path, key: str, *, bodies: Iterable[Any] = (),
@@ -234,41 +281,41 @@ def probe(catalog: Catalog, lane: Lane, out: Path, key: str, *, bodies: Iterable
     _refuse_old_cassette(cassette)
     secrets = [key, *env_secrets()]
     refusals = _Refusals(secrets)
-    recorder = vcr.VCR(record_mode="all", filter_headers=list(SECRET_HEADERS),
-                       filter_query_parameters=["key", "api_key", "access_token"],
-                       before_record_request=refusals.request, before_record_response=refusals.response,
-                       decode_compressed_response=True)
-    recorder.register_persister(safe_persister(secrets))
-    todo = _targets(catalog, lane, bodies)[: limit if limit is not None else None]
-    headers = {"Content-Type": "application/json", **auth_headers(lane.provider, key)}
+    todo = _targets(catalog, lane, bodies)[:limit]
     ends = time.monotonic() + run_deadline if run_deadline is not None else None
-    with recorder.use_cassette(str(cassette)), httpx.Client(
-            follow_redirects=False, timeout=timeout, headers=headers, transport=bounded_transport(max_bytes, timeout),
-            event_hooks={"request": [_host_guard(lane)]}) as client:
+    with _recorder(refusals, secrets).use_cassette(str(cassette)), _client(lane, key, timeout, max_bytes) as client:
         items = [_one(catalog, lane, client, refusals, interaction, body, timeout, ends, n)
                  for n, (interaction, body) in enumerate(todo)]
-    clean = Redactor(secrets)
-    items = [ProbeItem(i.id, i.rule, i.outcome, i.status, clean.text(i.detail), i.refused) for i in items]
+    items = _redacted(items, secrets)
     _write_manifest(out, lane, items, today or datetime.date.today().isoformat(), secrets)
     return items
+
+
+def _redacted(items: list[ProbeItem], secrets: list[str]) -> list[ProbeItem]:
+    """The items with every secret taken out of their details, before anything writes them."""
+    clean = Redactor(secrets)
+    return [ProbeItem(i.id, i.rule, i.outcome, i.status, clean.text(i.detail), i.refused) for i in items]
 
 
 def _one(catalog: Catalog, lane: Lane, client: httpx.Client, refusals: _Refusals, interaction: Interaction | None,
          body: Any, timeout: float, ends: float | None, n: int) -> ProbeItem:
     """One request, its answer judged; never sent when the run's deadline has passed."""
-    name = interaction.entry.id if interaction else f"new-{n}"
-    rule = interaction.entry.rule if interaction else None
+    name, rule, uri = _planned(catalog, lane, interaction, n)
     left = timeout if ends is None else min(timeout, ends - time.monotonic())
     if left <= 0:
         return ProbeItem(name, rule, "error", None, "not sent: the run's deadline passed")
-    uri = interaction.uri if interaction else _default_uri(catalog, lane)
     response, error = _send(client, _url(lane, uri), _body_for(lane, body), left)
-    outcome, detail = _judge(interaction, response, error)
-    if not outcome and interaction is not None and response is not None:
-        outcome, detail = _compare(catalog.rules.by_id()[interaction.entry.rule or ""].pattern, interaction, response)
+    outcome, detail = _judge(catalog, interaction, response, error)
     refused = refusals.take()
     return ProbeItem(name, rule, outcome, response.status_code if response is not None else None, detail,
                      f"not recorded: {refused}" if refused else "")
+
+
+def _planned(catalog: Catalog, lane: Lane, interaction: Interaction | None, n: int) -> tuple[str, str | None, str]:
+    """(item id, rule, recorded URI) of a request: a recorded interaction's, or the ``n``-th new body's."""
+    if interaction is None:
+        return f"new-{n}", None, _default_uri(catalog, lane)
+    return interaction.entry.id, interaction.entry.rule, interaction.uri
 
 
 def _default_uri(catalog: Catalog, lane: Lane) -> str:
@@ -278,38 +325,55 @@ def _default_uri(catalog: Catalog, lane: Lane) -> str:
     return lane.base_url or ""
 
 
+def _manifest_entry(lane: Lane, item: ProbeItem, status: int, index: int, today: str) -> dict[str, Any]:
+    """The scratch manifest's entry for one recorded answer (``status``: the item's)."""
+    entry: dict[str, Any] = {
+        "id": f"{item.id}-probe-{today}", "cassette": f"{lane.id}.yaml", "index": index,
+        "validator": lane.fronts[0] if lane.fronts else lane.provider,
+        "outcome": "rejected" if status >= 400 else "accepted",
+        "provenance": {"kind": "recorded", "date": today, "model": lane.model,
+                       "sdk": f"httpx {httpx.__version__} (harness probe)",
+                       "host": _netloc(*_origin(lane)[1:]), "lane": lane.id},
+    }
+    return {**entry, **_judged(item, status)}
+
+
+def _judged(item: ProbeItem, status: int) -> dict[str, str]:
+    """What an entry adds for the answer: the rule a refusal backs, the drift it showed."""
+    extra: dict[str, str] = {}
+    if item.rule and status >= 400:
+        extra["rule"] = item.rule
+    if item.outcome in DRIFT:
+        extra["drift"] = f"{item.outcome}: {item.detail}"
+    return extra
+
+
+def _probe_report(lane: Lane, items: list[ProbeItem], today: str) -> dict[str, Any]:
+    return {"lane": lane.id, "date": today, "drift": len(_with(items, DRIFT)),
+            "could_not_check": len(unchecked(items)), "not_recorded": sum(1 for i in items if i.refused),
+            "items": [asdict(i) for i in items]}
+
+
 def _write_manifest(out: Path, lane: Lane, items: list[ProbeItem], today: str, secrets: list[str]) -> None:
     """A manifest for the scratch folder (recorded live) and the drift report, both scanned."""
-    entries = []
-    index = -1
+    entries: list[dict[str, Any]] = []
     for item in items:
-        if item.status is None or item.refused:
-            continue  # nothing answered, or the answer held a credential: nothing was recorded for it
-        index += 1
-        entry: dict[str, Any] = {
-            "id": f"{item.id}-probe-{today}", "cassette": f"{lane.id}.yaml", "index": index,
-            "validator": lane.fronts[0] if lane.fronts else lane.provider,
-            "outcome": "rejected" if item.status >= 400 else "accepted",
-            "provenance": {"kind": "recorded", "date": today, "model": lane.model,
-                           "sdk": f"httpx {httpx.__version__} (harness probe)",
-                           "host": _netloc(*_origin(lane)[1:]), "lane": lane.id},
-        }
-        if item.rule and item.status >= 400:
-            entry["rule"] = item.rule
-        if item.outcome in DRIFT:
-            entry["drift"] = f"{item.outcome}: {item.detail}"
-        entries.append(entry)
+        # nothing answered, or the answer held a credential: nothing was recorded for it
+        if item.status is not None and not item.refused:
+            entries.append(_manifest_entry(lane, item, item.status, len(entries), today))
     manifest = yaml.safe_dump({"version": 1, "interactions": entries}, sort_keys=False, allow_unicode=True)
     atomic_write(out / "manifest.yaml", manifest.encode(), secrets)
-    report = {"lane": lane.id, "date": today, "drift": sum(1 for i in items if i.outcome in DRIFT),
-              "could_not_check": len(unchecked(items)), "not_recorded": sum(1 for i in items if i.refused),
-              "items": [asdict(i) for i in items]}
+    report = _probe_report(lane, items, today)
     atomic_write(out / "probe-report.json", json.dumps(report, indent=2).encode(), secrets)
 
 
 def unchecked(items: Iterable[ProbeItem]) -> list[ProbeItem]:
     """The requests that got no answer to compare with the record (see UNCHECKED)."""
-    return [i for i in items if i.outcome in UNCHECKED]
+    return _with(items, UNCHECKED)
+
+
+def _with(items: Iterable[ProbeItem], outcomes: tuple[str, ...]) -> list[ProbeItem]:
+    return [i for i in items if i.outcome in outcomes]
 
 
 def summarize(items: Iterable[ProbeItem]) -> Mapping[str, int]:

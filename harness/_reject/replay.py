@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import errno
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,8 +83,13 @@ def body_depth(value: Any, stop: int = MAX_BODY_DEPTH + 1) -> int:
             deepest = max(deepest, depth)
             if deepest >= stop:
                 return deepest
-            todo.extend((child, depth) for child in (node.values() if isinstance(node, dict) else node))
+            todo.extend((child, depth) for child in _children(node))
     return deepest
+
+
+def _children(node: dict[str, Any] | list[Any]) -> Iterable[Any]:
+    """The values inside a container."""
+    return node.values() if isinstance(node, dict) else node
 
 
 def _body_of(request: Request) -> Any:
@@ -141,19 +146,39 @@ def replay(catalog: Catalog, lane: Lane, body: Any, url: str | None = None) -> R
     hits = findings_for_body(catalog, lane, body)
     if not hits:
         return Replayed("unknown")
-    rules = [rule for rule in catalog.rules.for_lane(lane)]
     fired = sorted({rule.id for rule, _ in hits})
-    recorder = vcr.VCR(record_mode="none", match_on=["method", "rejection_signature"])
-    recorder.register_matcher("rejection_signature", _matcher(rules))
-    recorder.register_persister(_Persister(catalog, fired))
-    target = url or (lane.base_url or "https://replay.invalid").rstrip("/") + "/"
+    recorder = _recorder(catalog, catalog.rules.for_lane(lane), fired)
+    target = url or _lane_url(lane)
+    response = _played(recorder, lane, target, body)
+    if response is None:
+        return Replayed("unknown", tuple(fired))
+    return Replayed("rejected", tuple(fired), tuple(hit.location for _, hit in hits),
+                    response.status_code, response.text, _receipts(catalog, fired))
+
+
+def _played(recorder: vcr.VCR, lane: Lane, target: str, body: Any) -> httpx.Response | None:
+    """The recorded answer vcrpy plays back for ``body``; None when no interaction matches it."""
     try:
         with block_network(), recorder.use_cassette(
                 f"replay:{lane.id}", allow_playback_repeats=True), httpx.Client() as client:
-            response = client.post(target, content=canonical_bytes(body),
-                                   headers={"Content-Type": "application/json"})
+            return client.post(target, content=canonical_bytes(body), headers={"Content-Type": "application/json"})
     except CannotOverwriteExistingCassetteException:
-        return Replayed("unknown", tuple(fired))
-    receipts = tuple(i.entry.id for i in catalog.interactions if i.entry.rule in fired)
-    return Replayed("rejected", tuple(fired), tuple(hit.location for _, hit in hits),
-                    response.status_code, response.text, receipts)
+        return None
+
+
+def _lane_url(lane: Lane) -> str:
+    """Where the body would have gone: the lane's base URL, or a name that never resolves."""
+    return (lane.base_url or "https://replay.invalid").rstrip("/") + "/"
+
+
+def _recorder(catalog: Catalog, rules: Sequence[Rule], fired: list[str]) -> vcr.VCR:
+    """vcrpy in replay-only mode, matching on the method and the rejection signature alone."""
+    recorder = vcr.VCR(record_mode="none", match_on=["method", "rejection_signature"])
+    recorder.register_matcher("rejection_signature", _matcher(rules))
+    recorder.register_persister(_Persister(catalog, fired))
+    return recorder
+
+
+def _receipts(catalog: Catalog, fired: list[str]) -> tuple[str, ...]:
+    """Every recorded interaction backing a rule that fired."""
+    return tuple(i.entry.id for i in catalog.interactions if i.entry.rule in fired)

@@ -44,26 +44,40 @@ def _link(receipt: Mapping[str, Any]) -> str:
     return f"[{rid}]({source})" if source.startswith("http") else f"{rid} ({source or 'no source'})"
 
 
-def _evidence(rejections: Iterable[Mapping[str, Any]]) -> str:
-    """The receipts behind a declared line: id and source link, provenance, status, short message."""
+def _receipts_by_id(rejections: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """The distinct receipts behind some rejections, by id, the first one seen for each id."""
     receipts: dict[str, Mapping[str, Any]] = {}
     for rej in rejections:
-        receipt = rej.get("receipt") or {}
+        receipt = rej.get("receipt")
         if receipt:
             receipts.setdefault(str(receipt.get("id", "")), receipt)
+    return receipts
+
+
+def _quote(receipt: Mapping[str, Any]) -> str:
+    """One receipt as evidence: id and source link, provenance, status, short message."""
+    facts = ", ".join(str(x) for x in (receipt.get("provenance"), receipt.get("status")) if x)
+    message = _cell(_message(str(receipt.get("message", "")), _MAX_EVIDENCE)).replace('"', "'")
+    return f'{_link(receipt)}{f" {facts}" if facts else ""}: "{message}"'
+
+
+def _evidence_tail(receipts: Mapping[str, Mapping[str, Any]]) -> str:
+    """What the quoted receipts leave out: more receipts, or the rule's other backing receipts."""
+    if len(receipts) > MAX_RECEIPTS:
+        return f" (+{len(receipts) - MAX_RECEIPTS} more receipt(s))"
+    backing = max(int(r.get("receipts", 1) or 1) for r in receipts.values())
+    if backing > 1 and len(receipts) == 1:
+        return f" (1 of {backing} receipts backing this rule; the cassettes manifest lists all)"
+    return ""
+
+
+def _evidence(rejections: Iterable[Mapping[str, Any]]) -> str:
+    """The receipts behind a declared line: id and source link, provenance, status, short message."""
+    receipts = _receipts_by_id(rejections)
     if not receipts:
         return "Evidence: no recorded receipt."
-    shown = []
-    for _, receipt in sorted(receipts.items())[:MAX_RECEIPTS]:
-        facts = ", ".join(str(x) for x in (receipt.get("provenance"), receipt.get("status")) if x)
-        message = _cell(_message(str(receipt.get("message", "")), _MAX_EVIDENCE)).replace('"', "'")
-        shown.append(f'{_link(receipt)}{f" {facts}" if facts else ""}: "{message}"')
-    more = len(receipts) - MAX_RECEIPTS
-    backing = max(int(r.get("receipts", 1) or 1) for r in receipts.values())
-    tail = f" (+{more} more receipt(s))" if more > 0 else (
-        f" (1 of {backing} receipts backing this rule; the cassettes manifest lists all)"
-        if backing > 1 and len(receipts) == 1 else "")
-    return f"Evidence: {'; '.join(shown)}{tail}."
+    shown = [_quote(receipt) for _, receipt in sorted(receipts.items())[:MAX_RECEIPTS]]
+    return f"Evidence: {'; '.join(shown)}{_evidence_tail(receipts)}."
 
 
 def _names(items: Iterable[str]) -> str:
@@ -71,6 +85,11 @@ def _names(items: Iterable[str]) -> str:
     unique = sorted(set(items))
     shown = ", ".join(unique[:MAX_NAMES])
     return shown + (f" +{len(unique) - MAX_NAMES} more" if len(unique) > MAX_NAMES else "")
+
+
+def _column(members: list[Row], key: str) -> list[str]:
+    """One field (``case``, ``lane``, ``side``) of each finding in a group, in order."""
+    return [f[key] for f, _ in members]
 
 
 def _kinds(section: Mapping[str, Any]) -> dict[tuple[str, str, str], str]:
@@ -101,19 +120,28 @@ def _tally(cases: Iterable[str], kinds: Mapping[tuple[str, str, str], str], lane
     return ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
 
 
+def _source_cell(receipt: Mapping[str, Any]) -> str:
+    """A group row's source: the receipt's id linked, with its provenance, or the bare source."""
+    source = str(receipt.get("source_url", ""))
+    if source.startswith("http"):
+        return f"[{receipt.get('id', 'receipt')}]({source}) {receipt.get('provenance', '')}"
+    return source
+
+
+def _first_location(members: list[Row]) -> str:
+    """The first location of a group, with how many others it has."""
+    locations = sorted({str(r["location"]) for _, r in members})
+    return f"`{locations[0]}`" + (f" +{len(locations) - 1}" if len(locations) > 1 else "")
+
+
 def _group_row(members: list[Row], kinds: Mapping[tuple[str, str, str], str]) -> str:
     finding, rej = members[0]
     receipt = rej.get("receipt") or {}
-    source = str(receipt.get("source_url", ""))
-    kind = receipt.get("provenance", "")
-    link = f"[{receipt.get('id', 'receipt')}]({source}) {kind}" if source.startswith("http") else source
-    cases = [f["case"] for f, _ in members]
-    locations = sorted({str(r["location"]) for _, r in members})
-    where = f"`{locations[0]}`" + (f" +{len(locations) - 1}" if len(locations) > 1 else "")
+    cases = _column(members, "case")
     return "| " + " | ".join(_cell(c) for c in (
         finding["lane"], rej["rule"], finding["side"], _names(cases),
-        _tally(cases, kinds, finding["lane"], rej["rule"]), where,
-        _message(str(receipt.get("message", ""))), link)) + " |"
+        _tally(cases, kinds, finding["lane"], rej["rule"]), _first_location(members),
+        _message(str(receipt.get("message", ""))), _source_cell(receipt))) + " |"
 
 
 def _undeclared(rows: list[Row], kinds: Mapping[tuple[str, str, str], str], fail_on: str) -> list[str]:
@@ -132,27 +160,49 @@ def _undeclared(rows: list[Row], kinds: Mapping[tuple[str, str, str], str], fail
     return out
 
 
+def _delta_headline(totals: Mapping[str, Any], fail_on: str) -> str:
+    fails = "undeclared introduced" if fail_on == "introduced" else "any undeclared new"
+    return (f"Delta, new against old per case x lane: {totals['introduced']} introduced ({totals['undeclared']} "
+            f"undeclared), {totals['fixed']} fixed, {totals['persisting']} persisting; the run fails on "
+            f"{fails} rejections.")
+
+
+def _delta_row(group: Mapping[str, Any], subjects: bool) -> str:
+    """One subject, lane and rule: how many cases of each kind, naming the first few."""
+    cells = [*([group["subject"]] if subjects else []), group["lane"], f"`{group['rule']}`"]
+    cells += [f"{len(group[k])}" + (f" ({_names(group[k])})" if group[k] else "") for k in KINDS]
+    return "| " + " | ".join(_cell(c) for c in cells) + " |"
+
+
+def _delta_head(subjects: bool) -> list[str]:
+    head = ["subject"] if subjects else []
+    return ["| " + " | ".join([*head, "lane", "rule", "introduced", "fixed", "persisting"]) + " |",
+            "|" + "---|" * (len(head) + 5)]
+
+
 def _delta(section: Mapping[str, Any]) -> list[str]:
     """The introduced / fixed / persisting table, one row per subject, lane and rule."""
     data = section.get("delta")
     if not data or not data["groups"]:
         return []
-    t = data["summary"]
-    fail_on = section.get("fail_on", "any")
-    subjects = len({g["subject"] for g in data["groups"]}) > 1
-    head = ["subject"] if subjects else []
-    out = ["", f"Delta, new against old per case x lane: {t['introduced']} introduced ({t['undeclared']} "
-           f"undeclared), {t['fixed']} fixed, {t['persisting']} persisting; the run fails on "
-           f"{'undeclared introduced' if fail_on == 'introduced' else 'any undeclared new'} rejections.", "",
-           "| " + " | ".join([*head, "lane", "rule", "introduced", "fixed", "persisting"]) + " |",
-           "|" + "---|" * (len(head) + 5)]
-    for g in data["groups"][:MAX_ROWS]:
-        cells = [*([g["subject"]] if subjects else []), g["lane"], f"`{g['rule']}`"]
-        cells += [f"{len(g[k])}" + (f" ({_names(g[k])})" if g[k] else "") for k in KINDS]
-        out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    if len(data["groups"]) > MAX_ROWS:
-        out += ["", f"… and {len(data['groups']) - MAX_ROWS} more row(s) in report.json (`rejections.delta`)."]
+    groups = data["groups"]
+    subjects = len({g["subject"] for g in groups}) > 1
+    out = ["", _delta_headline(data["summary"], section.get("fail_on", "any")), "", *_delta_head(subjects)]
+    out += [_delta_row(g, subjects) for g in groups[:MAX_ROWS]]
+    if len(groups) > MAX_ROWS:
+        out += ["", f"… and {len(groups) - MAX_ROWS} more row(s) in report.json (`rejections.delta`)."]
     return out
+
+
+def _declared_line(rule: str, why: str, members: list[Row]) -> str:
+    """One rule and reason: the sides, lanes and cases it covers, and the evidence behind it."""
+    sides = sorted(set(_column(members, "side")))
+    lanes = _column(members, "lane")
+    cases = _column(members, "case")
+    reason = _cell(why).rstrip(".") or "(no reason)"
+    return (f"- `{rule}`: {len(members)} on the {'/'.join(sides)} pipeline, {len(set(lanes))} lane(s) "
+            f"({_names(lanes)}), {len(set(cases))} case(s) ({_names(cases)}): {reason}. "
+            f"{_evidence(r for _, r in members)}")
 
 
 def _declared(rows: list[Row]) -> list[str]:
@@ -162,17 +212,9 @@ def _declared(rows: list[Row]) -> list[str]:
     groups: dict[tuple[str, str], list[Row]] = {}
     for finding, rej in rows:
         groups.setdefault((rej["rule"], str(rej.get("why") or "")), []).append((finding, rej))
-    out = ["", f"Declared ({len(rows)}; reported without failing, one line per rule and reason; "
-           "report.json lists each):", ""]
-    for (rule, why), members in sorted(groups.items()):
-        sides = sorted({f["side"] for f, _ in members})
-        lanes = [f["lane"] for f, _ in members]
-        cases = [f["case"] for f, _ in members]
-        reason = _cell(why).rstrip(".") or "(no reason)"
-        out.append(f"- `{rule}`: {len(members)} on the {'/'.join(sides)} pipeline, {len(set(lanes))} lane(s) "
-                   f"({_names(lanes)}), {len(set(cases))} case(s) ({_names(cases)}): {reason}. "
-                   f"{_evidence(r for _, r in members)}")
-    return out
+    return ["", f"Declared ({len(rows)}; reported without failing, one line per rule and reason; "
+            "report.json lists each):", "",
+            *(_declared_line(rule, why, members) for (rule, why), members in sorted(groups.items()))]
 
 
 def _stale(stale: list[Mapping[str, Any]]) -> list[str]:
@@ -183,54 +225,92 @@ def _stale(stale: list[Mapping[str, Any]]) -> list[str]:
     return ["", f"Declared rejections that no body set off (out of date?): {shown}{more}"]
 
 
+_CARRIED = {True: "carried", False: "NOT carried"}
+
+
+def _gateway_line(finding: Mapping[str, Any]) -> str:
+    """How one upstream rejection reached the client through the gateway."""
+    a = finding["answer"]
+    shape = (f"the envelope of {', '.join(a['envelope_receipts'])}" if a["envelope_receipts"]
+             else "no recorded envelope's shape")
+    return (f"- `{finding['case']}` on {finding['lane']} ({finding['side']}): `{a['upstream_rule']}` "
+            f"({a['upstream_receipt']}, {a['upstream_status']}) reached the client as {a['status']} from "
+            f"{a['gateway']}, `{_cell(a['opening'] or 'no known opening')}`, {shape}: "
+            f"{_CARRIED.get(a['carried'], 'not judged')}")
+
+
+def _through_gateway(findings: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The findings whose answer came back from a gateway fronting a rejecting upstream."""
+    return [f for f in findings if f.get("answer") and f["answer"].get("upstream_rule")]
+
+
 def _gateway(findings: list[Mapping[str, Any]]) -> list[str]:
     """Gateway lanes: how each upstream rejection reached the client (harness._pipeline.capture.envelope)."""
-    rows = [f for f in findings if f.get("answer") and f["answer"].get("upstream_rule")][:MAX_ROWS]
+    rows = _through_gateway(findings)[:MAX_ROWS]
     if not rows:
         return []
-    out = ["", "Through a gateway (the upstream's recorded rejection, and what reached the client):", ""]
-    for f in rows:
-        a = f["answer"]
-        carried = {True: "carried", False: "NOT carried"}.get(a["carried"], "not judged")
-        shape = (f"the envelope of {', '.join(a['envelope_receipts'])}" if a["envelope_receipts"]
-                 else "no recorded envelope's shape")
-        out.append(f"- `{f['case']}` on {f['lane']} ({f['side']}): `{a['upstream_rule']}` "
-                   f"({a['upstream_receipt']}, {a['upstream_status']}) reached the client as {a['status']} from "
-                   f"{a['gateway']}, `{_cell(a['opening'] or 'no known opening')}`, {shape}: {carried}")
-    return out
+    return ["", "Through a gateway (the upstream's recorded rejection, and what reached the client):", "",
+            *map(_gateway_line, rows)]
+
+
+def _split(section: Mapping[str, Any]) -> tuple[list[Row], list[Row], list[Row]]:
+    """Every (finding, rejection) of the section; the undeclared ones; the declared ones."""
+    rows = [(f, r) for f in section.get("findings", []) for r in f.get("rejections", [])]
+    undeclared: list[Row] = []
+    declared: list[Row] = []
+    for row in rows:
+        (declared if row[1]["expected"] else undeclared).append(row)
+    return rows, undeclared, declared
+
+
+def _failing_table(section: Mapping[str, Any], undeclared: list[Row], fail_on: str) -> str:
+    """The ``findings`` form: the undeclared rejections of the new pipeline that fail the run."""
+    fails = set(failing(section.get("findings", []), fail_on))
+    hits = [(f, r) for f, r in undeclared if f["side"] == "new" and (f["case"], f["lane"], r["rule"]) in fails]
+    table = _undeclared(hits, _kinds(section), fail_on)
+    return "\n".join(["## Undeclared known rejections", *table]) + "\n" if hits else ""
+
+
+def _counts(section: Mapping[str, Any]) -> str:
+    summary = section.get("summary", {})
+    catalog = section.get("catalog", {})
+    return (f"{summary.get('bodies', 0)} bodies checked against {catalog.get('rules', 0)} rules "
+            f"({catalog.get('receipts', 0)} receipts): {summary.get('new_undeclared', 0)} undeclared and "
+            f"{summary.get('new_expected', 0)} declared rejection(s) on the new pipeline, "
+            f"{summary.get('old', 0)} on the old.")
 
 
 def render_markdown(section: Mapping[str, Any], form: str = "full") -> str:
     """Undeclared rejections as table rows; declared ones one line per rule and reason. ``form``:
     ``full``; ``short`` (counts, delta and undeclared rows; declared ones only counted); or
     ``findings`` (the undeclared rejections of the new pipeline that fail the run; empty when none)."""
-    rows = [(f, r) for f in section.get("findings", []) for r in f.get("rejections", [])]
-    undeclared = [(f, r) for f, r in rows if not r["expected"]]
+    rows, undeclared, declared = _split(section)
     fail_on = str(section.get("fail_on", "any"))
     if form == "findings":
-        fails = set(failing(section.get("findings", []), fail_on))
-        hits = [(f, r) for f, r in undeclared if f["side"] == "new" and (f["case"], f["lane"], r["rule"]) in fails]
-        table = _undeclared(hits, _kinds(section), fail_on)
-        return "\n".join(["## Undeclared known rejections", *table]) + "\n" if hits else ""
-    summary = section.get("summary", {})
-    catalog = section.get("catalog", {})
-    lines = ["## Known rejections", ""]
-    lines.append(
-        f"{summary.get('bodies', 0)} bodies checked against {catalog.get('rules', 0)} rules "
-        f"({catalog.get('receipts', 0)} receipts): {summary.get('new_undeclared', 0)} undeclared and "
-        f"{summary.get('new_expected', 0)} declared rejection(s) on the new pipeline, "
-        f"{summary.get('old', 0)} on the old."
-    )
+        return _failing_table(section, undeclared, fail_on)
+    lines = ["## Known rejections", "", _counts(section)]
     if not rows:
         lines += ["", "No known rejection on any lane."]
     lines += _delta(section)
     lines += _undeclared(undeclared, _kinds(section), fail_on)
     if form == "short":
         return "\n".join(lines) + "\n"
-    lines += _declared([(f, r) for f, r in rows if r["expected"]])
+    lines += _declared(declared)
     lines += _gateway(list(section.get("findings", [])))
     lines += _stale(list(section.get("stale_declarations", [])))
     return "\n".join(lines) + "\n"
+
+
+def _rejected_lines(section: Mapping[str, Any]) -> list[str]:
+    """One line per lane and rule of the new pipeline's undeclared rejections."""
+    kinds = _kinds(section)
+    rows = [(f, r) for f, r in _split(section)[1] if f["side"] == "new"]
+    lines = []
+    for (lane, rule, side), members in _grouped(rows).items():
+        cases = _column(members, "case")
+        lines.append(f"  REJECTED {rule} on {lane} ({side}): {len(set(cases))} case(s), "
+                     f"{_tally(cases, kinds, lane, rule)}: {_names(cases)}")
+    return lines
 
 
 def text_lines(section: Mapping[str, Any] | None, quiet: bool = False) -> list[str]:
@@ -246,13 +326,4 @@ def text_lines(section: Mapping[str, Any] | None, quiet: bool = False) -> list[s
         t = data["summary"]
         lines.append(f"  delta (new against old): {t['introduced']} introduced ({t['undeclared']} undeclared), "
                      f"{t['fixed']} fixed, {t['persisting']} persisting; fails on: {section.get('fail_on', 'any')}")
-    if quiet:
-        return lines
-    kinds = _kinds(section)
-    rows = [(f, r) for f in section["findings"] if f["side"] == "new" for r in f["rejections"]
-            if not r.get("expected")]
-    for (lane, rule, side), members in _grouped(rows).items():
-        cases = [f["case"] for f, _ in members]
-        lines.append(f"  REJECTED {rule} on {lane} ({side}): {len(set(cases))} case(s), "
-                     f"{_tally(cases, kinds, lane, rule)}: {_names(cases)}")
-    return lines
+    return lines if quiet else lines + _rejected_lines(section)

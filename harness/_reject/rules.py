@@ -9,7 +9,7 @@ places the message names (``location`` templates) and the receipts backing it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,11 +102,16 @@ def _check_parts(doc: Document, at: str, raw: Mapping[str, Any]) -> None:
     check_selectors(raw, ("select", "within"), lambda key: doc.place(f"{at}.{key}"))
     for key in ("rejects", "when"):
         if isinstance(raw.get(key), dict):
-            try:
-                jsonschema.Draft202012Validator.check_schema(raw[key])
-            except jsonschema.SchemaError as exc:
-                raise InputError(doc.place(f"{at}.{key}"), "a JSON Schema", exc.message) from None
-            _check_refs(doc, f"{at}.{key}", raw[key])
+            _check_schema(doc, f"{at}.{key}", raw[key])
+
+
+def _check_schema(doc: Document, at: str, schema: Mapping[str, Any]) -> None:
+    """A Draft 2020-12 schema whose every ``$ref`` resolves inside it."""
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise InputError(doc.place(at), "a JSON Schema", exc.message) from None
+    _check_refs(doc, at, schema)
 
 
 def _check_refs(doc: Document, at: str, schema: Mapping[str, Any]) -> None:
@@ -119,16 +124,24 @@ def _check_refs(doc: Document, at: str, schema: Mapping[str, Any]) -> None:
     resource = Resource.from_contents(schema, default_specification=DRAFT202012)
     base = resource.id() or ""
     resolver = Registry().with_resource(base, resource).resolver(base_uri=base)
-    for parts, node in subschemas(schema):
-        ref = node.get("$ref") if isinstance(node, dict) else None
-        if not isinstance(ref, str):
-            continue
+    for parts, ref in _refs(schema):
         try:
             resolver.lookup(ref)
         except (Unresolvable, ValueError) as exc:
-            where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in [*parts, "$ref"])
             raise InputError(doc.place(at), "a $ref that points into the rule's own schema",
-                             f"{ref!r} at {where.lstrip('.')} ({type(exc).__name__})") from None
+                             f"{ref!r} at {_json_path([*parts, '$ref'])} ({type(exc).__name__})") from None
+
+
+def _refs(schema: Any) -> Iterator[tuple[list[str | int], str]]:
+    """(path, reference) of every string ``$ref`` in the schema."""
+    for parts, node in subschemas(schema):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(ref, str):
+            yield parts, ref
+
+
+def _json_path(parts: list[str | int]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
 
 
 def _rule(doc: Document, i: int, default_validator: str | None) -> Rule:
@@ -138,13 +151,7 @@ def _rule(doc: Document, i: int, default_validator: str | None) -> Rule:
     validator = raw.get("validator") or default_validator
     if not validator:
         raise InputError(doc.place(at), "a validator (on the rule or the file)", "none")
-    receipts: list[str] = []
-    triggers: dict[str, Mapping[str, Any]] = {}
-    for item in raw["receipts"]:
-        rid = item if isinstance(item, str) else item["id"]
-        receipts.append(rid)
-        if isinstance(item, dict) and "trigger" in item:
-            triggers[rid] = item["trigger"]
+    receipts, triggers = _receipt_ids(raw["receipts"])
     return Rule(
         id=raw["id"], validator=validator, select=raw["select"], message=raw["message"],
         receipts=tuple(receipts), rejects=raw.get("rejects"), predicate=raw.get("predicate"),
@@ -157,6 +164,18 @@ def _rule(doc: Document, i: int, default_validator: str | None) -> Rule:
     )
 
 
+def _receipt_ids(items: list[Any]) -> tuple[list[str], dict[str, Mapping[str, Any]]]:
+    """A rule's receipt ids in order, and the builder trigger of each receipt that has one."""
+    receipts: list[str] = []
+    triggers: dict[str, Mapping[str, Any]] = {}
+    for item in items:
+        rid = item if isinstance(item, str) else item["id"]
+        receipts.append(rid)
+        if isinstance(item, dict) and "trigger" in item:
+            triggers[rid] = item["trigger"]
+    return receipts, triggers
+
+
 def load_rules(paths: Iterable[Path], root: Path | None = None) -> RuleSet:
     """Load and check rules files; InputErrors lists every problem in every file."""
     errors: list[InputError] = []
@@ -165,25 +184,37 @@ def load_rules(paths: Iterable[Path], root: Path | None = None) -> RuleSet:
     for path in paths:
         display = _display(path, root)
         try:
-            doc = load_document(path, display=display)
-            check(doc, "rules")
-            for i in range(len(doc.value["rules"])):
-                rule = _rule(doc, i, doc.value.get("validator"))
-                if rule.id in seen:
-                    other = seen[rule.id]
-                    raise InputError(doc.place(f"rules[{i}].id"), "a rule id unique in the suite",
-                                     f"{rule.id!r}, also at {other.file}:{other.line}")
-                seen[rule.id] = rule
-                rules.append(rule)
-        except InputErrors as exc:
-            errors.extend(exc.errors)
-        except InputError as exc:
-            errors.append(exc)
+            rules += _file_rules(path, display, seen)
         except HarnessError as exc:
-            errors.append(InputError(Place(display), "a loadable rules file", str(exc)))
+            errors += _input_errors(exc, display)
     if errors:
         raise InputErrors(errors)
     return RuleSet(tuple(rules))
+
+
+def _input_errors(exc: HarnessError, display: str) -> list[InputError]:
+    """What went wrong with one rules file, as input errors (a file that would not load is one)."""
+    if isinstance(exc, InputErrors):
+        return list(exc.errors)
+    if isinstance(exc, InputError):
+        return [exc]
+    return [InputError(Place(display), "a loadable rules file", str(exc))]
+
+
+def _file_rules(path: Path, display: str, seen: dict[str, Rule]) -> list[Rule]:
+    """The rules of one file, each id unique among those ``seen`` so far (which it joins)."""
+    doc = load_document(path, display=display)
+    check(doc, "rules")
+    found: list[Rule] = []
+    for i in range(len(doc.value["rules"])):
+        rule = _rule(doc, i, doc.value.get("validator"))
+        if rule.id in seen:
+            other = seen[rule.id]
+            raise InputError(doc.place(f"rules[{i}].id"), "a rule id unique in the suite",
+                             f"{rule.id!r}, also at {other.file}:{other.line}")
+        seen[rule.id] = rule
+        found.append(rule)
+    return found
 
 
 def _display(path: Path, root: Path | None) -> str:

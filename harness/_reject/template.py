@@ -28,22 +28,28 @@ def render(template: str, captures: Mapping[str, str]) -> str:
 
 @cache
 def _regex(template: str) -> tuple[re.Pattern[str], tuple[str, ...]]:
-    parts = _HOLE.split(template)
+    parts = _HOLE.split(template)  # literal, hole, literal, ..., literal: a hole is always followed
     out = ""
     names: list[str] = []
     for i, part in enumerate(parts):
         if i % 2 == 0:
             out += re.escape(part)
-        elif part == "path":
-            names.append("path")
-            # a path runs until the literal that follows the hole (or to a word break)
-            out += r"(.*?)" if i + 1 < len(parts) and parts[i + 1] else r"([^\s'\"`:]*)"
         else:
             names.append(part)
-            out += _VALUE
+            out += _hole(part, parts[i + 1])
     # a template ending in a word must not match inside a longer word (parameters vs parametersX)
-    word_end = bool(template) and (template[-1].isalnum() or template[-1] == "_")
-    return re.compile(out + r"(?![0-9A-Za-z_])" if word_end else out), tuple(names)
+    return re.compile(out + r"(?![0-9A-Za-z_])" if _ends_in_word(template) else out), tuple(names)
+
+
+def _hole(name: str, literal_after: str) -> str:
+    if name != "path":
+        return _VALUE
+    # a path runs until the literal that follows the hole (or to a word break)
+    return r"(.*?)" if literal_after else r"([^\s'\"`:]*)"
+
+
+def _ends_in_word(template: str) -> bool:
+    return bool(template) and (template[-1].isalnum() or template[-1] == "_")
 
 
 def extract(template: str, texts: list[str]) -> list[Named]:

@@ -14,7 +14,7 @@ default) or on any undeclared one (``any``: the suite setting ``fail_on_rejectio
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -57,7 +57,7 @@ def _receipt(catalog: Catalog, rule: Rule) -> dict[str, Any] | None:
     if not backing:
         return None
     first = backing[0]
-    message = next((t for t in first.texts if rule.pattern.search(t)), first.texts[0] if first.texts else "")
+    message = _quoted(rule, first)
     prov = first.entry.provenance
     return {
         "id": first.entry.id, "status": first.status, "message": message,
@@ -67,17 +67,24 @@ def _receipt(catalog: Catalog, rule: Rule) -> dict[str, Any] | None:
     }
 
 
+def _quoted(rule: Rule, interaction: Interaction) -> str:
+    """The text of a recorded answer the rule's message matches, else its first text."""
+    fallback = interaction.texts[0] if interaction.texts else ""
+    return next((t for t in interaction.texts if rule.pattern.search(t)), fallback)
+
+
 def _declared(case: Case, rule_id: str, lane_id: str, side: str) -> str | None:
     """The ``why`` of a declaration covering this hit, else None."""
     for decl in case.rejections:
-        if decl.get("rule") != rule_id:
-            continue
-        if decl.get("lanes") and lane_id not in decl["lanes"]:
-            continue
-        if decl.get("side", "new") not in ("both", side):
-            continue
-        return str(decl.get("why", ""))
+        if _covers(decl, rule_id, lane_id, side):
+            return str(decl.get("why", ""))
     return None
+
+
+def _covers(decl: Mapping[str, Any], rule_id: str, lane_id: str, side: str) -> bool:
+    """A declaration covers a hit of its rule on its lanes (default: every lane) and side (default: new)."""
+    return (decl.get("rule") == rule_id and (not decl.get("lanes") or lane_id in decl["lanes"])
+            and decl.get("side", "new") in ("both", side))
 
 
 def findings_for_body(catalog: Catalog, lane: Lane, body: Any) -> list[tuple[Rule, Hit]]:
@@ -93,25 +100,35 @@ def finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observatio
         return {**base, "status": "not-a-request-body", "rejections": []}
     if obs is None or obs.outcome != "ok":
         return {**base, "status": "not-built", "rejections": []}
-    rejections = []
-    for rule, hit in findings_for_body(catalog, lane, obs.value):
-        why = _declared(case, rule.id, lane.id, side)
-        rejections.append({
-            "rule": rule.id, "validator": rule.validator, "title": rule.title, "location": hit.location,
-            "expected": why is not None, "why": why, "receipt": _receipt(catalog, rule),
-        })
+    # the rules fire in this frame: a body nested near the recursion limit leaves few to spare
+    rejections = [_rejection(catalog, case, lane, side, rule, hit)
+                  for rule, hit in findings_for_body(catalog, lane, obs.value)]
     status = "known-rejected" if rejections else "no-known-rejection"
-    if obs.answer is not None:  # a gateway side: what reached the client (harness._pipeline.capture.envelope)
-        base["answer"] = dict(obs.answer)
-    return {**base, "status": status, "rejections": rejections}
+    return {**base, **_gateway_answer(obs), "status": status, "rejections": rejections}
 
 
+def _gateway_answer(obs: Observation) -> dict[str, Any]:
+    """A gateway side's ``answer``: what reached the client (harness._pipeline.capture.envelope)."""
+    return {"answer": dict(obs.answer)} if obs.answer is not None else {}
+
+
+
+
+def _rejection(catalog: Catalog, case: Case, lane: Lane, side: str, rule: Rule, hit: Hit) -> dict[str, Any]:
+    """One known rejection of a finding: where, whether a declaration expects it, and its receipt."""
+    why = _declared(case, rule.id, lane.id, side)
+    return {"rule": rule.id, "validator": rule.validator, "title": rule.title, "location": hit.location,
+            "expected": why is not None, "why": why, "receipt": _receipt(catalog, rule)}
+
+
+_SIDES = {"both": ("old", "new")}
 
 
 def _declared_keys(case: Case, decl: Mapping[str, Any],
                    built: set[tuple[str, str, str]]) -> tuple[list[tuple[str, str, str]], tuple[str, ...], list[str]]:
     """The built (case, lane, side) keys a declaration covers, with its sides and lanes."""
-    sides = ("old", "new") if decl.get("side") == "both" else (decl.get("side", "new"),)
+    side = decl.get("side", "new")
+    sides = _SIDES.get(side, (side,))
     lanes = list(decl.get("lanes") or case.lanes)
     keys = [(case.id, ln, s) for ln in lanes for s in sides if (case.id, ln, s) in built]
     return keys, sides, lanes
@@ -119,15 +136,25 @@ def _declared_keys(case: Case, decl: Mapping[str, Any],
 
 def _stale(suite: Suite, findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Declared rejections that no observed body set off: documentation that went out of date."""
+    seen, built = _observed(findings)
+    stale = (_stale_declaration(case, decl, seen, built) for case in suite.cases for decl in case.rejections)
+    return [s for s in stale if s is not None]
+
+
+def _observed(findings: list[dict[str, Any]]) -> tuple[set[tuple[str, str, str, str]], set[tuple[str, str, str]]]:
+    """(case, lane, side, rule) of every rejection seen, and (case, lane, side) of every body built."""
     seen = {(f["case"], f["lane"], f["side"], r["rule"]) for f in findings for r in f["rejections"]}
     built = {(f["case"], f["lane"], f["side"]) for f in findings if f["status"] != "not-built"}
-    out = []
-    for case in suite.cases:
-        for decl in case.rejections:
-            keys, sides, lanes = _declared_keys(case, decl, built)
-            if keys and not any((*k, decl["rule"]) in seen for k in keys):
-                out.append({"case": case.id, "rule": decl["rule"], "lanes": lanes, "sides": list(sides)})
-    return out
+    return seen, built
+
+
+def _stale_declaration(case: Case, decl: Mapping[str, Any], seen: set[tuple[str, str, str, str]],
+                       built: set[tuple[str, str, str]]) -> dict[str, Any] | None:
+    """The declaration, when it covers built bodies and none of them set its rule off."""
+    keys, sides, lanes = _declared_keys(case, decl, built)
+    if keys and not any((*k, decl["rule"]) in seen for k in keys):
+        return {"case": case.id, "rule": decl["rule"], "lanes": lanes, "sides": list(sides)}
+    return None
 
 
 def _output_of(suite: Suite, case: Case) -> str:
@@ -208,18 +235,29 @@ def undeclared_new(section: Mapping[str, Any]) -> dict[str, tuple[list[str], lis
     """rule -> (lanes, cases) of every undeclared known rejection of the new pipeline that fails
     the run (see ``exit_code``), in report order."""
     out: dict[str, tuple[list[str], list[str]]] = {}
-    fails = _failing(section)
-    for finding in section.get("findings", []):
-        if finding["side"] != "new":
-            continue
-        for rej in finding["rejections"]:
-            if rej["expected"] or (finding["case"], finding["lane"], rej["rule"]) not in fails:
-                continue
-            lanes, cases = out.setdefault(rej["rule"], ([], []))
-            for seen, name in ((lanes, finding["lane"]), (cases, finding["case"])):
-                if name not in seen:
-                    seen.append(name)
+    for finding, rej in _failing_rejections(section):
+        lanes, cases = out.setdefault(rej["rule"], ([], []))
+        _append_new(lanes, finding["lane"])
+        _append_new(cases, finding["case"])
     return out
+
+
+def _failing_rejections(section: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """(finding, rejection) of every undeclared rejection of the new pipeline that fails the run."""
+    fails = _failing(section)
+    for finding, rej in _new_rejections(section):
+        if not rej["expected"] and (finding["case"], finding["lane"], rej["rule"]) in fails:
+            yield finding, rej
+
+
+def _new_rejections(section: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """(finding, rejection) of every known rejection of the new pipeline, in report order."""
+    return ((f, r) for f in section.get("findings", []) if f["side"] == "new" for r in f["rejections"])
+
+
+def _append_new(names: list[str], name: str) -> None:
+    if name not in names:
+        names.append(name)
 
 
 def _few(names: list[str], shown: int = 2) -> str:
@@ -229,11 +267,10 @@ def _few(names: list[str], shown: int = 2) -> str:
 def exit_reason(section: Mapping[str, Any], limit: int = 3) -> str:
     """One short line saying why ``exit_code`` is what it is: the undeclared rejections by rule."""
     groups = undeclared_new(section)
-    introduced = section.get("fail_on") == "introduced"
+    what = "introduced by" if section.get("fail_on") == "introduced" else "on"
     if not groups:
-        return f"no undeclared known rejection {'introduced by' if introduced else 'on'} the new pipeline"
+        return f"no undeclared known rejection {what} the new pipeline"
     count = len(_failing(section))
     parts = [f"{rule} on {_few(lanes)} ({_few(cases)})" for rule, (lanes, cases) in list(groups.items())[:limit]]
     more = f", and {len(groups) - limit} more rule(s)" if len(groups) > limit else ""
-    what = "introduced by" if introduced else "on"
     return f"{count} undeclared known rejection(s) {what} the new pipeline: {', '.join(parts)}{more}"

@@ -109,17 +109,29 @@ def _proto(root: Any, parts: Parts) -> str:
     while i < len(parts):
         step = parts[i]
         if step == "properties" and i + 1 < len(parts) and isinstance(node, dict):
-            keys = list(node.get("properties", {}))
-            name = parts[i + 1]
-            out += f".properties[{keys.index(name) if name in keys else name}].value"
-            node = node.get("properties", {}).get(name)
+            out += _proto_entry(node, parts[i + 1])
+            node = node.get("properties", {}).get(parts[i + 1])
             i += 2
             continue
         out += _snake(step)
-        node = node.get(step) if isinstance(node, dict) and isinstance(step, str) else (
-            node[step] if isinstance(node, list) and isinstance(step, int) else None)
+        node = _child(node, step)
         i += 1
     return out
+
+
+def _proto_entry(node: dict[str, Any], name: str | int) -> str:
+    """A property as a proto map entry: by its index among the properties (its name if absent)."""
+    keys = list(node.get("properties", {}))
+    return f".properties[{keys.index(name) if name in keys else name}].value"
+
+
+def _child(node: Any, step: str | int) -> Any:
+    """The value one step below ``node``, None when the step does not fit it."""
+    if isinstance(node, dict) and isinstance(step, str):
+        return node.get(step)
+    if isinstance(node, list) and isinstance(step, int):
+        return node[step]
+    return None
 
 
 def _snake(step: str | int) -> str:

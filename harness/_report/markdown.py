@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness._baseline.render import baseline_forms
+from harness._baseline.block import baseline_forms
 
 __all__ = ["INTENDED_SAMPLE", "LIMIT", "MARKS", "Block", "fit", "render", "table"]
 

@@ -36,7 +36,7 @@ Fixtures for Python pins inside a suite folder:
 
 from __future__ import annotations
 
-import fnmatch
+import contextlib
 import importlib
 import json
 import re
@@ -47,13 +47,14 @@ from typing import IO, Any
 
 import pytest
 
-from harness._common.redact import redactor
 from harness._errors import HarnessError, InputError
 from harness._model import Case, Observation, PinSpec, Side, Subject, Suite
 from harness._pins import cache
 from harness._pins.check import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
+from harness._pins.collect import case_lanes
 from harness._pins.declarative import PinFailure, evaluate
 from harness._pins.ids import select_set, suite_prefix
+from harness._pins.results import result_line
 
 __all__ = ["CaseFile", "CaseLane", "ExpectItem", "PinItem", "observe", "pipeline_module"]
 
@@ -87,9 +88,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "harness_pin: a pin collected from a case file")
     cache.set_against(config.getoption("--harness-against"))
     cache.set_isolate(bool(config.getoption("--harness-isolate")))
-    revisions = dict(part.split(":", 1) for part in str(config.getoption("--harness-revisions")).split(",") if part)
+    revisions = dict(part.split(":", 1) for part in _listed(config, "--harness-revisions"))
     cache.set_revisions(revisions.get("old"), revisions.get("new"))
-    cache.set_versions([v for v in str(config.getoption("--harness-versions")).split(",") if v])
+    cache.set_versions(_listed(config, "--harness-versions"))
     if config.getoption("--harness-observations"):
         cache.use_store(Path(config.getoption("--harness-observations")))
     path = config.getoption("--harness-results")
@@ -112,22 +113,10 @@ _results: list[IO[str]] = []  # the --harness-results file, when asked for
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if not _results or (report.when != "call" and not (report.failed or report.skipped)):
-        return
-    handle = _results[0]
-    message = ""
-    if report.failed:
-        message = report.longreprtext.strip().splitlines()[-1] if report.longreprtext else "failed"
-    elif report.skipped and isinstance(report.longrepr, tuple):
-        message = str(report.longrepr[2])
-    message = redactor().text(message[:2000])  # a pin's message can quote pipeline output
-    # a catches_old pin against old: the file keeps what the pin itself did (harness run reads it)
-    props = dict(report.user_properties)
-    outcome = props.get("harness_outcome", report.outcome)
-    message = redactor().text(str(props["harness_message"])[:2000]) if "harness_message" in props else message
-    handle.write(json.dumps({"nodeid": report.nodeid, "when": report.when, "outcome": outcome,
-                             "message": message, "duration_s": round(report.duration, 6)}) + "\n")
-    handle.flush()
+    line = result_line(report) if _results else None
+    if line is not None:
+        _results[0].write(json.dumps(line) + "\n")
+        _results[0].flush()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -151,17 +140,22 @@ def pytest_collection(session: pytest.Session) -> None:
     plain: list[tuple[str, str]] = []
     for i, arg in enumerate(args):
         m = _ITEM_ARG.match(arg)
-        file, _, name = (m.group("head") if m else arg).partition("::")
+        args[i] = m.group("head") if m else arg
+        file, _, name = args[i].partition("::")
         key = (str((here / file).resolve()), name)
         if m is None:
             plain.append(key)
-            continue
-        args[i] = m.group("head")
-        _only.setdefault(key, set()).add(m.group("pin"))
+        else:
+            _only.setdefault(key, set()).add(m.group("pin"))
     for file, name in plain:  # its folder, file, case or case x lane asked for too: every pin of it
-        for key in [k for k in _only if _covers(file, name, k)]:
-            del _only[key]
+        _forget_covered(file, name)
     args[:] = list(dict.fromkeys(args))
+
+
+def _forget_covered(file: str, name: str) -> None:
+    """No single-pin narrowing for the case x lanes the plain argument ``file::name`` collects whole."""
+    for key in [k for k in _only if _covers(file, name, k)]:
+        del _only[key]
 
 
 def _covers(file: str, name: str, key: tuple[str, str]) -> bool:
@@ -176,10 +170,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     name = str(config.getoption("--harness-pins"))
     if name:
         keep = _in_pin_set(config, keep, name)
-    kept = set(keep)
-    dropped = [item for item in items if item not in kept]
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
+    if len(keep) < len(items):
+        kept = set(keep)
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
         items[:] = keep
 
 
@@ -201,13 +194,7 @@ def _known_ids(config: pytest.Config) -> list[str]:
 def _in_pin_set(config: pytest.Config, items: list[pytest.Item], name: str) -> list[pytest.Item]:
     """The items of the named pin set, suite by suite; items of no suite are not in any set."""
     known = _known_ids(config)
-    by_suite: dict[str, tuple[Suite, list[pytest.Item]]] = {}
-    for item in items:
-        try:
-            suite = cache.suite_for(item.path)
-        except LookupError:
-            continue
-        by_suite.setdefault(suite.root, (suite, []))[1].append(item)
+    by_suite = _by_suite(items)
     kept: set[str] = set()
     for suite, members in by_suite.values():
         prefix = suite_prefix(suite, config.rootpath)
@@ -220,12 +207,19 @@ def _in_pin_set(config: pytest.Config, items: list[pytest.Item], name: str) -> l
     return [item for item in items if item.nodeid in kept]
 
 
-def _globs(config: pytest.Config, name: str) -> list[str]:
-    return [g for g in str(config.getoption(name)).split(",") if g]
+def _by_suite(items: list[pytest.Item]) -> dict[str, tuple[Suite, list[pytest.Item]]]:
+    """The items of each suite folder (by its root); items of no suite are left out."""
+    out: dict[str, tuple[Suite, list[pytest.Item]]] = {}
+    for item in items:
+        with contextlib.suppress(LookupError):
+            suite = cache.suite_for(item.path)
+            out.setdefault(suite.root, (suite, []))[1].append(item)
+    return out
 
 
-def _wanted(value: str, globs: list[str]) -> bool:
-    return not globs or any(fnmatch.fnmatchcase(value, g) for g in globs)
+def _listed(config: pytest.Config, name: str) -> list[str]:
+    """A comma-separated option's parts."""
+    return [part for part in str(config.getoption(name)).split(",") if part]
 
 
 class CaseFile(pytest.File):
@@ -236,15 +230,9 @@ class CaseFile(pytest.File):
             suite = cache.suite_for(self.path)
         except (HarnessError, LookupError) as exc:
             raise self.CollectError(str(exc)) from None
-        cases, lanes = _globs(self.config, "--harness-cases"), _globs(self.config, "--harness-lanes")
-        root = Path(suite.root)
-        for case in suite.cases:
-            if (root / case.file).resolve() != self.path.resolve() or not _wanted(case.id, cases):
-                continue
-            for lane_id in case.lanes:
-                if _wanted(lane_id, lanes):
-                    yield CaseLane.from_parent(self, name=f"{case.id}[{lane_id}]", suite=suite,
-                                               case=case, lane_id=lane_id)
+        cases, lanes = _listed(self.config, "--harness-cases"), _listed(self.config, "--harness-lanes")
+        for case, lane_id in case_lanes(suite, self.path, cases, lanes):
+            yield CaseLane.from_parent(self, name=f"{case.id}[{lane_id}]", suite=suite, case=case, lane_id=lane_id)
 
 
 class CaseLane(pytest.Collector):

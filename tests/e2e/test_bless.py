@@ -29,6 +29,7 @@ def _run(suite: Path) -> subprocess.CompletedProcess[str]:
     return _harness(suite.parent, "run", suite.name, "-q", "--out", "reports")
 
 
+@pytest.mark.expensive
 def test_a_blessed_divergence_needs_a_reason_before_the_suite_loads_again(tmp_path: Path) -> None:
     suite = shutil.copytree(SCENARIO, tmp_path / "cased")
     pipes = suite / "echo.py"
@@ -48,6 +49,7 @@ def test_a_blessed_divergence_needs_a_reason_before_the_suite_loads_again(tmp_pa
     assert _run(suite).returncode == ExitCode.OK
 
 
+@pytest.mark.expensive
 def test_update_golden_rewrites_a_stale_golden_file_from_the_new_output(tmp_path: Path) -> None:
     suite = shutil.copytree(SCENARIO, tmp_path / "cased")
     cases = suite / "echo.cases.yaml"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.expensive]
 
 
 def run(repo: Path, tmp: Path, *args: str) -> tuple[int, dict[str, Any]]:

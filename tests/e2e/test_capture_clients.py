@@ -52,6 +52,7 @@ def test_the_openai_sdk_request_is_recorded_as_sent_with_its_key_removed(suite: 
     assert exchange.receipt == "accepted-openai-chat" and pipe.said.strip() == "answered 200"
 
 
+@pytest.mark.expensive
 def test_the_anthropic_sdk_receives_the_recorded_400_for_a_root_oneof_tool(suite: Path) -> None:
     pipe = _client(suite, "anthropic_client.py", "ANTHROPIC_BASE_URL")
     obs = _call(pipe, [ROOT_ONEOF], CLAUDE)
@@ -91,6 +92,7 @@ def _same_body_same_rejection(report: dict[str, Any]) -> None:
     assert rules == {("old", "anthropic.root-composition"), ("new", "anthropic.root-composition")}
 
 
+@pytest.mark.expensive
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_harness_run_compares_the_anthropic_sdk_with_a_node_fetch_client_on_the_wire(suite: Path,
                                                                                      tmp_path: Path) -> None:
@@ -115,6 +117,7 @@ def test_observe_request_makes_the_whole_request_the_observation_without_host_or
     assert obs.value["body"]["tools"][0]["function"]["name"] == "lookup"
 
 
+@pytest.mark.expensive
 def test_the_wire_and_the_in_process_transport_record_the_same_request_for_the_same_sdk_call(suite: Path) -> None:
     from harness._pipeline.capture.transport import TransportPipeline
 
@@ -132,6 +135,7 @@ def test_the_wire_and_the_in_process_transport_record_the_same_request_for_the_s
     assert on_wire.value == in_process.value and on_wire.wire == in_process.wire
 
 
+@pytest.mark.expensive
 def test_harness_run_compares_an_sdk_on_the_wire_with_the_same_sdk_in_process(suite: Path, tmp_path: Path) -> None:
     text = (suite / "suite.yaml").read_text()
     (suite / "suite.yaml").write_text(text.replace(

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from harness._report.validate import validate_report
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
 
 def harness(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The command in its own interpreter, as a user runs it."""
     return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True,
                           timeout=300, cwd=cwd, check=False)
 
@@ -57,13 +59,13 @@ def test_two_runs_give_the_same_report_apart_from_timings(toy: Path, tmp_path: P
 
 
 def test_a_clean_selection_exits_0_and_prints_the_table(toy: Path, tmp_path: Path) -> None:
-    got = harness("run", str(toy), "--case", "plain-tool", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    got = harness_main("run", str(toy), "--case", "plain-tool", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 0, got.stdout + got.stderr
     assert "plain-tool" in got.stdout and "intended" in got.stdout
 
 
 def test_pins_against_old_report_which_pins_catch_it(toy: Path, tmp_path: Path) -> None:
-    got = harness("run", str(toy), "--case", "plain-tool", "--pins-against", "old", "--out", str(tmp_path / "o"),
+    got = harness_main("run", str(toy), "--case", "plain-tool", "--pins-against", "old", "--out", str(tmp_path / "o"),
                   "--format", "json", cwd=tmp_path)
     report = json.loads(got.stdout)
     assert report["pins"]["catches_old"] == {"failed": 1, "passed": [],
@@ -73,19 +75,19 @@ def test_pins_against_old_report_which_pins_catch_it(toy: Path, tmp_path: Path) 
 
 def test_a_broken_suite_exits_2_with_one_message_and_no_traceback(toy: Path, tmp_path: Path) -> None:
     (toy / "toy.cases.yaml").write_text("version: 1\nsubject: toy\ncases:\n  - {id: x, tools: [], colour: 1}\n")
-    got = harness("run", str(toy), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    got = harness_main("run", str(toy), "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 2
     assert "toy.cases.yaml:4 at cases[0].colour" in got.stderr and "Traceback" not in got.stderr
 
 
 def test_filters_that_match_nothing_are_a_bad_argument(toy: Path, tmp_path: Path) -> None:
-    got = harness("run", str(toy), "--lane", "nope", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    got = harness_main("run", str(toy), "--lane", "nope", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 2 and "bad argument" in got.stderr
 
 
 def test_an_output_folder_that_is_a_file_is_a_bad_argument_not_a_bug(toy: Path, tmp_path: Path) -> None:
     (tmp_path / "afile").write_text("x")
-    got = harness("run", str(toy), "--out", str(tmp_path / "afile"), cwd=tmp_path)
+    got = harness_main("run", str(toy), "--out", str(tmp_path / "afile"), cwd=tmp_path)
     assert got.returncode == 2 and "afile" in got.stderr and "internal error" not in got.stderr
 
 
@@ -96,7 +98,7 @@ def test_a_mistyped_rejection_declaration_stops_the_run_before_anything_is_built
     text = case_file.read_text()
     assert "rule: anthropic.root-composition" in text
     case_file.write_text(text.replace("rule: anthropic.root-composition", "rule: anthropic.root-compositon", 1))
-    got = harness("run", "cases", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    got = harness_main("run", "cases", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 2, got.stderr
     assert "recorded_tools.cases.yaml" in got.stderr and "rejections[0].rule" in got.stderr
     assert not (tmp_path / "out").exists()  # nothing ran, no run folder
@@ -104,22 +106,22 @@ def test_a_mistyped_rejection_declaration_stops_the_run_before_anything_is_built
 
 def test_a_broken_ledger_is_bad_input_for_the_main_job_too(toy: Path, tmp_path: Path) -> None:
     (toy / "bad.ledger.yaml").write_text("version: 1\nmutants:\n  - {id: x, colour: 1}\n")
-    got = harness("run", str(toy), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    got = harness_main("run", str(toy), "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 2 and "bad.ledger.yaml:3 at mutants[0].colour" in got.stderr
 
 
 def test_a_latest_that_is_a_real_folder_does_not_hide_the_verdict(toy: Path, tmp_path: Path) -> None:
     (tmp_path / "out" / "latest").mkdir(parents=True)
-    got = harness("run", str(toy), "--case", "plain-tool", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    got = harness_main("run", str(toy), "--case", "plain-tool", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 0, got.stderr
     assert "latest is not a symlink" in got.stderr and not list((tmp_path / "out").glob(".latest.*"))
 
 
 def test_workers_zero_is_refused_because_pipelines_must_run_isolated(toy: Path, tmp_path: Path) -> None:
-    got = harness("run", str(toy), "--workers", "0", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    got = harness_main("run", str(toy), "--workers", "0", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 2 and "--workers" in got.stderr
 
 
 def test_a_timeout_of_nan_is_a_bad_argument(toy: Path, tmp_path: Path) -> None:
-    got = harness("run", str(toy), "--timeout", "nan", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    got = harness_main("run", str(toy), "--timeout", "nan", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 2 and "nan" in got.stderr and not (tmp_path / "out").exists()

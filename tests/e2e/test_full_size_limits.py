@@ -13,7 +13,7 @@ from harness._errors import InputError
 from tests.unit.load.test_suite_errors import errors_of, make_suite
 from tests.unit.load.test_yaml_loading import ALIAS_BOMB
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.expensive]
 
 
 def test_an_alias_bomb_is_refused_with_the_file_and_the_limit() -> None:

@@ -26,6 +26,7 @@ def test_ruff_finds_nothing_in_the_package_the_subjects_the_tests_and_the_benchm
     assert got.returncode == 0, got.stdout[-3000:]
 
 
+@pytest.mark.expensive
 @pytest.mark.parametrize("target", ["harness", "subjects/wire_harness_subjects"])
 def test_mypy_strict_finds_nothing_in_the_package_and_the_subjects_distribution(repo: Path, target: str) -> None:
     got = subprocess.run([tool("mypy"), target], cwd=repo, capture_output=True, text=True, timeout=600,

@@ -27,6 +27,7 @@ def _mutate(suite: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[
                           capture_output=True, text=True, check=False, cwd=suite.parent)
 
 
+@pytest.mark.expensive
 def test_only_escapes_the_baseline_did_not_have_fail_the_run(tmp_path: Path) -> None:
     suite = shutil.copytree(SCENARIO, tmp_path / "cased")
     ledger = suite / "echo.ledger.yaml"

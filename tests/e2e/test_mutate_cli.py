@@ -13,7 +13,7 @@ import pytest
 
 from harness._exitcodes import ExitCode
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.expensive]
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "mutate" / "cased"
 HARNESS = [sys.executable, "-c", "from harness._cli.main import main; main()"]

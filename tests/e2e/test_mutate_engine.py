@@ -143,6 +143,7 @@ def test_the_stryker_report_of_a_real_run_carries_each_mutants_replacement(
     assert "<mutation-test-report-app" in page and json.dumps(report["schemaVersion"]) in page
 
 
+@pytest.mark.expensive
 def test_shards_merge_to_the_same_matrix_as_one_run(full: tuple[Path, dict[str, Any], int], tmp_path: Path) -> None:
     _, whole, _ = full
     suite = load_suite(_copy(tmp_path / "calc"))
@@ -153,6 +154,7 @@ def test_shards_merge_to_the_same_matrix_as_one_run(full: tuple[Path, dict[str, 
     assert merged["shard"] == ["1/2", "2/2"] and merged["verdict"]["complete"]
 
 
+@pytest.mark.expensive
 def test_an_interrupted_run_resumes_without_redoing_finished_mutants(
         full: tuple[Path, dict[str, Any], int], tmp_path: Path) -> None:
     _, whole, _ = full
@@ -180,6 +182,7 @@ def test_an_interrupted_run_resumes_without_redoing_finished_mutants(
     assert _matrix(section) == _matrix(whole)
 
 
+@pytest.mark.expensive
 def test_a_claim_naming_no_collected_pin_is_bad_input_before_any_mutant_runs(tmp_path: Path) -> None:
     suite = _copy(tmp_path / "calc")
     ledger = suite / "calc.ledger.yaml"

@@ -17,7 +17,7 @@ import pytest
 
 from harness._mutate.foreign import INSTRUMENTER
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.heavy]  # a whole example's ledger mutated, a cargo build: tests/README.md
 
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = [sys.executable, "-c", "from harness._cli.main import main; main()"]

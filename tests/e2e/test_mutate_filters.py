@@ -70,6 +70,7 @@ def test_the_whole_run_has_three_mutants_and_four_pins(suite: Path, tmp_path: Pa
     assert section["pins"]["collected"] == 4  # two pins on two lanes
 
 
+@pytest.mark.expensive
 def test_mutant_runs_only_the_named_mutant(suite: Path, tmp_path: Path) -> None:
     proc, section = _mutate(suite, tmp_path / "one", "--mutant", "tools-dropped")
     assert proc.returncode == ExitCode.OK, proc.stderr
@@ -78,6 +79,7 @@ def test_mutant_runs_only_the_named_mutant(suite: Path, tmp_path: Path) -> None:
     assert section["totals"]["total"] == 1 and section["verdict"]["complete"] is True
 
 
+@pytest.mark.expensive
 def test_mutant_takes_a_glob_and_refuses_an_id_that_names_no_mutant(suite: Path, tmp_path: Path) -> None:
     proc, section = _mutate(suite, tmp_path / "glob", "--mutant", "model-*")
     assert [m["id"] for m in section["mutants"]] == ["model-dropped", "model-upper-dropped"], proc.stderr
@@ -87,6 +89,7 @@ def test_mutant_takes_a_glob_and_refuses_an_id_that_names_no_mutant(suite: Path,
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.expensive
 def test_case_runs_only_its_pins_and_names_the_mutant_it_leaves_out(suite: Path, tmp_path: Path) -> None:
     proc, section = _mutate(suite, tmp_path / "plain", "--case", "plain")
     assert proc.returncode == ExitCode.OK, proc.stderr
@@ -95,6 +98,7 @@ def test_case_runs_only_its_pins_and_names_the_mutant_it_leaves_out(suite: Path,
     assert "left out 1 declared mutant(s) whose claimed pins are outside --case/--lane: tools-dropped" in proc.stderr
 
 
+@pytest.mark.expensive
 def test_lane_runs_only_that_lanes_pins_and_claims_are_judged_there(suite: Path, tmp_path: Path) -> None:
     proc, section = _mutate(suite, tmp_path / "two", "--lane", "two")
     assert proc.returncode == ExitCode.OK, proc.stderr

@@ -20,7 +20,7 @@ from harness._load import load_suite
 from harness._mutate import Options, run
 from harness._mutate.results import expand
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.expensive]
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "mutate" / "observed"
 

@@ -19,7 +19,7 @@ from harness._mutate.foreign import INSTRUMENTER
 from harness._mutate.results import expand
 from harness._mutate.sandbox import overlay_works
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.expensive]
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios" / "mutate"
 HARNESS = [sys.executable, "-c", "from harness._cli.main import main; main()"]

@@ -63,6 +63,7 @@ def test_the_official_viewer_renders_the_report_offline(tmp_path: Path) -> None:
     assert "50.00" in seen["text"]  # one killed, one survived
 
 
+@pytest.mark.expensive
 def test_the_matrix_page_filters_by_status_file_and_pin_and_sorts(tmp_path: Path) -> None:
     section = matrix_section()
     full = expand(section)
@@ -91,6 +92,7 @@ def test_the_matrix_page_filters_by_status_file_and_pin_and_sorts(tmp_path: Path
     assert key == sorted(key, reverse=True)  # clicked twice: descending by site
 
 
+@pytest.mark.expensive
 def test_picking_a_pin_group_shows_it_red_where_any_of_its_items_is(tmp_path: Path) -> None:
     from harness._mutate.results import build_section
 

@@ -60,6 +60,7 @@ def test_github_root_compositions_are_measured(github: ImportResult) -> None:
     assert 5 <= len(roots) <= 60 and 10 <= len(bodies) <= 60
 
 
+@pytest.mark.expensive
 def test_each_anthropic_lane_ships_something_known_for_every_composed_tool(github: ImportResult) -> None:
     subject = resolve_subject("anthropic_messages")
     lanes = load_lanes(REPO / "cases" / "lanes" / "anthropic.yaml")
@@ -78,6 +79,7 @@ def test_each_anthropic_lane_ships_something_known_for_every_composed_tool(githu
     assert any(r.counts["kept"] == composed for r in new_rows), "no lane ships them verbatim"
 
 
+@pytest.mark.expensive
 def test_the_cli_reports_the_same_in_json(github: ImportResult) -> None:
     harness = Path(sys.executable).parent / "harness"
     done = subprocess.run([str(harness), "openapi", str(GITHUB), "--format", "json", "--lanes", str(REPO / "cases")],

@@ -22,6 +22,7 @@ BOMB = HEAD + "".join(  # nine levels of ten: 10**9 values once the aliases are 
     f"  {b}: &{b} [{', '.join([f'*{a}'] * 10)}]\n" for a, b in zip("abcdefgh", "bcdefghi", strict=True))
 
 
+@pytest.mark.expensive
 def test_a_billion_value_alias_bomb_is_refused_at_two_million_values(tmp_path: Path) -> None:
     path = tmp_path / "bomb.yaml"
     path.write_text(BOMB, encoding="utf-8")

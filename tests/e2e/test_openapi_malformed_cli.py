@@ -4,11 +4,11 @@ and no summary claiming an import happened."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -36,8 +36,7 @@ DOCUMENTS = {
 def test_a_malformed_document_gets_one_line_naming_its_place(tmp_path: Path, scenario: str) -> None:
     text, message = DOCUMENTS[scenario]
     (tmp_path / "api.yaml").write_text(text, encoding="utf-8")
-    done = subprocess.run([str(Path(sys.executable).parent / "harness"), "openapi", "api.yaml"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    done = harness_main("openapi", "api.yaml", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stderr == f"harness: {message}\n"
     assert done.stdout == ""

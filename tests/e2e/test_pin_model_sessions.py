@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 pytest_plugins = ["pytester"]
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.expensive]
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "porting"
 

@@ -27,6 +27,7 @@ def test_every_pin_and_expectation_is_an_item_named_file_case_lane_pin(scenarios
     assert not any("plain-tool[plain]::fancy_names_are_upper" in i for i in ids)  # pins keep to their lanes
 
 
+@pytest.mark.expensive
 def test_a_crashing_or_hanging_pipeline_fails_its_items_and_the_run_goes_on(scenarios: Path) -> None:
     got = run_pytest(scenarios / "suites" / "toy", "--harness-cases=crashes,hangs,after-the-crashes", "-rA")
     assert "FAILED toy/toy.cases.yaml::crashes[plain]::expect" in got.stdout
@@ -35,6 +36,7 @@ def test_a_crashing_or_hanging_pipeline_fails_its_items_and_the_run_goes_on(scen
     assert "PASSED toy/toy.cases.yaml::after-the-crashes[plain]::expect" in got.stdout
 
 
+@pytest.mark.expensive
 def test_against_the_old_pipeline_the_pins_that_catch_it_fail_as_expected(scenarios: Path) -> None:
     got = run_pytest(scenarios / "suites" / "toy", "--harness-cases=plain-tool", "--harness-against=old", "-rA")
     assert got.returncode == 0, got.stdout  # exactly the catches_old pins failed
@@ -43,6 +45,7 @@ def test_against_the_old_pipeline_the_pins_that_catch_it_fail_as_expected(scenar
     assert "SKIPPED" in got.stdout  # the expect items have no meaning against old
 
 
+@pytest.mark.expensive
 def test_a_broken_case_file_is_one_collection_error_naming_the_place(tmp_path: Path, scenarios: Path) -> None:
     suite = tmp_path / "toy"
     import shutil

@@ -25,8 +25,9 @@ from harness._errors import InputError
 from harness._evidence import ObservationStore
 from harness._load import load_suite
 from harness._model import Side, Suite
+from harness._pins.document import claims
 from harness._pins.ids import node_root
-from harness._pins.run import _claims, run_pins
+from harness._pins.run import run_pins
 
 pytestmark = pytest.mark.slow
 
@@ -80,7 +81,7 @@ def assert_same(inproc: dict[str, Any], plugin: dict[str, Any], suite: Suite, ag
     assert not differ, json.dumps(differ, indent=1)[:4000]
     assert inproc["pytest_exit"] == plugin["pytest_exit"], plugin["output"]
     if against == "old":
-        assert inproc["catches_old"] == _claims(suite, plugin["results"])
+        assert inproc["catches_old"] == claims(suite, plugin["results"])
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +116,7 @@ def compare_paths(suite: Suite, store: Path, tmp: Path, against: Side, pin_set: 
     return inproc
 
 
+@pytest.mark.expensive
 @pytest.mark.parametrize("against", ["new", "old"])
 def test_every_item_of_the_bundled_suite_is_reported_as_the_plugin_reports_it(
         bundled: tuple[Suite, Path], tmp_path: Path, against: Side) -> None:
@@ -124,7 +126,7 @@ def test_every_item_of_the_bundled_suite_is_reported_as_the_plugin_reports_it(
         assert got["summary"]["failed"] > 50, got["summary"]
 
 
-@pytest.mark.parametrize("against", ["new", "old"])
+@pytest.mark.parametrize("against", ["new", pytest.param("old", marks=pytest.mark.expensive)])
 def test_pins_failing_every_way_are_reported_as_the_plugin_reports_them(
         failing: tuple[Suite, Path], tmp_path: Path, against: Side) -> None:
     got = compare_paths(*failing, tmp_path, against)
@@ -139,6 +141,7 @@ def test_pins_failing_every_way_are_reported_as_the_plugin_reports_them(
     assert not any(i.startswith("build/") for i in by_id)  # pytest does not enter build/: neither do pins
 
 
+@pytest.mark.expensive
 def test_a_pin_set_and_case_and_lane_limits_keep_the_same_items(failing: tuple[Suite, Path], tmp_path: Path) -> None:
     got = compare_paths(*failing, tmp_path, "new", pin_set="mixed")
     assert {r["id"] for r in got["results"]} == {
@@ -149,6 +152,7 @@ def test_a_pin_set_and_case_and_lane_limits_keep_the_same_items(failing: tuple[S
     assert "failing.cases.yaml::steady[loud]::expect" not in {r["id"] for r in limited["results"]}
 
 
+@pytest.mark.expensive
 def test_a_pin_set_naming_no_pin_is_the_same_input_error_either_way(failing: tuple[Suite, Path],
                                                                      tmp_path: Path) -> None:
     suite, store = failing
@@ -158,6 +162,7 @@ def test_a_pin_set_naming_no_pin_is_the_same_input_error_either_way(failing: tup
     assert plugin["pytest_exit"] == 4 and str(err.value) in plugin["output"]
 
 
+@pytest.mark.expensive
 def test_a_conftest_acting_on_items_gets_them_all_through_pytest(tmp_path_factory: pytest.TempPathFactory,
                                                                  scenarios_dir: Path, tmp_path: Path) -> None:
     root = tmp_path_factory.mktemp("hooked") / "failing_pins"

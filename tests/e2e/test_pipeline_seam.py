@@ -54,6 +54,7 @@ def _programs_left(marker: str) -> list[str]:
     return left
 
 
+@pytest.mark.expensive
 def test_each_fault_of_a_command_pipeline_is_an_outcome_and_the_run_goes_on(suite: Path, tmp_path: Path) -> None:
     got = harness(
         "run", str(suite), "--out", str(tmp_path / "out"), "--format", "json", "--workers", "2", cwd=tmp_path)
@@ -84,6 +85,7 @@ def test_a_python_callable_runs_inside_another_interpreter_with_its_own_path(sui
     assert {"model": "m", "tools": [tool], "python": 3, "lane": "plain"} in bodies
 
 
+@pytest.mark.expensive
 def test_pins_read_the_build_stages_observations_instead_of_calling_pipelines_again(
         suite: Path, tmp_path: Path) -> None:
     calls = tmp_path / "calls.log"
@@ -99,6 +101,7 @@ def test_pins_read_the_build_stages_observations_instead_of_calling_pipelines_ag
     assert len(without_pins) == 6
 
 
+@pytest.mark.expensive
 def test_the_saved_evidence_holds_every_observation_of_the_run(suite: Path, tmp_path: Path) -> None:
     got = harness("run", str(suite), "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert got.returncode == 1

@@ -48,6 +48,7 @@ def test_without_the_plugin_installed_the_case_file_gets_one_error_listing_the_r
             "module:attribute, found 'acme_echo'") in got.stderr
 
 
+@pytest.mark.expensive
 def test_a_wire_a_third_party_registers_rebuilds_its_receipts_in_its_own_body_shape(plugin: Path) -> None:
     built = harness(plugin, "cassettes", "build", "--receipts", "receipts.jsonl", "--rules", "rules",
                     "--out", "suite/cassettes", site=plugin / "site")

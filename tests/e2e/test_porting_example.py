@@ -15,7 +15,7 @@ import pytest
 
 from harness._mutate.results import expand
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.expensive]
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "porting"
 

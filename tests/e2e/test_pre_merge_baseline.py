@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness._exitcodes import ExitCode
+from tests.e2e.inproc import harness_main
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("git") is None, reason="needs git for --in-diff")]
@@ -130,10 +131,9 @@ def _harness(repo: Path, out: Path, *args: str) -> subprocess.CompletedProcess[s
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A repository with a base commit on main, and that commit's run (the baseline)."""
-    root = tmp_path_factory.mktemp("premerge")
-    repo = root / "proj"
+def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A repository with a base commit on main."""
+    repo = tmp_path_factory.mktemp("premerge") / "proj"
     suite = repo / "suite"
     (suite / "rules").mkdir(parents=True)
     shutil.copy(REPO / "cases" / "rules" / "anthropic.rules.yaml", suite / "rules")
@@ -143,11 +143,19 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     _git(repo, "init", "-q", "-b", "main")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "base")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def project(repository: Path) -> tuple[Path, Path]:
+    """The repository and its base commit's run (the baseline)."""
+    repo, root = repository, repository.parent
     base = _harness(repo, root / "base")
     assert base.returncode == ExitCode.KNOWN_REJECTION, base.stderr  # the base's own finding
     return repo, root / "base"
 
 
+@pytest.mark.expensive
 def test_a_pr_adding_two_escapes_and_a_rejection_fails_and_lists_exactly_those_first(
         project: tuple[Path, Path], tmp_path: Path) -> None:
     repo, base = project
@@ -172,6 +180,7 @@ def test_a_pr_adding_two_escapes_and_a_rejection_fails_and_lists_exactly_those_f
     assert alone.returncode == ExitCode.MUTANTS_ESCAPED, alone.stderr
 
 
+@pytest.mark.expensive
 def test_the_same_job_on_an_unchanged_branch_passes_though_the_base_has_findings(
         project: tuple[Path, Path], tmp_path: Path) -> None:
     repo, base = project
@@ -189,9 +198,7 @@ def test_the_same_job_on_an_unchanged_branch_passes_though_the_base_has_findings
     (["--baseline", "nowhere"], "--baseline='nowhere': expected a finished run folder"),
 ], ids=["in-diff-without-mutate", "fail-on-new-without-baseline", "baseline-that-is-no-run"])
 def test_baseline_flags_that_cannot_work_are_bad_input_before_anything_runs(
-        project: tuple[Path, Path], tmp_path: Path, args: list[str], said: str) -> None:
-    repo, _ = project
-    got = subprocess.run([sys.executable, "-m", "harness", "run", "suite", "-q", "--out", str(tmp_path / "out"),
-                          *args], cwd=repo, capture_output=True, text=True, timeout=300, check=False)
+        repository: Path, tmp_path: Path, args: list[str], said: str) -> None:
+    got = harness_main("run", "suite", "-q", "--out", str(tmp_path / "out"), *args, cwd=repository)
     assert got.returncode == ExitCode.BAD_INPUT and said in got.stderr, got.stderr
     assert not (tmp_path / "out").exists()

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,6 +12,7 @@ from typing import ClassVar
 
 import pytest
 
+from tests.e2e.inproc import harness_main
 from tests.unit.reject.scenario import MESSAGE, write_suite
 
 pytestmark = pytest.mark.slow
@@ -53,9 +52,17 @@ class Provider(BaseHTTPRequestHandler):
         pass
 
 
+class QuietServer(ThreadingHTTPServer):
+    """The probe runs in this process (``harness_main``) and cuts hostile answers off on purpose:
+    the server thread's report of a dropped connection would land in the command's stderr."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass
+
+
 @pytest.fixture
 def server() -> Iterator[ThreadingHTTPServer]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Provider)
+    httpd = QuietServer(("127.0.0.1", 0), Provider)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield httpd
@@ -73,10 +80,8 @@ def probe(tmp_path: Path, server: ThreadingHTTPServer, mode: str, userinfo: str 
             "fronts": list(fronts)}
     suite = write_suite(tmp_path, None, lanes=[lane])
     out = tmp_path / "probe-out"
-    env = {**os.environ, "HARNESS_TEST_PROBE_KEY": FAKE_KEY}
-    got = subprocess.run([sys.executable, "-m", "harness", "probe", "--lane", "loop", "--suite", str(suite),
-                          "--out", str(out), "--key-env", "HARNESS_TEST_PROBE_KEY"],
-                         capture_output=True, text=True, timeout=120, cwd=REPO, env=env, check=False)
+    got = harness_main("probe", "--lane", "loop", "--suite", str(suite), "--out", str(out),
+                       "--key-env", "HARNESS_TEST_PROBE_KEY", cwd=REPO, env={"HARNESS_TEST_PROBE_KEY": FAKE_KEY})
     return got, out
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.inproc import harness_main
 from tests.unit.reject.scenario import write_suite
 
 pytestmark = pytest.mark.slow
@@ -58,9 +57,17 @@ class Hostile(BaseHTTPRequestHandler):
         pass
 
 
+class QuietServer(ThreadingHTTPServer):
+    """The probe runs in this process (``harness_main``) and cuts hostile answers off on purpose:
+    the server thread's report of a dropped connection would land in the command's stderr."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass
+
+
 @pytest.fixture
 def server() -> Iterator[ThreadingHTTPServer]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
+    httpd = QuietServer(("127.0.0.1", 0), Hostile)
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -77,11 +84,10 @@ def _probe(tmp_path: Path, server: ThreadingHTTPServer, mode: str, *extra: str,
             "fronts": ["anthropic"]}
     suite = write_suite(tmp_path, None, lanes=[lane])
     out = tmp_path / "probe-out"
-    env = {**os.environ, "HARNESS_TEST_PROBE_KEY": FAKE_KEY}
     started = time.monotonic()
-    got = subprocess.run([sys.executable, "-m", "harness", "probe", "--lane", "loop", "--suite", str(suite),
-                          "--out", str(out), "--key-env", "HARNESS_TEST_PROBE_KEY", *extra],
-                         capture_output=True, text=True, timeout=120, cwd=REPO, env=env, check=False)
+    got = harness_main("probe", "--lane", "loop", "--suite", str(suite), "--out", str(out),
+                       "--key-env", "HARNESS_TEST_PROBE_KEY", *extra, cwd=REPO,
+                       env={"HARNESS_TEST_PROBE_KEY": FAKE_KEY})
     return got, out, time.monotonic() - started
 
 

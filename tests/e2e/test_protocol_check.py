@@ -18,14 +18,13 @@ from harness._model import PipelineSpec
 from harness._pipeline.command import ADAPTER, CommandPipeline
 from harness._pipeline.protocol import schema_errors
 from tests.e2e.examples_tree import REPO, cargo_missing, mirror, node_missing
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
 
 def protocol_check(*cmd: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "harness", "protocol-check", "--timeout", "3",
-                           "--start-timeout", "3", "--", *cmd], capture_output=True, text=True, timeout=300,
-                          cwd=cwd, check=False)
+    return harness_main("protocol-check", "--timeout", "3", "--start-timeout", "3", "--", *cmd, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +92,7 @@ def test_protocol_check_warns_about_stray_lines_without_failing(scenarios: Path)
 
 
 def test_protocol_check_without_a_command_is_a_usage_error() -> None:
-    got = subprocess.run([sys.executable, "-m", "harness", "protocol-check"], capture_output=True, text=True,
-                         timeout=60, check=False)
+    got = harness_main("protocol-check")
     assert got.returncode == 2 and "CMD" in got.stderr
 
 

@@ -50,6 +50,7 @@ def _verdicts(report: dict[str, Any]) -> dict[str, str]:
     return {row["case"]: row["verdict"] for row in report["differential"]}
 
 
+@pytest.mark.expensive
 def test_a_released_version_is_provisioned_once_and_reused_offline(suite: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first = harness("run", str(suite), "--out", str(tmp_path / "out"), "--format", "json", cwd=tmp_path, cache=cache)
@@ -67,6 +68,7 @@ def test_a_released_version_is_provisioned_once_and_reused_offline(suite: Path, 
     assert _verdicts(_report(second)) == _verdicts(_report(first))
 
 
+@pytest.mark.expensive
 def test_a_version_matrix_compares_every_pair_in_one_run_and_one_report(suite: Path, tmp_path: Path) -> None:
     got = harness("run", str(suite), "--out", str(tmp_path / "out"), "--format", "json",
                   "--versions", "1.0.0,2.0.0,3.0.0", cwd=tmp_path, cache=tmp_path / "cache")
@@ -86,6 +88,7 @@ def test_a_version_matrix_compares_every_pair_in_one_run_and_one_report(suite: P
     assert len([p for p in (tmp_path / "cache" / "envs").iterdir() if p.is_dir()]) == 3
 
 
+@pytest.mark.expensive
 def test_a_version_pip_cannot_find_is_one_clear_error(suite: Path, tmp_path: Path) -> None:
     got = harness("run", str(suite), "--out", str(tmp_path / "out"), "--versions", "1.0.0,9.9.9", cwd=tmp_path,
                   cache=tmp_path / "cache")
@@ -115,6 +118,7 @@ def test_an_environment_left_half_made_is_made_again(suite: Path, tmp_path: Path
     assert provision(spec, said.append) == folder and said == []  # ready: reused without a word
 
 
+@pytest.mark.expensive
 def test_a_rejection_both_versions_share_fails_only_with_fail_on_rejections_any(suite: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     inherited = harness("run", str(suite), "--out", str(tmp_path / "out"), "--case", "slash-name", "-q",
@@ -128,6 +132,7 @@ def test_a_rejection_both_versions_share_fails_only_with_fail_on_rejections_any(
     assert "REJECTED anthropic.tool-name-pattern on claude (new): 1 case(s), 1 persisting: slash-name" in strict.stdout
 
 
+@pytest.mark.expensive
 def test_a_version_matrix_checks_each_pin_on_every_compared_pair(suite: Path, tmp_path: Path) -> None:
     cases = suite / "tiny.cases.yaml"
     cases.write_text(cases.read_text().rstrip("\n") + "\n    pins:\n      - {name: max_tokens_stays_1024, "

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.inproc import harness_main
+
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
@@ -17,9 +19,13 @@ ROOT_ONEOF = {"model": "m", "tools": [{"name": "t", "input_schema": {
     "type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}}]}
 
 
-def replay(body: Path, lane: str = LANE) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "harness", "replay", str(body), "--lane", lane,
-                           "--suite", str(REPO / "cases")], capture_output=True, text=True, timeout=120,
+def replay(body: Path, lane: str = LANE, fresh: bool = False) -> subprocess.CompletedProcess[str]:
+    """The command in this process; ``fresh``: in its own interpreter, where the stack is the
+    command's alone (the nesting limits are about that stack)."""
+    args = ("replay", str(body), "--lane", lane, "--suite", str(REPO / "cases"))
+    if not fresh:
+        return harness_main(*args, cwd=REPO)
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, timeout=120,
                           cwd=REPO, check=False)
 
 
@@ -75,7 +81,7 @@ def test_a_body_nested_thousands_of_levels_is_bad_input_naming_the_file_and_the_
         tmp_path: Path, levels: int, found: str) -> None:
     body = tmp_path / "deep.json"
     body.write_text(_nested_schema(levels))
-    got = replay(body)
+    got = replay(body, fresh=True)
     assert got.returncode == 2, (got.stdout, got.stderr)
     assert "internal error" not in got.stderr and "RecursionError" not in got.stderr
     assert f"BODY='{body}'" in got.stderr and "nesting at most 200 levels deep" in got.stderr
@@ -85,6 +91,6 @@ def test_a_body_nested_thousands_of_levels_is_bad_input_naming_the_file_and_the_
 def test_a_body_nested_just_within_the_limit_is_matched_as_usual(tmp_path: Path) -> None:
     body = tmp_path / "deep-but-fine.json"
     body.write_text(_nested_schema(96))  # two levels a step (schema, properties): 196 deep in all
-    got = replay(body)
+    got = replay(body, fresh=True)
     assert got.returncode == 0, (got.stdout, got.stderr)
     assert got.stdout.startswith("unknown:")

@@ -96,6 +96,7 @@ def test_old_ref_plays_the_base_commits_pipelines_and_shows_the_change_as_diverg
     assert _git(world["repo"], "status", "--porcelain") == "", "the run changed the user's working tree"
 
 
+@pytest.mark.expensive
 def test_a_second_run_reuses_the_worktree_and_does_not_run_setup_again(world: dict[str, Path]) -> None:
     for _ in range(2):
         got = harness(world, "--old-ref", "HEAD~1", "--case", "served-*")

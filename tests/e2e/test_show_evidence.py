@@ -13,7 +13,7 @@ import pytest
 
 from harness._evidence.view import unit_lines
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.expensive]
 
 HARNESS = [sys.executable, "-m", "harness"]
 

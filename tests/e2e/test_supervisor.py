@@ -120,6 +120,7 @@ def test_stopping_harness_run_mid_build_writes_a_report_that_says_it_is_partial(
     _until(lambda: not _ours(mark), within=10)
 
 
+@pytest.mark.expensive
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_stopping_harness_mutate_leaves_no_process_behind(suite: Path, tmp_path: Path, sig: int) -> None:
     mark = uuid.uuid4().hex

@@ -15,7 +15,7 @@ import pytest
 
 from tests.wheelhouse import setuptools_version
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.expensive]
 
 REPO = Path(__file__).resolve().parents[2]
 TREE = ("pyproject.toml", "README.md", "LICENSE", "harness", "cases/rules", "cases/lanes", "cassettes")

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
 __all__ = [
@@ -111,8 +110,8 @@ _SCALAR = (1, 0)  # the expanded size and height of a scalar
 
 def count_values(value: Any, limit: int) -> tuple[int, bool]:
     """Values in a loaded document (each alias copy counted), stopping just past ``limit``;
-    and whether one of them has no JSON meaning (a YAML binary, a NaN or an infinity: a YAML
-    date is fine, it is read as its ISO text)."""
+    and whether one of them has no JSON meaning (a NaN or an infinity, which Python's JSON reader
+    accepts; the YAML reader refuses those itself and reads a date as the text written)."""
     count = 0
     odd = False
     stack = [value]
@@ -130,8 +129,8 @@ def count_values(value: Any, limit: int) -> tuple[int, bool]:
 
 
 def is_json_scalar(value: Any) -> bool:
-    """A scalar a tool can carry: JSON's, or a YAML date (written out as ISO text)."""
-    if isinstance(value, (str, int, date, type(None))):
+    """A scalar a tool can carry: JSON's."""
+    if isinstance(value, (str, int, type(None))):
         return True
     return isinstance(value, float) and math.isfinite(value)
 

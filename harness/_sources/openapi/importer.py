@@ -357,7 +357,7 @@ def _duplicated(ops: list[Operation]) -> list[str]:
 def _refuse_non_json(doc: Document) -> None:
     found = first_non_json(doc.value)
     if found is not None:
-        raise _refuse(doc, found[0], "JSON values only (a YAML binary, NaN or infinity has no JSON form)",
+        raise _refuse(doc, found[0], "JSON values only (NaN or infinity has no JSON form)",
                       describe(found[1]))
 
 

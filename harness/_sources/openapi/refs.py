@@ -11,7 +11,6 @@ of exhausting the Python stack.
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any, Literal
 from urllib.parse import unquote
 
@@ -113,8 +112,7 @@ class Inliner:
         if isinstance(node, list):
             return self._list(node, depth, mode)
         if not isinstance(node, dict):
-            # YAML 1.1 reads an unquoted 2020-01-01 as a date; OpenAPI's YAML 1.2 keeps it text
-            return (node.isoformat() if isinstance(node, date) else node), _NO_CUT
+            return node, _NO_CUT  # a YAML date is already its text (YAML 1.2's reading): yamlsafe
         ref = node.get("$ref")
         if isinstance(ref, str):
             return self._ref(ref, node, depth, mode)

@@ -4,6 +4,7 @@ the official SDKs' requests recorded and answered from the bundled cassettes, wi
 from __future__ import annotations
 
 import json
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,10 @@ from harness._pipeline.capture import REMOVED, open_client
 from harness._pipeline.capture.transport import TransportPipeline
 from tests.sdk_clients import CLAUDE, OPENAI, ROOT_ONEOF, copy_sdk_suite
 
-pytest.importorskip("anthropic")
-pytest.importorskip("openai")
+# found, not imported: importing the SDKs costs about 1.5 CPU seconds, and every xdist worker
+# collects this module while only one runs it (the clients import them when a test calls them)
+pytestmark = pytest.mark.skipif(find_spec("anthropic") is None or find_spec("openai") is None,
+                                reason="needs the anthropic and openai SDKs (the [test] extra)")
 
 
 @pytest.fixture

@@ -60,7 +60,7 @@ def test_debug_lets_an_internal_error_through_with_its_traceback() -> None:
 
 def test_debug_still_turns_a_bad_argument_into_exit_2() -> None:
     assert _invoke(ConfigError("X", None, "y"), "--debug") == (ExitCode.BAD_INPUT,
-                                                               "harness: bad argument: X=None: expected y\n")
+                                                               "harness: bad argument: X not given: expected y\n")
 
 
 @pytest.mark.parametrize("raised", [click.exceptions.Exit(4), SystemExit(4)])

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from harness._errors import ConfigError
-from harness._mutate.sandbox import Rows, Sandbox, changes, choose_mode, listing
+from harness._mutate.sandbox import Sandbox, changes, choose_mode, listing, open_rows, overlay_works
 
 
 def _tree(root: Path) -> Path:
@@ -64,13 +65,13 @@ def test_a_shared_row_in_copy_mode_is_charged_its_writes_and_the_scratch_is_put_
     original = _tree(tmp_path / "project")
     box = Sandbox.create(original, mode="copy")
     try:
-        rows = Rows(box.describe())
+        rows = open_rows(box.describe())
         (box.scratch / "data.txt").unlink()
         (box.scratch / "stray.txt").write_text("s")
-        found = rows.writes("row-1", own_tree=False)
+        found = rows.writes("row-1", "switch", 0)
         assert found == [{"path": "data.txt", "change": "deleted"}, {"path": "stray.txt", "change": "created"}]
         assert (box.scratch / "data.txt").read_text() == "kept\n" and not (box.scratch / "stray.txt").exists()
-        assert rows.writes("row-2", own_tree=False) == []
+        assert rows.writes("row-2", "switch", 0) == []
     finally:
         box.remove()
 
@@ -111,5 +112,53 @@ def test_the_sandbox_of_a_killed_run_is_removed_by_the_next_one(tmp_path: Path) 
     box = Sandbox.create(original, mode="copy")
     try:
         assert not left.exists() and box.base.is_dir()
+    finally:
+        box.remove()
+
+
+def _in_row(rows: Any, lane: int, work: Any) -> None:
+    """What a row's child does: enter its lane, run ``work`` there, exit."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - reports by its exit code
+        code = 1
+        try:
+            work(rows.enter("k", "switch", lane))
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.skipif(not overlay_works(), reason="no mount namespaces here")
+def test_rows_on_one_lane_share_its_overlay_and_a_row_that_wrote_leaves_the_next_a_clean_scratch(
+        tmp_path: Path) -> None:
+    original = _tree(tmp_path / "project")
+    box = Sandbox.create(original, mode="overlay")
+    try:
+        rows = open_rows(box.describe())
+        with rows.lanes(1):
+            _in_row(rows, 0, lambda tree: (tree / "pkg" / "mod.py").read_text())  # reads only
+            assert rows.writes("reader", "switch", 0) == []
+
+            def vandal(tree: Path) -> None:
+                (tree / "data.txt").unlink()
+                (tree / "pkg" / "mod.py").write_text("x = 2\n")
+                (tree / "new.txt").write_text("n")
+
+            _in_row(rows, 0, vandal)
+            assert rows.writes("vandal", "switch", 0) == [
+                {"path": "data.txt", "change": "deleted"}, {"path": "new.txt", "change": "created"},
+                {"path": "pkg/mod.py", "change": "modified"}]
+
+            def finds_it_clean(tree: Path) -> None:
+                assert (tree / "data.txt").read_text() == "kept\n" and not (tree / "new.txt").exists()
+                assert (tree / "pkg" / "mod.py").read_text() == "x = 1\n"
+
+            _in_row(rows, 0, finds_it_clean)
+            assert rows.writes("after", "switch", 0) == []
+        # one lane made for the reader and the vandal, one more after the vandal's writes
+        assert sorted(p.name for p in (box.base / "rows").iterdir()) == ["lane-0", "lane-1"]
+        assert (box.scratch / "data.txt").read_text() == "kept\n"  # the scratch itself never changed
     finally:
         box.remove()

@@ -37,6 +37,7 @@ cases:
       - {name: refuses, kind: raises, error: ValueError, message: "refused"}
       - {name: wrong_message, kind: raises, error: ValueError, message: "^accepted"}
       - {name: wrong_type, kind: raises, error: builtins.TypeError}
+      - {name: names_of_a_refusal, kind: schema, select: "tools[*].name", must_match: {}}
 """
 
 
@@ -103,3 +104,29 @@ def test_against_old_the_new_side_is_played_by_the_old_pipeline(suite: Suite) ->
     finally:
         cache.set_against("new")
         cache.clear()
+
+
+
+@pytest.fixture
+def both_refuse(tmp_path: Path, scenarios: Path) -> Suite:
+    """The toy suite with an old pipeline that refuses the `raise` input as the new one does."""
+    root = tmp_path / "both_refuse"
+    shutil.copytree(scenarios / "suites" / "toy", root)
+    (root / "toy.cases.yaml").write_text(CASES)
+    pipes = root / "toy_pipes.py"
+    pipes.write_text(pipes.read_text().replace('def old(inp, lane):\n',
+                                               'def old(inp, lane):\n    _misbehave(inp.get("behaviour"))\n'))
+    cache.clear()
+    return load_suite(root)
+
+
+@pytest.mark.parametrize("against", ["new", "old"])
+def test_a_pin_on_a_pipeline_that_raised_names_the_pipeline_that_ran(both_refuse: Suite, against: str) -> None:
+    # against old the old pipeline plays "new": the message said "the new pipeline" all the same
+    cache.set_against(against)  # type: ignore[arg-type]
+    try:
+        found = check(both_refuse, "raises", "plain", "names_of_a_refusal") or ""
+    finally:
+        cache.set_against("new")
+        cache.clear()
+    assert found.startswith(f"the {against} pipeline gave no output: error: ValueError")

@@ -129,6 +129,32 @@ def test_a_receipt_without_an_id_is_an_input_error_naming_its_line(tmp_path: Pat
         load_receipts(path)
 
 
+@pytest.mark.parametrize(("line", "found"), [("[1, 2]", "found list"), ('{"id": 5}', "found id=5"),
+                                            ("not json", "one JSON object a line")])
+def test_a_receipt_line_that_is_no_object_with_a_string_id_is_an_input_error_saying_what_it_found(
+        tmp_path: Path, line: str, found: str) -> None:
+    from harness._errors import InputError
+    from harness._reject.build import load_receipts
+
+    path = tmp_path / "receipts.jsonl"
+    path.write_text('{"id": "A"}\n' + line + "\n")
+    with pytest.raises(InputError, match=r"receipts.jsonl:2") as caught:
+        load_receipts(path)
+    assert found in str(caught.value)
+
+
+@pytest.mark.parametrize("previous", ["", "null\n", "[]\n", "version: 1\n", "interactions: [1, two]\n"])
+def test_a_previous_manifest_with_no_entries_to_keep_builds_as_if_there_were_none(
+        tmp_path: Path, previous: str) -> None:
+    rules_dir, receipts = _tiny_build_inputs(tmp_path, "tools.1.custom.input_schema: input_schema is bad")
+    rules = load_rules(sorted(rules_dir.glob("*.rules.yaml")), rules_dir)
+    fresh, over = tmp_path / "fresh", tmp_path / "over"
+    over.mkdir()
+    (over / "manifest.yaml").write_text(previous)
+    assert build_catalog(receipts, rules, over) == build_catalog(receipts, rules, fresh)
+    assert (over / "manifest.yaml").read_bytes() == (fresh / "manifest.yaml").read_bytes()
+
+
 def _catalog_copy(tmp_path: Path) -> tuple[Path, dict[Path, bytes]]:
     """A copy of the bundled catalog to build over, and its bytes before the build."""
     import shutil

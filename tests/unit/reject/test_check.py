@@ -143,7 +143,51 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], None], str, str]] = {
                            "'just-a-string'"),
     "a word for a code": (lambda r: r["status"].update(code="four"), "interactions[0].response.status.code",
                           "'four'"),
+    "a boolean for a code": (lambda r: r["status"].update(code=True), "interactions[0].response.status.code",
+                             "bool True"),
+    "a status that is a number": (lambda r: r.update(status=400), "interactions[0].response.status", "int 400"),
+    "a body without its string": (lambda r: r.update(body={"text": "x"}), "interactions[0].response.body",
+                                  "{'text': 'x'}"),
+    "no headers": (lambda r: r.pop("headers"), "interactions[0].response.headers", "the key is missing"),
 }
+
+
+def _break_interaction(suite: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    path = suite / "cassettes" / "demo" / "demo.yaml"
+    data = yaml.safe_load(path.read_text())
+    change(data["interactions"][0])
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def _set_key(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(interaction: dict[str, Any]) -> None:
+        interaction[key] = value
+    return change
+
+
+def _set_request(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(interaction: dict[str, Any]) -> None:
+        interaction["request"][key] = value
+    return change
+
+
+WRONG_SHAPES: dict[str, tuple[Callable[[dict[str, Any]], None], str, str]] = {
+    "a number for the method": (_set_request("method", 5), "interactions[0].request.method", "int 5"),
+    "a string for the response": (_set_key("response", "HTTP 400"), "interactions[0].response", "str 'HTTP 400'"),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(WRONG_SHAPES))
+def test_a_cassette_request_or_response_of_the_wrong_shape_is_bad_input_naming_its_place(
+        tmp_path: Path, broken: str) -> None:
+    change, key_path, found = WRONG_SHAPES[broken]
+    suite = write_scenario(tmp_path)
+    _break_interaction(suite, change)
+    result = CliRunner().invoke(cli, ["cassettes", "check", "--suite", str(suite)], standalone_mode=False)
+    assert result.return_value == 2, result.output
+    assert "internal error" not in result.output
+    assert f"demo.yaml at {key_path}: expected " in result.output
+    assert found in result.output
 
 
 @pytest.mark.parametrize("broken", sorted(MALFORMED))
@@ -180,6 +224,19 @@ def test_a_suite_argument_that_is_no_suite_folder_is_bad_input_not_ok_0_rules(tm
     assert result.return_value == 2, result.output
     assert "expected a suite folder" in result.output and "--suite" in result.output
     assert "ok" not in result.output.split("expected")[0]
+
+
+@pytest.mark.parametrize("holding", ["suite.yaml", "cassettes", "rules"])
+def test_a_folder_with_a_suite_yaml_a_cassettes_folder_or_only_rules_files_is_taken_as_a_suite(
+        tmp_path: Path, holding: str) -> None:
+    from harness._reject.cassettes import ensure_suite_folder
+
+    suite = tmp_path / "given"
+    suite.mkdir()
+    {"suite.yaml": lambda: (suite / "suite.yaml").write_text("version: 1\n"),
+     "cassettes": lambda: (suite / "cassettes").mkdir(),
+     "rules": lambda: (suite / "demo.rules.yaml").write_text("rules: []\n")}[holding]()
+    ensure_suite_folder(suite)  # no ConfigError: a folder holding any of them is a suite
 
 
 def test_a_cassettes_setting_naming_a_missing_folder_is_one_error_at_that_setting(tmp_path: Path) -> None:

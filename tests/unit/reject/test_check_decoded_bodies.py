@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,9 @@ def _rewrite(suite: Path, body: bytes, headers: dict[str, list[str]]) -> None:
 @pytest.mark.parametrize(("encode", "headers"), [
     (lambda b: b + b"\xff", {"Content-Type": ["application/json"]}),
     (gzip.compress, {"Content-Type": ["application/json"], "Content-Encoding": ["gzip"]}),
-], ids=["binary", "gzip"])
+    (gzip.compress, {"Content-Type": ["application/json"]}),  # no header: gzip's magic bytes say it
+    (zlib.compress, {"Content-Type": ["application/json"], "content-encoding": ["Deflate"]}),
+], ids=["binary", "gzip", "gzip-unlabelled", "deflate"])
 def test_a_key_inside_a_binary_or_gzip_body_is_a_secret_problem_naming_the_body(
         tmp_path: Path, encode: object, headers: dict[str, list[str]]) -> None:
     suite = write_scenario(tmp_path)

@@ -50,6 +50,14 @@ def test_a_new_rejection_where_the_old_side_built_nothing_counts_as_introduced()
     assert delta(findings, {})["summary"]["introduced"] == 1
 
 
+def test_a_case_and_lane_whose_new_side_built_nothing_counts_nothing_fixed_or_introduced() -> None:
+    for new_status in ("not-built", "not-a-request-body"):
+        findings = [_finding("c", "old", "r.root"), _finding("c", "new", status=new_status)]
+        assert delta(findings, {}) == {"summary": {"introduced": 0, "fixed": 0, "persisting": 0, "undeclared": 0},
+                                       "groups": []}
+        assert failing(findings, "any") == []
+
+
 def test_a_declared_introduced_rejection_is_counted_but_does_not_fail() -> None:
     findings = [_finding("c", "old"), _finding("c", "new", "r.name", expected=True)]
     assert failing(findings, "introduced") == []

@@ -91,4 +91,5 @@ def test_a_server_error_to_an_uncovered_body_could_not_check_it_rather_than_bein
     from harness._reject.probe import _judge
 
     answer = httpx.Response(502, text="bad gateway", request=httpx.Request("POST", "http://127.0.0.1/v1"))
-    assert _judge(None, answer, "") == ("error", "server error 502")
+    # no catalog: a 5xx is never compared with a rule's message
+    assert _judge(None, None, answer, "") == ("error", "server error 502")  # type: ignore[arg-type]

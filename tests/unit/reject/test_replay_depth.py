@@ -36,3 +36,22 @@ def test_the_library_replay_refuses_a_body_nested_past_the_limit_as_a_bad_argume
     with pytest.raises(ConfigError, match=f"nesting at most {MAX_BODY_DEPTH} levels deep"):
         replay(catalog, LANE, _nested(5000))
     assert replay(catalog, LANE, _nested(MAX_BODY_DEPTH)).status == "unknown"
+
+
+def _root_oneof_nested(levels: int) -> dict[str, Any]:
+    """A tool whose schema is a root oneOf over an object nesting ``levels`` property levels."""
+    inner: dict[str, Any] = {"type": "object"}
+    for _ in range(levels):
+        inner = {"type": "object", "properties": {"x": inner}}
+    return {"model": "m", "tools": [{"name": "t", "input_schema": {"oneOf": [inner]}}]}
+
+
+def test_a_schema_just_within_the_depth_limit_is_checked_against_its_metaschema_like_any_other() -> None:
+    # 97 property levels is 199 deep: accepted, and the metaschema check (about ten frames a
+    # level in jsonschema) ran out of Python's default 1,000 frames: RecursionError, exit 70
+    catalog = load_catalog(REPO / "cases", suite_settings(REPO / "cases"))
+    body = _root_oneof_nested(97)
+    assert body_depth(body) <= MAX_BODY_DEPTH
+    answer = replay(catalog, LANE, body)
+    assert answer.status == "rejected"
+    assert "R001" in answer.receipts

@@ -44,6 +44,15 @@ def test_credential_like_environment_variables_are_collected() -> None:
     assert env_secrets({"MY_API_KEY": KEY, "HOME": "/home/someone-long", "X_TOKEN": "short"}) == [KEY]
 
 
+def test_the_working_folder_and_desktop_session_paths_are_not_taken_for_credentials() -> None:
+    # PWD matched the credential pattern: every path under the working folder showed as
+    # [REDACTED:environment-credential] in messages and in report.json
+    env = {"PWD": "/home/someone/project", "OLDPWD": "/home/someone/elsewhere", "SSH_AUTH_SOCK": "/tmp/ssh-XYZ/agent.1",
+           "XAUTHORITY": "/home/someone/.Xauthority", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus",
+           "DB_PWD": KEY}
+    assert env_secrets(env) == [KEY]
+
+
 def _cassette(body: str) -> dict[str, object]:
     request = Request("POST", "https://api.example.invalid/v1", body, {})
     return {"requests": [request], "responses": [{"status": {"code": 400, "message": "x"}, "headers": {},

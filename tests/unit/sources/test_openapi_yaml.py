@@ -34,7 +34,7 @@ def test_an_unquoted_yaml_date_reaches_the_tool_as_its_iso_text(write: Callable[
 
 
 @pytest.mark.parametrize(("value", "found"), [
-    ("!!binary aGVsbG8=", "a YAML bytes value"),
+    ("!!binary aGVsbG8=", "binary data (!!binary)"),
     (".nan", "the number nan"),
     ("-.inf", "the number -inf"),
 ])

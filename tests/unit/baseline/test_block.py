@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness._baseline.render import baseline_forms
+from harness._baseline.block import baseline_forms
 
 KINDS = ("verdicts", "pins", "rejections", "escapes", "claims")
 

@@ -7,9 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from harness._exitcodes import ExitCode
 
-SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "mutate" / "cased"
+# a fresh interpreter per test, where mutmut cannot be imported: tests/README.md puts those here
+pytestmark = pytest.mark.slow
+
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "mutate" / "cased"
 # mutmut (and its libcst) made unimportable the way Python itself spells "not installed here": sys.modules[name] = None
 WITHOUT_MUTMUT = ("import sys; sys.modules['mutmut'] = sys.modules['libcst'] = None; "
                   "from harness._cli.main import main; main()")

@@ -4,7 +4,7 @@ already and what got fixed, as counts and names."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,33 +13,39 @@ __all__ = ["baseline_forms"]
 _TITLES = {"verdicts": "failing verdicts", "pins": "failing pins", "rejections": "undeclared rejections (new pipeline)",
            "escapes": "escaped mutants", "claims": "failed ledger claims"}
 _CAP = 30
+_RULES = {"new": "only new findings fail this run"}  # by --fail-on; any other: every finding fails
 
 
 def _escape(mutant: Mapping[str, Any] | None, name: str, diff: bool) -> list[str]:
     if mutant is None:
         return [f"- `{name}`"]
-    where = f"{mutant['file']}:{mutant['line']}" + (f" {mutant['function']}" if mutant.get("function") else "")
+    where = " ".join(filter(None, [f"{mutant['file']}:{mutant['line']}", mutant.get("function")]))
     out = [f"- `{name}` ({mutant['status']}): {mutant['title']} at `{where}`"]
     if diff:
         out += ["", "```diff", mutant["diff"].rstrip(), "```", ""]
     return out
 
 
+def _new_rejections(report: Mapping[str, Any], case: str, lane: str) -> Iterator[Mapping[str, Any]]:
+    """The rejections the new pipeline's bodies meet on ``case[lane]``."""
+    for finding in (report.get("rejections") or {}).get("findings", []):
+        if (finding["case"], finding["lane"], finding["side"]) == (case, lane, "new"):
+            yield from finding["rejections"]
+
+
+def _receipt_message(rejection: Mapping[str, Any]) -> str:
+    return ((rejection.get("receipt") or {}).get("message") or "")[:160]
+
+
 def _rejection(report: Mapping[str, Any], name: str) -> str:
     head, _, rule = name.partition("]: ")
     case, _, lane = head.partition("[")
-    found = _undeclared(report, case, lane, rule)
-    if found is None:
+    hit = next((r for r in _new_rejections(report, case, lane) if (r["rule"], bool(r["expected"])) == (rule, False)),
+               None)
+    if hit is None:
         return f"- `{name}`"
-    message = ((found.get("receipt") or {}).get("message") or "")[:160]
-    return f"- `{name}` at `{found['location']}`" + (f": \"{message}\"" if message else "")
-
-
-def _undeclared(report: Mapping[str, Any], case: str, lane: str, rule: str) -> Mapping[str, Any] | None:
-    """The new pipeline's first undeclared rejection by ``rule`` of ``case`` on ``lane``, if any."""
-    hits = (r for f in (report.get("rejections") or {}).get("findings", [])
-            if (f["case"], f["lane"], f["side"]) == (case, lane, "new") for r in f["rejections"])
-    return next((r for r in hits if r["rule"] == rule and not r["expected"]), None)
+    message = _receipt_message(hit)
+    return f"- `{name}` at `{hit['location']}`" + (f": \"{message}\"" if message else "")
 
 
 def _verdict(report: Mapping[str, Any], name: str) -> str:
@@ -49,33 +55,35 @@ def _verdict(report: Mapping[str, Any], name: str) -> str:
     return f"- `{name}`"
 
 
-def _named(report: Mapping[str, Any], name: str) -> str:
-    return f"- `{name}`"
+_DETAILED = {"rejections": _rejection, "verdicts": _verdict}
+"""Kinds whose new findings are told with where and why; the others by name (escapes: below)."""
 
 
-# A new finding's line by kind: enough to act on where the report has it (escapes have their own)
-_LINE = {"rejections": _rejection, "verdicts": _verdict}
+def _lines(report: Mapping[str, Any], mutants: Mapping[str, Any], kind: str, name: str, diff: bool) -> list[str]:
+    """One new finding, told with enough to act on."""
+    if kind == "escapes":
+        return _escape(mutants.get(name), name, diff)
+    detailed = _DETAILED.get(kind)
+    return [detailed(report, name) if detailed else f"- `{name}`"]
+
+
+def _new_kind(report: Mapping[str, Any], mutants: Mapping[str, Any], kind: str, names: list[str],
+              detail: bool) -> list[str]:
+    out = [f"### New {_TITLES[kind]}: {len(names)}", ""]
+    for name in names[:_CAP]:
+        out += _lines(report, mutants, kind, name, detail)
+    if len(names) > _CAP:
+        out.append(f"- … and {len(names) - _CAP} more in report.json (`baseline.new.{kind}`)")
+    return [*out, ""]
 
 
 def _new(report: Mapping[str, Any], delta: Mapping[str, Any], detail: bool) -> list[str]:
     mutants = {m["id"]: m for m in (report.get("mutation") or {}).get("mutants", [])}
     out: list[str] = []
-    for kind, title in _TITLES.items():
-        names = delta["new"][kind]
-        if names:
-            out += [f"### New {title}: {len(names)}", "", *_lines(kind, names[:_CAP], report, mutants, detail)]
-            if len(names) > _CAP:
-                out.append(f"- … and {len(names) - _CAP} more in report.json (`baseline.new.{kind}`)")
-            out.append("")
+    for kind in _TITLES:
+        if delta["new"][kind]:
+            out += _new_kind(report, mutants, kind, delta["new"][kind], detail)
     return out
-
-
-def _lines(kind: str, names: list[str], report: Mapping[str, Any], mutants: Mapping[str, Any],
-           detail: bool) -> list[str]:
-    if kind == "escapes":
-        return [line for name in names for line in _escape(mutants.get(name), name, detail)]
-    line = _LINE.get(kind, _named)
-    return [line(report, name) for name in names]
 
 
 def _tally(delta: Mapping[str, Any], which: str) -> str:
@@ -87,7 +95,7 @@ def baseline_forms(report: Mapping[str, Any]) -> tuple[str, ...]:
     """The block in two forms: new findings with their diffs, and without them."""
     delta = report["baseline"]
     total = sum(c["new"] for c in delta["counts"].values())
-    rule = "only new findings fail this run" if delta["fail_on"] == "new" else "every finding fails this run"
+    rule = _RULES.get(delta["fail_on"], "every finding fails this run")
     head = [f"## New since the baseline: {total}", "",
             f"Compared with `{Path(delta['run']).name}` ({rule}).", ""]
     tail = [f"Still failing (were failing in the baseline): {_tally(delta, 'still')}.",

@@ -30,14 +30,14 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from harness._common import supervise
-from harness._differential.unit import Pipelines, Unit, checks_for, observe, verdict_for
+from harness._differential.unit import Pipelines, Unit, VerdictRow, checks_for, judged, observe, verdict_for
 from harness._model import SIDES, ErrorInfo, Observation, Side, Verdict
 from harness._pipeline.calls import disarm
 from harness._pipeline.command import MAX_STARTS
 
 __all__ = ["UnitResult", "run_units"]
 
-CHUNK = 32
+CHUNK = 128  # units a message answers: fewer, larger messages cost the parent less per unit
 GRACE_S = 2.0
 
 _UNITS: list[Unit] = []  # set before forking; read by workers
@@ -55,19 +55,43 @@ class UnitResult:
         return {"old": self.old, "new": self.new, "checks": self.checks}
 
 
-def _slim(obs: Observation) -> Observation:
-    """``obs`` without its live value, decoded from the wire bytes on first use as a worker's
-    are: a live value may share objects with an input that later calls are still given."""
-    return Observation(obs.case_id, obs.lane_id, obs.side, obs.outcome, obs.wire, error=obs.error,
-                       duration_s=obs.duration_s)
+ObsRow = tuple[Any, bytes | None, tuple[str, str, str] | None, float]
+"""An observation as a worker sends it: outcome, wire bytes, error (type, message, where),
+duration; never its live value (the parent decodes the bytes on first use)."""
+
+Row = tuple[ObsRow, ObsRow, dict[str, str], VerdictRow]
+"""A finished unit as plain tuples: old, new, its checks and its verdict's fields."""
 
 
-Done = tuple[Observation, Observation, dict[str, str], Verdict]
-"""A finished unit: old, new, its checks and its verdict."""
+class _Bodies:
+    """The wire bytes of the case in hand, so that an equal body (old and new alike, or one tool
+    on many lanes: 696 distinct bodies in 5,248 on the corpus bench) is one object: pickled once
+    per message, and kept once by the parent. Compared by ``==``, a few bodies at most (hashing
+    every body would cost more than it saves)."""
+
+    KEEP = 16
+
+    def __init__(self) -> None:
+        self.case_id = ""
+        self.kept: list[bytes | None] = []
+
+    def one(self, obs: Observation) -> bytes | None:
+        if obs.case_id != self.case_id:
+            self.case_id, self.kept = obs.case_id, []
+        for known in self.kept:
+            if known == obs.wire:
+                return known
+        if len(self.kept) < self.KEEP:
+            self.kept.append(obs.wire)
+        return obs.wire
+
+    def row(self, obs: Observation) -> ObsRow:
+        error = None if obs.error is None else (obs.error.type, obs.error.message, obs.error.where)
+        return obs.outcome, self.one(obs), error, obs.duration_s
 
 
-def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any],
-            stream: Callable[[tuple[Any, ...]], None] | None = None) -> Done:
+def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: _Bodies,
+            stream: Callable[[tuple[Any, ...]], None] | None = None) -> Row:
     """Run what is not forced. With ``stream`` (a unit run again after a worker died on it),
     each side and the checks are passed on as they end, so the side that kills it is known."""
     sides: dict[Side, Observation] = {}
@@ -77,49 +101,64 @@ def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any],
         sides[side] = obs
         if stream:
             stream(("obs", side, obs))
+    old, new = sides["old"], sides["new"]
     checks = forced.get("checks")
     if checks is None:
-        checks = checks_for(unit, pipes, sides["new"])
+        checks = checks_for(unit, pipes, new)
         if stream:
             stream(("checks", checks))
-    verdict = verdict_for(unit, sides["old"], sides["new"], checks)
-    # Kept without their live values from here on: a chunk's values kept alive until it is sent
-    # made the collector scan them again and again, a third of the harness's time.
-    return _slim(sides["old"]), _slim(sides["new"]), checks, verdict
+    # Kept as rows, without their live values, from here on: a chunk's values kept alive until
+    # it is sent made the collector scan them again and again, a third of the harness's time.
+    return bodies.row(old), bodies.row(new), checks, judged(unit, old, new, checks)
 
 
-Task = list[tuple[int, dict[str, Any], bool]]
-"""A chunk of units for one worker: index, forced results, whether to run it carefully."""
+def _unpacked(unit: Unit, row: Row) -> tuple[Observation, Observation, dict[str, str], Verdict]:
+    """A unit's results from ``_finish``'s row."""
+    old, new, checks, verdict = row
+    case_id, lane_id = unit.case.id, unit.lane.id
+
+    def observation(side: Side, obs: ObsRow) -> Observation:
+        outcome, wire, error, duration = obs
+        return Observation(case_id, lane_id, side, outcome, wire, error=error and ErrorInfo(*error),
+                           duration_s=duration)
+
+    return observation("old", old), observation("new", new), checks, verdict_for(unit, verdict, checks)
 
 
-def _settled(done: list[tuple[int, Done]], forced: dict[int, dict[str, Any]], pipes: Pipelines,
-             at: Callable[[int], None]) -> list[tuple[int, Done]]:
+Task = tuple[list[int], dict[int, dict[str, Any]]]
+"""A chunk of units for one worker: their indexes, and for each unit to run carefully (one a
+worker died on) the results already forced (``UnitResult.forced``)."""
+
+
+def _settled(done: list[tuple[int, Row]], forced: dict[int, dict[str, Any]], pipes: Pipelines,
+             at: Callable[[int], None]) -> list[tuple[int, Row]]:
     """``done``, run again until no shared input was changed while computing it (each round
     marks one more pipeline as mutating, so this ends)."""
     while not pipes.inputs.settle():
-        again = []
+        again, bodies = [], _Bodies()
         for index, _ in done:
             at(index)
-            again.append((index, _finish(_UNITS[index], pipes, forced[index])))
+            again.append((index, _finish(_UNITS[index], pipes, forced.get(index, {}), bodies)))
         done = again
     return done
 
 
 def _run_task(task: Task, pipes: Pipelines, send: Callable[[Any], None], at: Callable[[int], None]) -> None:
     """One chunk: plain units answered together; a careful unit streams on fresh inputs."""
-    done: list[tuple[int, Done]] = []
-    forced = {index: f for index, f, _ in task}
+    indexes, careful = task
+    done: list[tuple[int, Row]] = []
+    bodies = _Bodies()
 
     def flush() -> None:
         if done:
-            send(("done", _settled(done, forced, pipes, at)))
+            send(("done", _settled(done, careful, pipes, at)))
             done.clear()
 
     try:
-        for index, unit_forced, careful in task:
+        for index in indexes:
             at(index)
-            if not careful:
-                done.append((index, _finish(_UNITS[index], pipes, unit_forced)))
+            if index not in careful:
+                done.append((index, _finish(_UNITS[index], pipes, {}, bodies)))
                 continue
             flush()
 
@@ -127,41 +166,18 @@ def _run_task(task: Task, pipes: Pipelines, send: Callable[[Any], None], at: Cal
                 send((msg[0], index, *msg[1:]))
 
             with pipes.inputs.unshared():
-                result = _finish(_UNITS[index], pipes, unit_forced, stream)
+                result = _finish(_UNITS[index], pipes, careful[index], bodies, stream)
             send(("done", [(index, result)]))
         flush()
     finally:
         disarm()  # the last call's timer: calls leave theirs running, one system call fewer each
 
 
-def _obs_row(obs: Observation) -> tuple[Any, ...]:
-    error = None if obs.error is None else (obs.error.type, obs.error.message, obs.error.where)
-    return obs.side, obs.outcome, obs.wire, error, obs.duration_s
-
-
 def _packed(msg: tuple[Any, ...]) -> bytes:
-    """A worker's message, pickled. A chunk's results go as plain tuples (the parent knows each
-    unit's case and lane) and every message with plain ``pickle``: multiprocessing's pickler
-    sends each object through a Python-level reducer lookup, 25 us a unit, half a small pipeline."""
-    if msg[0] == "done":
-        msg = ("done", [(index, (_obs_row(old), _obs_row(new), checks,
-                                 (verdict.kind, verdict.failed, verdict.detail, verdict.why, verdict.paths,
-                                  verdict.unexpected_paths)))
-                        for index, (old, new, checks, verdict) in msg[1]])
+    """A worker's message, pickled with plain ``pickle``: multiprocessing's pickler sends each
+    object through a Python-level reducer lookup, 25 us a unit, half a small pipeline. A chunk's
+    results are plain tuples already (the parent knows each unit's case and lane)."""
     return pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _unpacked(unit: Unit, row: tuple[Any, ...]) -> Done:
-    """A unit's results from ``_packed``'s tuples."""
-    (old, new, checks, (kind, failed, detail, why, paths, unexpected)) = row
-    case_id, lane_id = unit.case.id, unit.lane.id
-
-    def observation(side: Side, outcome: Any, wire: bytes | None, error: Any, duration: float) -> Observation:
-        return Observation(case_id, lane_id, side, outcome, wire, error=error and ErrorInfo(*error),
-                           duration_s=duration)
-
-    return (observation(*old), observation(*new), checks,
-            Verdict(case_id, lane_id, kind, failed, detail, why, paths, unexpected, checks))
 
 
 def _kill_group(w: _Worker) -> None:
@@ -270,7 +286,7 @@ class _Pool:
             return False
         w.queue = deque(chunk)
         w.last = time.monotonic()
-        w.conn.send([(i, self.results[i].forced(), i in self.careful) for i in chunk])
+        w.conn.send((chunk, {i: self.results[i].forced() for i in chunk if i in self.careful}))
         return True
 
     def handle(self, w: _Worker, msg: tuple[Any, ...]) -> None:
@@ -393,16 +409,15 @@ def _run_here(units: list[Unit], on_result: Callable[[UnitResult], None]) -> lis
     def send(msg: tuple[Any, ...]) -> None:
         if msg[0] != "done":
             return
-        for index, (old, new, checks, verdict) in msg[1]:
+        for index, row in msg[1]:
             res = results[index]
-            res.old, res.new, res.checks, res.verdict = old, new, checks, verdict
+            res.old, res.new, res.checks, res.verdict = _unpacked(res.unit, row)
             on_result(res)
 
     pipes = Pipelines()
     try:
         for start in range(0, len(units), CHUNK):
-            _run_task([(i, {}, False) for i in range(start, min(start + CHUNK, len(units)))], pipes, send,
-                      lambda _i: None)
+            _run_task((list(range(start, min(start + CHUNK, len(units)))), {}), pipes, send, lambda _i: None)
     finally:
         pipes.close()
     return results

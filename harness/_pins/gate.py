@@ -1,0 +1,70 @@
+"""In the Python pins' pytest child only (it imports pytest): how its pins get the build's
+observations, and where their outcomes go.
+
+``harness run`` forks that child before the build stage, so pytest's start (its import, its
+plugins, collecting the suite's Python pins) runs beside the build instead of after it, and so
+do the pins: they read the spool as the harness writes it (``harness._pins.spool``), a pin
+asking for an observation not made yet waiting for it, until the harness writes ``GO`` to the
+gate (the build is over; a closed gate says the same).
+
+Each outcome is also appended to the run folder's ``pins.jsonl`` as it is made, in the report's
+own shape (``{"id", "outcome", "message"}``), beside the ones the harness evaluated itself: a
+killed run keeps every outcome finished so far.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+
+import pytest
+
+from harness._pins import cache
+from harness._pins.child import GO, Gate
+from harness._pins.results import result_line
+from harness._pins.spool import SpoolReader
+
+__all__ = ["GatePlugin", "stream_line"]
+
+
+def stream_line(line: dict[str, object]) -> bytes:
+    """A results-file line as the run's pins.jsonl line: the report's shape, where a setup or
+    teardown that failed is an ``error`` of the item (as ``child._read_results`` reads it)."""
+    failed_outside_call = line["when"] != "call" and line["outcome"] == "failed"
+    outcome = "error" if failed_outside_call else line["outcome"]
+    row = {"id": line["nodeid"], "outcome": outcome, "message": line["message"]}
+    return (json.dumps(row, ensure_ascii=False) + "\n").encode()
+
+
+class GatePlugin:
+    """The child's own plugin object (``pytest.main(plugins=[...])``): the gate, and the stream."""
+
+    def __init__(self, gate: Gate) -> None:
+        self.gate = gate
+        self.over = False
+        # O_APPEND, one line per write: the harness appends its own outcomes to the same file
+        self.stream = (os.open(gate.stream, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+                       if gate.stream is not None else None)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> None:
+        if self.gate.spool is not None:  # else --harness-observations names a store, complete already
+            cache.use_saved(SpoolReader(self.gate.spool, self._build_over))
+
+    def _build_over(self, wait: float) -> bool:
+        """Whether the harness has said the build is over, waiting up to ``wait`` seconds."""
+        if not self.over and select.select([self.gate.fd], [], [], wait)[0]:
+            os.read(self.gate.fd, len(GO))  # GO, or nothing: the harness closed the gate
+            self.over = True
+        return self.over
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        line = result_line(report) if self.stream is not None else None
+        if line is not None and self.stream is not None:
+            os.write(self.stream, stream_line(line))
+
+    def pytest_unconfigure(self) -> None:
+        if self.stream is not None:
+            os.close(self.stream)
+            self.stream = None

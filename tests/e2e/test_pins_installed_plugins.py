@@ -1,0 +1,64 @@
+"""The Python pins' pytest in ``harness run`` loads installed pytest plugins (``pytest11`` entry
+points) as plain ``pytest`` in the same environment does, so a pin using a plugin's fixture
+passes in both; ``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1`` (pytest's own switch) leaves them out, and
+the harness still loads its own plugin by name, so ``observe`` keeps working; ``PYTEST_PLUGINS``
+names the ones to load all the same."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+PLUGIN = '''import pytest
+
+
+@pytest.fixture
+def tiny_number():
+    return 7
+'''
+
+PIN = '''def test_an_installed_plugins_fixture_reaches_a_python_pin(tiny_number):
+    assert tiny_number == 7
+'''
+
+
+def installed_plugin(site: Path) -> Path:
+    """A distribution with a ``pytest11`` entry point, installed by being on the path."""
+    site.mkdir(parents=True, exist_ok=True)
+    (site / "tinyfix_plugin.py").write_text(PLUGIN)
+    info = site / "tinyfix-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tinyfix\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[pytest11]\ntinyfix = tinyfix_plugin\n")
+    return site
+
+
+def outcomes(suite: Path, out: Path, **env: str) -> dict[str, str]:
+    dropped = ("HARNESS_SUPERVISOR_TOKEN", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")  # its own watchdog; autoload as asked
+    environ = {k: v for k, v in os.environ.items() if k not in dropped}
+    environ.update(env)
+    subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--out", str(out), "-q", "--no-rejections"],
+                   env=environ, cwd=suite, check=False, capture_output=True, timeout=300)
+    report = json.loads((out / "latest" / "report.json").read_text())
+    return {r["id"].rpartition("::")[2]: r["outcome"] for r in report["pins"]["results"] if ".py::" in r["id"]}
+
+
+def test_installed_plugins_load_unless_pytest_is_told_not_to(scenarios: Path, tmp_path: Path) -> None:
+    suite = shutil.copytree(scenarios / "suites" / "streamed_pins", tmp_path / "streamed_pins")
+    (suite / "test_plugin_pin.py").write_text(PIN)
+    path = os.pathsep.join(filter(None, [str(installed_plugin(tmp_path / "site")), os.environ.get("PYTHONPATH")]))
+    observe_pin = "test_the_first_case_names_its_lane_on_every_lane"
+    plugin_pin = "test_an_installed_plugins_fixture_reaches_a_python_pin"
+    assert outcomes(suite, tmp_path / "auto", PYTHONPATH=path) == {observe_pin: "passed", plugin_pin: "passed"}
+    assert outcomes(suite, tmp_path / "off", PYTHONPATH=path, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1") == {
+        observe_pin: "passed", plugin_pin: "error"}  # fixture 'tiny_number' not found; the harness's own still there
+    assert outcomes(suite, tmp_path / "named", PYTHONPATH=path, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
+                    PYTEST_PLUGINS="tinyfix_plugin") == {observe_pin: "passed", plugin_pin: "passed"}
