@@ -41,7 +41,7 @@ from harness._report import junit, markdown
 from harness._report.assemble import Sections, evidence_links, report_document, summary
 from harness._report.findings import RejectionStream
 from harness._report.rows import DifferentialStream
-from harness._report.sections import PinsSection, RejectionsSection, Report
+from harness._report.sections import MutationSection, PinsSection, RejectionsSection, Report
 from harness._report.stream import Slots, write_json
 from harness._report.validate import validate_report
 
@@ -108,7 +108,6 @@ def _new_run_folder(out: Path, suite: Suite) -> Path:
     raise FileExistsError(out / name)
 
 
-MutationSection = dict[str, Any]  # the mutation stage's own section (mutation.schema.json)
 Renderer = Callable[..., str]
 
 
@@ -248,7 +247,8 @@ def _compared(report: Report, options: RunOptions, base: tuple[str, dict[str, An
     if base is not None:
         # the baseline's run id, not its path: report.json holds no absolute path
         report["baseline"] = compare(findings(report), findings(base[1]), Path(base[0]).name, fail_on)
-    if base is None and fail_on == "any" and not (report.get("mutation") or {}).get("in_diff"):
+    mutation = report.get("mutation")
+    if base is None and fail_on == "any" and not (mutation and mutation["in_diff"]):
         return code, reason
     return judge(report, fail_on)
 

@@ -2,9 +2,10 @@
 
 Ceilings: no block rated D or worse (complexity 21 and up), and the mean over every block radon
 rates (functions, methods, classes) at most MAX_MEAN. Issue 15's target for the mean is 3.5; the
-package measured 4.52 before that work and 4.01 after it, so MAX_MEAN is a ratchet: it stops the
-mean from rising and moves down as long functions are split. The mean is radon's own
-(``radon cc -a``), so the number printed here is the one ``radon cc -a -s harness`` prints.
+package measured 4.52 before that work, 4.01 after the relayout and 3.21 once long functions were
+split and duplicated branches merged, so MAX_MEAN is a ratchet just above the measured mean: it
+stops the mean from creeping back up, and moves down when the mean falls. The mean is radon's
+own (``radon cc -a``), so the number printed here is the one ``radon cc -a -s harness`` prints.
 
     python scripts/check_complexity.py [PATH ...]     exit 0 within the ceilings, 1 past them
 """
@@ -19,7 +20,7 @@ from radon.complexity import cc_rank, cc_visit
 
 __all__ = ["MAX_MEAN", "WORST_RANK", "blocks", "main"]
 
-MAX_MEAN = 4.05  # target 3.5 (issue 15); lower it when the mean falls
+MAX_MEAN = 3.3  # measured 3.21; issue 15 asks for 3.5 at most. Lower it when the mean falls
 WORST_RANK = "C"  # the worst rank allowed: D (21+) and beyond fail
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from harness._cli.run import default_suite
+from harness._cli.args import default_suite
 from harness._errors import ConfigError
 from harness._evidence import accept
 from harness._evidence.runs import load_report, run_folder

@@ -19,21 +19,23 @@ from harness._exitcodes import ExitCode
 
 __all__ = ["COMMAND_MODULES", "cli", "main"]
 
-# One module a command, each exposing ``command`` (a click.Command). Order is help order.
-COMMAND_MODULES: tuple[str, ...] = (
-    "harness._cli.run",
-    "harness._cli.check_lane",
-    "harness._cli.cassettes",
-    "harness._cli.replay",
-    "harness._cli.probe",
-    "harness._cli.mutate",
-    "harness._cli.merge",
-    "harness._cli.openapi",
-    "harness._cli.protocol_check",
-    "harness._cli.catalog",
-    "harness._cli.show",
-    "harness._cli.bless",
-)
+# One module a command, each exposing ``command`` (a click.Command), imported when that command
+# runs: `harness show` or `harness replay` need not import the run stage's deepdiff and vcrpy.
+# Order is help order.
+COMMAND_MODULES: dict[str, str] = {
+    "run": "harness._cli.run",
+    "check-lane": "harness._cli.check_lane",
+    "cassettes": "harness._cli.cassettes",
+    "replay": "harness._cli.replay",
+    "probe": "harness._cli.probe",
+    "mutate": "harness._cli.mutate",
+    "merge": "harness._cli.merge",
+    "openapi": "harness._cli.openapi",
+    "protocol-check": "harness._cli.protocol_check",
+    "catalog": "harness._cli.catalog",
+    "show": "harness._cli.show",
+    "bless": "harness._cli.bless",
+}
 
 
 # What a failure prints and exits with; the first kind the exception is wins. click's own exits
@@ -64,6 +66,8 @@ def _message(template: str, exc: BaseException) -> str:
 
 
 class _Group(click.Group):
+    """A group whose commands' failures become one line and an exit code."""
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -75,15 +79,25 @@ class _Group(click.Group):
             ctx.exit(failure[1])
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(_Group):
+    """The ``harness`` group: each command's module imported when that command is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is None:
+            return None
+        command: click.Command = importlib.import_module(module).command
+        return command
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @click.version_option(package_name="wire-harness")
 def cli(debug: bool) -> None:
     """Conformance and mutation-testing harness for provider wire output."""
-
-
-for _name in COMMAND_MODULES:
-    cli.add_command(importlib.import_module(_name).command)
 
 
 def main() -> None:

@@ -8,11 +8,12 @@ from typing import Any
 
 import click
 
-from harness._cli.run import default_suite
+from harness._cli.args import default_suite
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load import load_suite
 from harness._mutate import Options, parse_shard, render_markdown, render_summary, run
+from harness._mutate.section import MutationSection
 
 __all__ = ["FORMATS", "baseline_of", "command", "emit", "judged"]
 
@@ -28,7 +29,7 @@ def _note_left_out(out: Path) -> None:
                    + ", ".join(left), err=True)
 
 
-def emit(section: dict[str, Any], out: Path, form: str | None, quiet: bool) -> None:
+def emit(section: MutationSection, out: Path, form: str | None, quiet: bool) -> None:
     """The chosen form on stdout: a summary unless asked (``-q`` alone prints nothing)."""
     if form is None and quiet:
         return
@@ -50,7 +51,7 @@ def baseline_of(path: Path | None, fail_on: str | None) -> tuple[str, dict[str, 
     return load_mutation_baseline(path, validate_report, validate_mutation) if path is not None else None
 
 
-def judged(section: dict[str, Any], base: tuple[str, dict[str, Any] | None] | None, fail_on: str | None,
+def judged(section: MutationSection, base: tuple[str, dict[str, Any] | None] | None, fail_on: str | None,
            out: Path, quiet: bool) -> ExitCode:
     """The exit code (harness._baseline.mutation_exit); with a baseline, the comparison is written to
     OUT/baseline-delta.json and its new escapes printed."""

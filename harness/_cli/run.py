@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from harness._cli.args import not_nan
+from harness._cli.args import default_suite, not_nan
 from harness._cli.output import interactive, progress, render_text
 from harness._differential import units
 from harness._errors import ConfigError
@@ -22,7 +22,7 @@ from harness._provision import expand, parse_versions
 from harness._revisions import at_revisions
 from harness._runner import RunOptions, RunResult, run
 
-__all__ = ["command", "default_suite"]
+__all__ = ["command"]
 
 
 def _width() -> int:
@@ -31,14 +31,6 @@ def _width() -> int:
         return max(40, int(os.environ.get("COLUMNS", "240")))
     except ValueError:
         return 240
-
-
-def default_suite() -> Path:
-    """The bundled suite: ``cases/`` in the current folder (a clone of this repository)."""
-    here = Path("cases")
-    if not (here / "suite.yaml").is_file():
-        raise ConfigError("SUITE", None, "a suite folder (the default, ./cases/suite.yaml, is not here)")
-    return here
 
 
 @click.command("run")

@@ -9,6 +9,7 @@ instead of a mutants x pins grid of cells).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
@@ -115,13 +116,13 @@ def _mutant_rows(mutants: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
-def _pins(section: dict[str, Any]) -> list[tuple[str, list[str]]]:
+def _pins(section: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
     """(name, items) per row of the pin table: a pin group (one pin on several lanes or
     parameters) is one pin, named by its group id; a plain pin is its own one item."""
     return [(r.get("group", r["pin"]), r.get("items", [r["pin"]])) for r in section.get("pin_kills", [])]
 
 
-def _pin_rows(section: dict[str, Any], mutants: list[dict[str, Any]]) -> str:
+def _pin_rows(section: Mapping[str, Any], mutants: list[dict[str, Any]]) -> str:
     covering = [set(m["covered_by"]) | set(m["killed_by"]) | set(m["timed_out"]) for m in mutants]
     rows = []
     for i, ((name, items), r) in enumerate(zip(_pins(section), section.get("pin_kills", []), strict=True)):
@@ -138,7 +139,7 @@ def _pin_row(i: int, name: str, items: list[str], r: dict[str, Any], covers: int
             f'<td class="n">{covers}</td></tr>')
 
 
-def _data(section: dict[str, Any], expanded: dict[str, Any]) -> dict[str, Any]:
+def _data(section: Mapping[str, Any], expanded: dict[str, Any]) -> dict[str, Any]:
     """Per mutant the pins that went red (k, crashes x, timeouts t) and its covering set (c), by
     index: the compact section's own encoding, so the page grows with mutants + pins."""
     indexed = section if "pin_sets" in section else compact(expanded)
@@ -173,7 +174,7 @@ def _filters(full: dict[str, Any]) -> str:
         '<span id="shown"></span></div>')
 
 
-def render_html(section: dict[str, Any]) -> str:
+def render_html(section: Mapping[str, Any]) -> str:
     full = expand(section)
     mutants = full["mutants"]
     suite = escape(full.get("suite", ""))

@@ -8,6 +8,7 @@ escapes with their diffs and the failed claims alone; empty when there are none)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +128,7 @@ def _listed(heading: str, items: list[str]) -> list[str]:
     return [heading, "", *items, ""] if items else []
 
 
-def _pin_lines(section: dict[str, Any]) -> list[str]:
+def _pin_lines(section: Mapping[str, Any]) -> list[str]:
     """Per-pin kills in brief (the full table is in mutation.json and the HTML matrix): which pins
     kill something no other pin kills, and which kill nothing at all."""
     rows = section.get("pin_kills", [])
@@ -158,7 +159,7 @@ def _left_out(excluded: list[dict[str, Any]]) -> list[str]:
     return [f"- `{e['pin']}`: {e['outcome']} {e['detail']}".rstrip() for e in excluded]
 
 
-def pin_runs_line(section: dict[str, Any]) -> str:
+def pin_runs_line(section: Mapping[str, Any]) -> str:
     """The pin runs made and saved over every mutant row; empty for a section without them."""
     runs = section.get("pin_runs")
     if not runs:
@@ -168,7 +169,7 @@ def pin_runs_line(section: dict[str, Any]) -> str:
             f"equal to the baseline's, {runs['saved_by_lines']} by line coverage){mode}")
 
 
-def counts_line(section: dict[str, Any]) -> str:
+def counts_line(section: Mapping[str, Any]) -> str:
     """The one-line tally. No mutant at all says so instead of claiming a score; pending mutants
     are counted with the missing shards named, and the score then covers only the mutants run."""
     t = section["totals"]
@@ -181,7 +182,7 @@ def counts_line(section: dict[str, Any]) -> str:
             f"{_pending_note(section)}. {_score_note(t)}.")
 
 
-def _pending_note(section: dict[str, Any]) -> str:
+def _pending_note(section: Mapping[str, Any]) -> str:
     """How many mutants were never run, and the shards a merge was missing; empty when none."""
     pending = section["totals"]["pending"]
     if not pending:
@@ -190,7 +191,7 @@ def _pending_note(section: dict[str, Any]) -> str:
     return f", {pending} pending" + (f" ({missing})" if missing else "")
 
 
-def _missing_shards(section: dict[str, Any]) -> str:
+def _missing_shards(section: Mapping[str, Any]) -> str:
     """The slices a merge was not given (``shards missing: 2/4, 3/4``); empty when none."""
     missing = section.get("shards_missing") or []
     return f"shards missing: {', '.join(missing)}" if missing else ""
@@ -204,7 +205,7 @@ def _score_note(t: dict[str, Any]) -> str:
     return f"Score {t['score']}%" + (f" of the {ran} run, INCOMPLETE" if t["pending"] else "")
 
 
-def _verdict_lines(section: dict[str, Any]) -> list[str]:
+def _verdict_lines(section: Mapping[str, Any]) -> list[str]:
     verdict = section["verdict"]
     out = [] if verdict["complete"] else _incomplete(section)
     if verdict["claims_failed"]:
@@ -214,24 +215,24 @@ def _verdict_lines(section: dict[str, Any]) -> list[str]:
     return out
 
 
-def _limits(section: dict[str, Any]) -> str:
+def _limits(section: Mapping[str, Any]) -> str:
     """The threshold's limits that are set (``max_escaped 0, min_score 80``)."""
     return ", ".join(f"{k} {v}" for k, v in section["threshold"].items() if v is not None)
 
 
-def _incomplete(section: dict[str, Any]) -> list[str]:
+def _incomplete(section: Mapping[str, Any]) -> list[str]:
     """An incomplete run says so first, with how many mutants never ran and why."""
     where = _missing_shards(section) or "interrupted or missing shards"
     return [f"Incomplete: {section['totals']['pending']} mutant(s) pending, never run ({where}); this is no pass.", ""]
 
 
-def _title(prefix: str, section: dict[str, Any]) -> str:
+def _title(prefix: str, section: Mapping[str, Any]) -> str:
     """The suite, and the pin set when the run was limited to one (a review round)."""
     chosen = section.get("pins", {}).get("set")
     return (f"{prefix}{section.get('suite', '')}".rstrip() + (f" (pin set {chosen})" if chosen else ""))
 
 
-def render_summary(section: dict[str, Any], out: Path | str | None = None) -> str:
+def render_summary(section: Mapping[str, Any], out: Path | str | None = None) -> str:
     """What a terminal wants: the counts, the claims, one line per escape, where the reports are.
     The diffs stay in mutation.md (``--format markdown``); a suite's escapes can run to hundreds."""
     section = expand(section)
@@ -248,7 +249,7 @@ def render_summary(section: dict[str, Any], out: Path | str | None = None) -> st
 _REPORTS = ("mutation.md", "mutation.json", "mutation.html", "mutation-report.json", "mutation-report.html")
 
 
-def _write_lines(section: dict[str, Any]) -> list[str]:
+def _write_lines(section: Mapping[str, Any]) -> list[str]:
     """What mutants wrote in their sandboxes, then what changed outside every sandbox."""
     inside = [_wrote(m) for m in section["mutants"] if m.get("writes")]
     return inside + [f"changed outside the sandbox: {o['path']} ({o['change']})"
@@ -260,7 +261,7 @@ def _failed_claims(mutants: list[dict[str, Any]]) -> list[str]:
             for m in mutants if m.get("claim", {}).get("result") == "failed"]
 
 
-def _findings(section: dict[str, Any]) -> str:
+def _findings(section: Mapping[str, Any]) -> str:
     claims = _failed_claims(section["mutants"])
     escaped = section["escaped"]
     if not claims and not escaped:
@@ -272,14 +273,14 @@ def _findings(section: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _short(section: dict[str, Any]) -> str:
+def _short(section: Mapping[str, Any]) -> str:
     out = [f"## Mutation: {section.get('suite', '')}".rstrip(), "", counts_line(section), "",
            *_verdict_lines(section), *_failed_claims(section["mutants"])]
     out += [f"- {_escape_line(m)}" for m in _escaped(section["mutants"])]
     return "\n".join(out) + "\n"
 
 
-def render_markdown(section: dict[str, Any], form: str = "full") -> str:
+def render_markdown(section: Mapping[str, Any], form: str = "full") -> str:
     section = expand(section)
     if form == "findings":
         return _findings(section)
@@ -295,7 +296,7 @@ def render_markdown(section: dict[str, Any], form: str = "full") -> str:
                       *_pin_lines(section)]) + "\n"
 
 
-def _nothing_line(section: dict[str, Any]) -> str:
+def _nothing_line(section: Mapping[str, Any]) -> str:
     """Why a run had no mutant: no targets and no declared mutants (touched by the diff, with --in-diff)."""
     touched = f" touched by the diff against {section['in_diff']}" if section.get("in_diff") else ""
     return ("Nothing to mutate: no targets (suite.yaml `mutation.targets`, a ledger's `targets`) "

@@ -15,8 +15,9 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from harness._mutate.section import MutationSection
 from harness._pins.refs import group_of, groups, resolve_all
 
 __all__ = ["SECTION_VERSION", "STATUSES", "build_section", "compact", "expand", "read_rows"]
@@ -215,12 +216,14 @@ def _pin_row(group: str, items: list[str], kills: int, unique: list[str]) -> dic
 
 
 def build_section(plan: Mapping[str, Any], baseline: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]],
-                  shards: list[str] | None = None, shards_missing: list[str] | None = None) -> dict[str, Any]:
+                  shards: list[str] | None = None, shards_missing: list[str] | None = None) -> MutationSection:
     """The compact section (pins by index); ``expand`` of it names them. ``shards_missing`` names
     the slices (``k/n``) a merge was not given: their mutants are ``pending``."""
     section = _full_section(plan, baseline, rows, shards)
     section["shards_missing"] = list(shards_missing or [])
-    return compact(section)
+    # the one place the section's JSON becomes its type: every key is set above, and the
+    # schema tests (tests/unit/mutate) validate what is built here against mutation.schema.json
+    return cast(MutationSection, compact(section))
 
 
 _INDEXED = ("killed_by", "timed_out", "crashed")

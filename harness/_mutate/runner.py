@@ -19,6 +19,7 @@ from harness._mutate.outputs import folder_lock
 from harness._mutate.plan import Options, Plan, build_plan, out_folder, parse_shard, write_plan
 from harness._mutate.results import build_section, read_rows
 from harness._mutate.sandbox import Sandbox, changes, listing
+from harness._mutate.section import MutationSection
 from harness._mutate.targets import load_settings
 
 __all__ = ["exit_code", "finish", "run"]
@@ -85,7 +86,7 @@ def _start_engine(cwd: Path, progress: bool) -> subprocess.Popen[bytes]:
     )
 
 
-def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dict[str, Any]:
+def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> MutationSection:
     """Run the kill matrix for ``suite``; returns the report section (also written to the out dir).
 
     The engine runs in a scratch copy of the project (``harness._mutate.sandbox``); the user's
@@ -99,7 +100,7 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> dic
         return _run_locked(suite, options, root, out)
 
 
-def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> dict[str, Any]:
+def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> MutationSection:
     sandbox = Sandbox.create(root, skip=[out])
     guard = listing(root, skip=[out])
     try:
@@ -156,7 +157,7 @@ def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     return plan, done
 
 
-def finish(out: Path, resumed: int = 0, shards: list[str] | None = None) -> dict[str, Any]:
+def finish(out: Path, resumed: int = 0, shards: list[str] | None = None) -> MutationSection:
     """Build the section from the files in ``out`` and write every report format beside them."""
     plan = json.loads((out / "plan.json").read_text(encoding="utf-8"))
     baseline = json.loads((out / "baseline.json").read_text(encoding="utf-8"))
@@ -170,7 +171,7 @@ def finish(out: Path, resumed: int = 0, shards: list[str] | None = None) -> dict
     return section
 
 
-def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> None:
+def write_reports(out: Path, plan: dict[str, Any], section: MutationSection) -> None:
     from harness._mutate.html_view import render_html
     from harness._mutate.render import render_markdown
     from harness._mutate.stryker import stryker_report
@@ -185,7 +186,7 @@ def write_reports(out: Path, plan: dict[str, Any], section: dict[str, Any]) -> N
     (out / VIEWER_FILE).write_text(render_viewer(stryker, section.get("suite", "")), encoding="utf-8")
 
 
-def exit_code(section: dict[str, Any]) -> ExitCode:
+def exit_code(section: Mapping[str, Any]) -> ExitCode:
     """MUTANTS_ESCAPED when escapes exceed the suite's threshold, a claimed kill did not happen, or
     the section is incomplete (pending mutants, e.g. a merge missing a shard): that is no pass."""
     verdict = section.get("verdict", {})

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._errors import ConfigError
+from harness._mutate.section import MutationSection
 
 __all__ = ["merge"]
 
@@ -63,15 +64,14 @@ def _baseline(loaded: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, 
             "duration_s": sum(float(b.get("duration_s", 0.0)) for _, b in loaded)}
 
 
-def _sandbox(folders: list[Path]) -> dict[str, Any]:
-    """The merged report's ``sandbox``: what any shard's run changed outside its sandbox (nothing
+def _sandbox(folders: list[Path]) -> dict[str, Any] | None:
+    """The merged report's ``sandbox``: what any shard's run changed outside its sandbox (None
     when no shard ran in one)."""
     guards = _guards(folders)
     if not guards:
-        return {}
+        return None
     outside = {(o["path"], o["change"]) for g in guards for o in g.get("outside", [])}
-    return {"sandbox": {"mode": guards[0].get("mode", "copy"),
-                        "outside": [{"path": p, "change": c} for p, c in sorted(outside)]}}
+    return {"mode": guards[0].get("mode", "copy"), "outside": [{"path": p, "change": c} for p, c in sorted(outside)]}
 
 
 def _guards(folders: list[Path]) -> list[dict[str, Any]]:
@@ -100,7 +100,7 @@ def _copy_sources(folder: Path, out: Path) -> None:
             shutil.copytree(folder / sub, out / sub)
 
 
-def merge(folders: list[Path], out: Path) -> dict[str, Any]:
+def merge(folders: list[Path], out: Path) -> MutationSection:
     """One section of every planned mutant from several shards of the same plan; mutants no shard
     ran stay ``pending``, the missing slices are named and the verdict is incomplete."""
     from harness._mutate.results import build_section, read_rows
@@ -117,7 +117,9 @@ def merge(folders: list[Path], out: Path) -> dict[str, Any]:
     plan = {**loaded[0][0], "selected": keys, "shard": None}
     rows = read_rows([f / "results.jsonl" for f in folders])
     section = build_section(plan, baseline, rows, shards or None, missing)
-    section.update(_sandbox(folders))
+    sandbox = _sandbox(folders)
+    if sandbox is not None:
+        section["sandbox"] = sandbox
     _write(out, plan, baseline, rows, folders)
     write_reports(out, plan, section)
     return section

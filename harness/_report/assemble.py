@@ -21,6 +21,7 @@ from harness._model import Observation, Suite
 from harness._report.sections import (
     EvidenceLinks,
     EvidenceSummary,
+    MutationSection,
     PinsSection,
     RejectionsSection,
     Report,
@@ -190,7 +191,7 @@ class Sections:
 
     pins: PinsSection | None = None
     rejections: RejectionsSection | None = None
-    mutation: dict[str, Any] | None = None
+    mutation: MutationSection | None = None
 
 
 def report_document(suite: Suite, options: Mapping[str, Any], rows: Sequence[Row], counts: Summary,

@@ -16,10 +16,34 @@ from collections.abc import Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 from harness._evidence.store import EvidenceSummary
+from harness._mutate.section import MutationSection, MutationTotals, MutationVerdict
 
-__all__ = ["Catalog", "Delta", "DeltaGroup", "ErrorJson", "EvidenceLinks", "EvidenceSummary", "Exit", "Finding",
-           "Partial", "PinResult", "PinsSection", "Receipt", "Rejection", "RejectionSummary", "RejectionsSection",
-           "Report", "Row", "SideJson", "Stale", "Summary", "VerdictCounts"]
+__all__ = [
+    "Catalog",
+    "Delta",
+    "DeltaGroup",
+    "ErrorJson",
+    "EvidenceLinks",
+    "EvidenceSummary",
+    "Exit",
+    "Finding",
+    "MutationSection",
+    "MutationTotals",
+    "MutationVerdict",
+    "Partial",
+    "PinResult",
+    "PinsSection",
+    "Receipt",
+    "Rejection",
+    "RejectionSummary",
+    "RejectionsSection",
+    "Report",
+    "Row",
+    "SideJson",
+    "Stale",
+    "Summary",
+    "VerdictCounts",
+]
 
 VerdictKind = Literal["identical", "reordered", "intended", "unexpected", "error"]
 
@@ -212,7 +236,7 @@ class Report(TypedDict):
     differential: Sequence[Row]
     pins: PinsSection | None
     rejections: RejectionsSection | None
-    mutation: dict[str, Any] | None  # the mutation stage's own section (mutation.schema.json)
+    mutation: MutationSection | None
     summary: Summary
     evidence: EvidenceSummary | None
     baseline: dict[str, Any] | None

@@ -78,3 +78,12 @@ def test_every_module_imports_first_in_a_fresh_interpreter() -> None:
     assert got.returncode == 0, got.stderr[-3000:]
     failed = json.loads(got.stdout.strip().splitlines()[-1])
     assert not failed, failed
+
+
+def test_a_command_imports_only_its_own_module_so_show_starts_without_the_run_stage() -> None:
+    # every command module was imported at start: `harness show` paid for the run stage and vcrpy
+    code = ("import sys, click; from harness._cli.main import cli; "
+            "cli.get_command(click.Context(cli), 'show'); "
+            "print(sorted(m for m in ('harness._runner', 'harness._mutate', 'vcr') if m in sys.modules))")
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert got.stdout.strip() == "[]", got.stdout

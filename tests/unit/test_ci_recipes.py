@@ -78,16 +78,21 @@ def _uses(script: str) -> list[tuple[str, str]]:
         flags = re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", rest)
         for name in re.findall(r"\$\{(\w+)\[@\]\}", rest):
             flags += arrays.get(name, [])
-        path = f"{command} {sub}" if isinstance(cli.commands.get(command), click.Group) else command
+        path = f"{command} {sub}" if isinstance(_sub(cli, command), click.Group) else command
         found += [(path, flag) for flag in flags]
     return found
+
+
+def _sub(group: click.Group, name: str) -> click.Command | None:
+    """A subcommand as click finds it (the harness group imports its commands on first use)."""
+    return group.get_command(click.Context(group), name)
 
 
 def _options(path: str) -> set[str]:
     command: click.Command | None = cli
     for part in path.split():
         assert isinstance(command, click.Group)
-        command = command.commands.get(part)
+        command = _sub(command, part)
         assert command is not None, f"harness {path}: no such command"
     return {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)}
 
