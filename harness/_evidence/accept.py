@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import YAMLError
 
 from harness._common.files import confined
 from harness._common.selectors import select
@@ -101,11 +101,10 @@ def _round_trip(rel: str, text: str) -> Any:
     """``text`` as ruamel's round-trip document; malformed YAML is an InputError at its line."""
     try:
         return _yaml().load(text)
-    except MarkedYAMLError as exc:
-        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
-        raise InputError(Place(rel, line), "well-formed YAML", str(exc.problem or exc)) from None
-    except YAMLError as exc:
-        raise InputError(Place(rel), "well-formed YAML", str(exc)) from None
+    except YAMLError as exc:  # a MarkedYAMLError knows where, a ReaderError does not
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(Place(rel, mark.line + 1 if mark else None), "well-formed YAML",
+                         str(getattr(exc, "problem", None) or exc)) from None
 
 
 def _index(doc: Any, case_id: str, path: Path) -> int:

@@ -48,8 +48,5 @@ def _parsed(path: Path, argument: str) -> Any:
     """The JSON value of ``path``; a file that is unreadable, not JSON or nested too deep is bad input."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except RecursionError:  # json's C decoder recurses once per level of nesting
-        raise ConfigError(argument, str(path), f"a {REPORT} nested as a report is, found one nested "
-                          "deeper than Python can read") from None
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # json's C decoder recurses once per level
         raise ConfigError(argument, str(path), f"a readable {REPORT} ({exc})") from None

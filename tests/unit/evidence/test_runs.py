@@ -33,7 +33,7 @@ def test_a_valid_report_loads_as_written(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("name", "text", "named"), [
-    ("nested past python's recursion limit", "[" * 100_000 + "]" * 100_000, "nest"),
+    ("nested past python's recursion limit", "[" * 100_000 + "]" * 100_000, "recursion"),
     ("rows that are a string", _changed(lambda r: r.__setitem__("differential", "x")), "differential"),
     ("rows that are null", _changed(lambda r: r.__setitem__("differential", [None])), "differential/0"),
     ("rejections that are a string", _changed(lambda r: r.__setitem__("rejections", "x")), "rejections"),
