@@ -236,7 +236,7 @@ def _baseline(options: RunOptions) -> tuple[str, dict[str, Any]] | None:
     """The baseline run, read before anything is built: a wrong path is bad input, not a lost run."""
     if options.fail_on == "new" and options.baseline is None:
         raise ConfigError("--fail-on", "new", "--baseline PREVIOUS_RUN_DIR as well (new since what?)")
-    return load_baseline(options.baseline) if options.baseline is not None else None
+    return load_baseline(options.baseline, validate_report) if options.baseline is not None else None
 
 
 def _compared(report: Report, options: RunOptions, base: tuple[str, dict[str, Any]] | None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -125,22 +125,27 @@ def compare(current: Findings, base: Findings, run: str, fail_on: str) -> dict[s
     return {"run": run, "fail_on": fail_on, "new": new, "still": still, "fixed": fixed, "counts": counts}
 
 
-def load_baseline(path: Path) -> tuple[str, dict[str, Any]]:
-    """(folder, report.json) of a baseline run given as a run folder or a reports folder."""
+def load_baseline(path: Path, check: Callable[[Any], None]) -> tuple[str, dict[str, Any]]:
+    """(folder, report.json) of a baseline run given as a run folder or a reports folder, held to
+    the report schema by ``check`` (see ``load_report``)."""
     folder = run_folder(path, "--baseline")
-    return str(folder), load_report(folder, "--baseline")
+    return str(folder), load_report(folder, check, "--baseline")
 
 
-def load_mutation_baseline(path: Path) -> tuple[str, dict[str, Any] | None]:
-    """(folder, mutation section) of an earlier ``harness mutate`` out folder, or of a run."""
-    if (path / "mutation.json").is_file():
-        try:
-            section: dict[str, Any] = json.loads((path / "mutation.json").read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise ConfigError("--baseline", str(path / "mutation.json"), f"a readable mutation.json ({exc})") from None
-        return str(path), section
-    folder, report = load_baseline(path)
-    return folder, report.get("mutation")
+def load_mutation_baseline(path: Path, check_report: Callable[[Any], None],
+                           check_section: Callable[[Any], None]) -> tuple[str, dict[str, Any] | None]:
+    """(folder, mutation section) of an earlier ``harness mutate`` out folder, or of a run; each
+    held to its schema by its check (raising ValueError) before any finding is read from it."""
+    if not (path / "mutation.json").is_file():
+        folder, report = load_baseline(path, check_report)
+        return folder, report.get("mutation")
+    where = str(path / "mutation.json")
+    try:
+        section: dict[str, Any] = json.loads((path / "mutation.json").read_text(encoding="utf-8"))
+        check_section(section)
+    except (ValueError, RecursionError) as exc:  # json's C decoder recurses once per level of nesting
+        raise ConfigError("--baseline", where, f"a mutation.json this harness version wrote ({exc})") from None
+    return str(path), section
 
 
 def _incomplete(section: Mapping[str, Any] | None) -> bool:

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+
+import click
 
 from harness._errors import ConfigError
 from harness._model import Lane, Suite
 
-__all__ = ["default_suite", "suite_lane"]
+__all__ = ["default_suite", "not_nan", "suite_lane"]
+
+
+def not_nan(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A click callback for a FloatRange of seconds: the range lets ``nan`` through (every
+    comparison with it is false), so it is refused here."""
+    if value is not None and math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds", ctx, param)
+    return value
 
 
 def default_suite() -> Path:

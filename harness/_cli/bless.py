@@ -12,6 +12,7 @@ from harness._errors import ConfigError
 from harness._evidence import accept
 from harness._evidence.runs import load_report, run_folder
 from harness._exitcodes import ExitCode
+from harness._report.validate import validate_report
 
 __all__ = ["command"]
 
@@ -32,7 +33,7 @@ def command(case: str | None, every: bool, lanes: tuple[str, ...], run: Path, su
     if every == (case is not None):
         raise ConfigError("CASE", case, "a case id or glob, or --all (one of the two)")
     folder = run_folder(run)
-    report = load_report(folder)
+    report = load_report(folder, validate_report)
     root = suite or default_suite()
     if update_golden:
         done = accept.update_golden(root, folder, report, case, lanes)

@@ -44,10 +44,11 @@ def emit(section: MutationSection, out: Path, form: str | None, quiet: bool) -> 
 def baseline_of(path: Path | None, fail_on: str | None) -> tuple[str, dict[str, Any] | None] | None:
     """The baseline's mutation section, read before any mutant runs (a wrong path is exit 2)."""
     from harness._baseline import load_mutation_baseline
+    from harness._report.validate import validate_mutation, validate_report
 
     if fail_on == "new" and path is None:
         raise ConfigError("--fail-on", "new", "--baseline PREVIOUS_MUTATION_DIR as well (new since what?)")
-    return load_mutation_baseline(path) if path is not None else None
+    return load_mutation_baseline(path, validate_report, validate_mutation) if path is not None else None
 
 
 def judged(section: MutationSection, base: tuple[str, dict[str, Any] | None] | None, fail_on: str | None,

@@ -6,14 +6,13 @@ compare (refused, timed out, too big, not sent before the run's deadline); 2 bad
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 from typing import Any
 
 import click
 
-from harness._cli.args import suite_lane
+from harness._cli.args import not_nan, suite_lane
 from harness._common.jsonread import parse_json
 from harness._common.yamlsafe import MAX_DEPTH, MAX_NODES
 from harness._differential import UnitResult, build
@@ -57,13 +56,6 @@ def _new_request(result: UnitResult) -> Observation | None:
     return result.new if result.new is not None and result.new.ok else None
 
 
-def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
-    """FloatRange lets ``nan`` through (every comparison with it is false): refuse it too."""
-    if math.isnan(value):
-        raise click.BadParameter("nan is not a number of seconds", ctx, param)
-    return value
-
-
 @click.command("probe")
 @click.option("--lane", "lane_id", required=True, help="the lane whose endpoint is probed")
 @click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
@@ -75,9 +67,9 @@ def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float
               help="also build the lane's new bodies over the suite and probe those no rule covers")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="send at most this many requests")
 @click.option("--timeout", type=click.FloatRange(0.01, 3600), default=30.0, show_default=True,
-              callback=_a_number, help="seconds for each request, whole: connect to the answer's last byte")
+              callback=not_nan, help="seconds for each request, whole: connect to the answer's last byte")
 @click.option("--deadline", "run_deadline", type=click.FloatRange(0.01, 86400), default=900.0, show_default=True,
-              callback=_a_number, help="seconds for the whole run; requests not sent by then could not be checked")
+              callback=not_nan, help="seconds for the whole run; requests not sent by then could not be checked")
 def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodies: Path | None,
             from_run: bool, limit: int | None, timeout: float, run_deadline: float) -> int:
     """Re-probe a lane live: needs its key in the environment; records to --out; exit 5 on drift."""

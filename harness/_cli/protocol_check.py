@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from harness._cli.args import not_nan
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._pipeline.conformance import Check, check_program
@@ -30,14 +31,16 @@ def _json_file(option: str, path: Path | None) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(option, str(path), f"a readable JSON file ({exc.strerror or exc})") from None
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # json's C decoder recurses once per level of nesting
         raise ConfigError(option, str(path), f"a JSON file ({exc})") from None
 
 
 @click.command("protocol-check", context_settings={"ignore_unknown_options": True})
 @click.argument("cmd", nargs=-1, required=True, type=click.UNPROCESSED)
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds allowed per answer.")
-@click.option("--start-timeout", type=float, default=60.0, show_default=True, help="Seconds allowed for the hello.")
+@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=10.0, show_default=True, callback=not_nan,
+              help="Seconds allowed per answer.")
+@click.option("--start-timeout", type=click.FloatRange(0.01, 3600), default=60.0, show_default=True,
+              callback=not_nan, help="Seconds allowed for the hello.")
 @click.option("--input", "input_file", type=click.Path(path_type=Path), help="JSON file: the input each call sends.")
 @click.option("--lane", "lane_file", type=click.Path(path_type=Path), help="JSON file: the lane each call sends.")
 def command(cmd: tuple[str, ...], timeout: float, start_timeout: float, input_file: Path | None,

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 from pathlib import Path
 
 import click
 from rich.console import Console
 
-from harness._cli.args import default_suite
+from harness._cli.args import default_suite, not_nan
 from harness._cli.output import interactive, progress, render_text
 from harness._differential import units
 from harness._errors import ConfigError
@@ -24,13 +23,6 @@ from harness._revisions import at_revisions
 from harness._runner import RunOptions, RunResult, run
 
 __all__ = ["command"]
-
-
-def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    """click's FloatRange lets nan through (every comparison with nan is false)."""
-    if value is not None and math.isnan(value):
-        raise click.BadParameter("expected a number of seconds from 0.01 to 3600, found nan")
-    return value
 
 
 def _width() -> int:
@@ -51,7 +43,7 @@ def _width() -> int:
               help="Folder for reports/<run-id>/ and reports/latest.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Worker processes (default: one per core). Pipelines always run isolated from the harness.")
-@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=None, callback=_finite,
+@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=None, callback=not_nan,
               help="Seconds a pipeline call may take (default: the suite's timeout_s).")
 @click.option("--pins", "pin_set", metavar="SET", default=None,
               help="Run only the pins of this named set (pin_sets in suite.yaml); default: every pin.")

@@ -11,6 +11,7 @@ from rich.text import Text
 from harness._evidence.runs import load_report, run_folder
 from harness._evidence.view import pick_rows, unit_lines
 from harness._exitcodes import ExitCode
+from harness._report.validate import validate_report
 
 __all__ = ["command"]
 
@@ -24,7 +25,7 @@ def command(case: str, lane: str | None, run: Path) -> int:
     """Print CASE's verdict on LANE (default: every lane; globs allowed), its old and new bodies,
     their diff, the rejections found and the pins that looked at it. Colour on a terminal only."""
     folder = run_folder(run)
-    report = load_report(folder)
+    report = load_report(folder, validate_report)
     console = Console(highlight=False, soft_wrap=True)  # colour only when stdout is a terminal
     for i, row in enumerate(pick_rows(report, case, lane)):
         if i:

@@ -31,11 +31,19 @@ def read_roots(root: Path, settings: _Settings) -> tuple[Path, ...]:
 
 def confined(path: Path, roots: Sequence[Path], place: Place, raw: str) -> Path:
     """``path`` resolved (``..`` and symlinks), refused unless it lies inside one of ``roots``."""
-    real = path.resolve()
+    real = _resolved(path, place, raw)
     if not any(real == r or real.is_relative_to(r) for r in roots):
         raise InputError(place, "a file inside the suite folder or a folder named in suite.yaml's read_roots",
                          f"{raw!r}, which resolves outside them")
     return real
+
+
+def _resolved(path: Path, place: Place, raw: str) -> Path:
+    """``path`` resolved; a symlink loop (RuntimeError on Python 3.11, OSError on 3.13) is bad input."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):
+        raise InputError(place, "a file path that resolves", f"{raw!r}, a symlink loop") from None
 
 
 def suite_files(root: Path, patterns: Sequence[str], place: Place, roots: Sequence[Path] | None = None) -> list[Path]:
@@ -67,7 +75,7 @@ def resolve_path(raw: str, base: Path, place: Place, roots: Sequence[Path] | Non
     ``roots``, confined to them (see ``confined``)."""
     if "://" in raw or raw.startswith("//"):
         raise InputError(place, "a local file path", f"a URL {raw!r} (the harness never fetches)")
-    path = confined(base / raw, roots, place, raw) if roots is not None else (base / raw).resolve()
+    path = confined(base / raw, roots, place, raw) if roots is not None else _resolved(base / raw, place, raw)
     if not path.is_file():
         raise InputError(place, "an existing file", f"no file at {raw!r}")
     return path

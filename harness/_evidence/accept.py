@@ -24,9 +24,11 @@ from typing import Any
 import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
 
+from harness._common.files import confined
 from harness._common.selectors import select
-from harness._errors import ConfigError
+from harness._errors import ConfigError, InputError, Place
 
 __all__ = ["TODO", "Blessed", "bless_divergences", "blessable", "update_golden"]
 
@@ -81,9 +83,33 @@ def _yaml() -> YAML:
     return rt
 
 
+def _case_doc(suite: Path, rel: str) -> tuple[Path, str, Any]:
+    """(path, text, round-trip document) of a case file the run names, as it is now: it may have
+    changed since the run, so it must still lie inside the suite (bless writes to it) and still be
+    a case file, or the user is told which file and why before anything is written."""
+    path = suite / rel
+    confined(path, [suite.resolve()], Place(rel), rel)
+    text = path.read_text(encoding="utf-8")
+    doc = _round_trip(rel, text)
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("cases", []), list):
+        raise InputError(Place(rel, None, "cases"), "a case file (a mapping with a list of cases)",
+                         f"{type(doc).__name__} (it changed since the run?)")
+    return path, text, doc
+
+
+def _round_trip(rel: str, text: str) -> Any:
+    """``text`` as ruamel's round-trip document; malformed YAML is an InputError at its line."""
+    try:
+        return _yaml().load(text)
+    except YAMLError as exc:  # a MarkedYAMLError knows where, a ReaderError does not
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(Place(rel, mark.line + 1 if mark else None), "well-formed YAML",
+                         str(getattr(exc, "problem", None) or exc)) from None
+
+
 def _index(doc: Any, case_id: str, path: Path) -> int:
     for i, raw in enumerate(doc.get("cases", [])):
-        if raw.get("id") == case_id:
+        if isinstance(raw, Mapping) and raw.get("id") == case_id:
             return i
     raise ConfigError("CASE", case_id, f"a case with this id in {path} (a case without an id cannot be blessed; "
                       "give it one)")
@@ -181,9 +207,7 @@ def bless_divergences(suite: Path, rows: Sequence[Mapping[str, Any]]) -> list[Bl
     one edit at a time (each reads the file afresh, so line positions are always current)."""
     done: list[Blessed] = []
     for row in rows:
-        path = suite / row["file"]
-        text = path.read_text(encoding="utf-8")
-        doc = _yaml().load(text)
+        path, text, doc = _case_doc(suite, row["file"])
         index = _index(doc, row["case"], path)
         expect = doc["cases"][index].get("expect") or {}
         entry, said = _entry(expect.get(row["lane"]), expect.get("*"), list(row["unexpected_paths"]) or ["$"])
@@ -237,10 +261,10 @@ def _chosen_cases(suite: Path, report: Mapping[str, Any], case: str | None) -> I
         tuple[Path, Mapping[str, Any], list[str]]]:
     """(case file, the case as written, the lanes it ran on) for each chosen case of the run."""
     for rel, ran in _ran(report).items():
-        doc = yaml.safe_load((suite / rel).read_text(encoding="utf-8")) or {}
+        path, _text, doc = _case_doc(suite, rel)
         for raw in doc.get("cases", []):
-            if raw.get("id") in ran and _chosen(raw["id"], case):
-                yield suite / rel, raw, ran[raw["id"]]
+            if isinstance(raw, Mapping) and raw.get("id") in ran and _chosen(raw["id"], case):
+                yield path, raw, ran[raw["id"]]
 
 
 def _ran(report: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:

@@ -24,7 +24,7 @@ import jsonschema_rs
 
 from harness._report.stream import OrderedLines
 
-__all__ = ["ReportInvalid", "item_validator", "report_validator", "schemas", "validate_report"]
+__all__ = ["ReportInvalid", "item_validator", "report_validator", "schemas", "validate_mutation", "validate_report"]
 
 _PERMISSIVE: dict[str, Any] = {"type": "object"}
 _SECTIONS = ("rejections.schema.json", "mutation.schema.json")
@@ -71,13 +71,13 @@ def item_validator(ref: str) -> jsonschema_rs.Validator:
                                         "$ref": f"{_BASE}/{ref}"}, registry=_registry())
 
 
-def _check(validator: jsonschema_rs.Validator, value: Any, where: str) -> None:
+def _check(validator: jsonschema_rs.Validator, value: Any, where: str, file: str = "report.json") -> None:
     try:
         validator.validate(value)
     except jsonschema_rs.ValidationError as exc:
         path = "/".join(str(p) for p in exc.instance_path)
         message = exc.message if len(exc.message) <= 400 else exc.message[:400] + "..."
-        raise ReportInvalid(f"report.json at {where}{'/' + path if path else ''}: {message}") from exc
+        raise ReportInvalid(f"{file} at {where}{'/' + path if path else ''}: {message}") from exc
 
 
 def _items(validator: jsonschema_rs.Validator, values: Iterable[Any], where: str) -> None:
@@ -87,10 +87,12 @@ def _items(validator: jsonschema_rs.Validator, values: Iterable[Any], where: str
 
 def validate_report(report: Any) -> None:
     """Raise ReportInvalid (naming the place) when the report breaks its schema. Lists that are
-    streams are checked an item at a time."""
-    rows: Sequence[Any] = report["differential"]
+    streams are checked an item at a time. Also what a reader of a finished run (``show``,
+    ``bless``, ``--baseline``) holds report.json to before indexing into it."""
+    rows: Sequence[Any] = report.get("differential", [])
     section = report.get("rejections") or {}
-    findings: Sequence[Any] = section.get("findings", [])
+    # a report read back from disk may hold anything: only a mapping has findings to stream
+    findings: Sequence[Any] = section.get("findings", []) if isinstance(section, dict) else []
     streamed_rows, streamed_findings = isinstance(rows, OrderedLines), isinstance(findings, OrderedLines)
     head = dict(report)
     if streamed_rows:
@@ -102,3 +104,9 @@ def validate_report(report: Any) -> None:
         _items(item_validator("report.schema.json#/$defs/row"), rows, "differential")
     if streamed_findings:
         _items(item_validator("rejections.schema.json#/$defs/finding"), findings, "rejections/findings")
+
+
+def validate_mutation(section: Any) -> None:
+    """Raise ReportInvalid when a mutation.json read back (``mutate --baseline``) breaks
+    mutation.schema.json."""
+    _check(item_validator("mutation.schema.json"), section, "", "mutation.json")

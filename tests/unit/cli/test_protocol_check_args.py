@@ -38,3 +38,20 @@ def test_with_both_files_bad_the_lane_is_named_first(tmp_path: Path) -> None:
     bad.write_text("{nope")
     code, err = _check("--input", str(bad), "--lane", str(bad))
     assert code == ExitCode.BAD_INPUT and err.startswith(f"harness: bad argument: --lane='{bad}'")
+
+
+def test_a_negative_zero_or_nan_timeout_is_a_bad_argument_before_any_program_starts() -> None:
+    for option in ("--timeout", "--start-timeout"):
+        for value in ("-1", "0", "nan", "1e9"):
+            code, err = _check(option, value)
+            assert code == ExitCode.BAD_INPUT and option in err, (option, value, code, err)
+
+
+def test_an_input_nested_past_pythons_recursion_limit_is_a_bad_argument_naming_its_option(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for option in ("--input", "--lane"):
+        code, err = _check(option, str(deep))
+        assert code == ExitCode.BAD_INPUT, (option, code, err)
+        assert err.startswith(f"harness: bad argument: {option}='{deep}': expected a JSON file ("), err
+        assert "recursion" in err
