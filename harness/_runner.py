@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -91,7 +92,10 @@ class RunResult:
 
 def _run_id(suite: Suite) -> str:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    return f"{stamp}-{suite.name}-{os.getpid() % 10000:04d}"
+    # a name from suite.yaml is checked (suite.schema.json); one taken from the folder may hold
+    # anything a folder name can ('/' never, but '..', spaces, NUL-free oddities)
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", suite.name).strip(".-") or "suite"
+    return f"{stamp}-{name}-{os.getpid() % 10000:04d}"
 
 
 def _new_run_folder(out: Path, suite: Suite) -> Path:

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
+from harness._errors import InputError, Place
+
 __all__ = ["DEFAULT_SETTINGS", "Settings", "read_settings"]
 
 FailOn = Literal["introduced", "any"]
@@ -126,6 +128,9 @@ def read_settings(root: Path, display: str | None = None) -> tuple[Settings, Any
     from harness._common.yamlsafe import load_document
 
     path = root / "suite.yaml"
+    if path.is_symlink() and not path.exists():  # not "no suite.yaml": every default, silently
+        raise InputError(Place(display or "suite.yaml"), "a readable file",
+                         "a symlink that leads nowhere (or to itself)")
     if not path.is_file():
         return Settings.parse({}), None
     doc = load_document(path, display=display or _display(path, root))

@@ -45,7 +45,7 @@ class _Errors:
 def _rel(path: Path, root: Path) -> str:
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # elsewhere, or a symlink loop (RuntimeError on 3.11)
         return str(path)
 
 
