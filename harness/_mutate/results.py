@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from harness._errors import ConfigError
 from harness._mutate.section import MutationSection
 from harness._pins.killed_by import group_of, groups, resolve_all
 
@@ -38,10 +39,14 @@ def read_rows(paths: Iterable[Path]) -> dict[str, dict[str, Any]]:
 
 def _rows_in(path: Path) -> Iterator[dict[str, Any]]:
     """The rows of one results.jsonl, in order, without the lines that do not parse to a row."""
-    for line in path.read_text(encoding="utf-8").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError("results file", str(path), "UTF-8 text, one JSON row a line") from None
+    for line in text.splitlines():
         try:
             row = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # a torn or hostile line is no row
             continue
         if isinstance(row, dict) and "key" in row:
             yield row

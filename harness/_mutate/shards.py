@@ -14,12 +14,37 @@ __all__ = ["merge"]
 
 
 def _load(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    try:
-        plan = json.loads((folder / "plan.json").read_text(encoding="utf-8"))
-        baseline = json.loads((folder / "baseline.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ConfigError("shard folder", str(folder), f"a finished shard (plan.json, baseline.json): {exc}") from None
+    """A shard's plan and baseline, checked for the shape a merge reads (a shard folder can be
+    hand-edited, truncated or from another version: one ConfigError naming it, never exit 70)."""
+    plan, baseline = _read(folder, "plan.json"), _read(folder, "baseline.json")
+    problem = _plan_problem(plan) or _baseline_problem(baseline)
+    if problem:
+        raise ConfigError("shard folder", str(folder), f"a finished shard (plan.json, baseline.json): {problem}")
     return plan, baseline
+
+
+def _read(folder: Path, name: str) -> Any:
+    try:
+        return json.loads((folder / name).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        why = "nested too deep" if isinstance(exc, RecursionError) else exc
+        raise ConfigError("shard folder", str(folder),
+                          f"a finished shard (plan.json, baseline.json): {name}: {why}") from None
+
+
+def _plan_problem(plan: Any) -> str | None:
+    if not isinstance(plan, dict):
+        return f"plan.json holds {type(plan).__name__}, not an object"
+    mutants = plan.get("mutants")
+    if not isinstance(mutants, list) or not all(isinstance(m, dict) and "key" in m for m in mutants):
+        return "plan.json's mutants are not a list of planned mutants"
+    return None
+
+
+def _baseline_problem(baseline: Any) -> str | None:
+    if not isinstance(baseline, dict) or not isinstance(baseline.get("outcomes"), dict):
+        return "baseline.json has no outcomes object"
+    return None
 
 
 def _missing(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> tuple[list[str], list[str]]:
@@ -76,8 +101,11 @@ def _sandbox(folders: list[Path]) -> dict[str, Any] | None:
 
 def _guards(folders: list[Path]) -> list[dict[str, Any]]:
     """The shards' sandbox.json documents (a shard run without a sandbox has none)."""
-    return [json.loads((f / "sandbox.json").read_text(encoding="utf-8")) for f in folders
-            if (f / "sandbox.json").is_file()]
+    guards = [(f, _read(f, "sandbox.json")) for f in folders if (f / "sandbox.json").is_file()]
+    for folder, guard in guards:
+        if not isinstance(guard, dict) or not isinstance(guard.get("outside", []), list):
+            raise ConfigError("shard folder", str(folder), "a finished shard: sandbox.json as harness mutate writes it")
+    return [guard for _folder, guard in guards]
 
 
 def _write(out: Path, plan: dict[str, Any], baseline: dict[str, Any], rows: dict[str, dict[str, Any]],

@@ -42,7 +42,11 @@ ACCEPTED_WIRES = ("anthropic", "openai-chat", "gemini")
 def load_receipts(path: Path) -> dict[str, dict[str, Any]]:
     """receipts.jsonl by id; InputError naming the line of a broken record."""
     out: dict[str, dict[str, Any]] = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(Place(str(path)), "UTF-8 text, one JSON object a line", str(exc)) from None
+    for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
             rec = _receipt(Place(str(path), n), line)
             out[rec["id"]] = rec
@@ -53,8 +57,9 @@ def _receipt(place: Place, line: str) -> dict[str, Any]:
     """One line of receipts.jsonl: an object with a string id."""
     try:
         rec = json.loads(line)
-    except ValueError as exc:
-        raise InputError(place, "one JSON object a line", str(exc)) from None
+    except (ValueError, RecursionError) as exc:
+        why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+        raise InputError(place, "one JSON object a line", why) from None
     if not isinstance(rec, dict):
         raise InputError(place, "a receipt object with a string id", type(rec).__name__)
     if not isinstance(rec.get("id"), str):

@@ -1,7 +1,6 @@
 """`harness merge` over shard folders that are corrupt, hand-edited or from another version: one
 ConfigError naming the folder and the file, never an internal error (exit 70). Found by fuzzing the
-CLI; the fix belongs to harness/_mutate/shards.py and results.py (another helper's files this
-session), hence strict xfail until it lands."""
+CLI."""
 
 from __future__ import annotations
 
@@ -25,8 +24,6 @@ def _shard(folder: Path, **files: str | bytes) -> Path:
     return folder
 
 
-@pytest.mark.xfail(strict=True, reason="shards.py _load trusts the JSON's shape: KeyError/TypeError/"
-                   "RecursionError/UnicodeDecodeError escape as exit 70")
 @pytest.mark.parametrize("files", [
     {"plan.json": "{}"}, {"plan.json": "[]"}, {"plan.json": "null"}, {"plan.json": "[" * 100_000 + "]" * 100_000},
     {"baseline.json": "{}"}, {"baseline.json": json.dumps({"outcomes": "x"})},
