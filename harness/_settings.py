@@ -40,6 +40,7 @@ class Settings(Mapping[str, Any]):
     cases: tuple[str, ...] = ("**/*.cases.yaml",)
     ledgers: tuple[str, ...] = ("**/*.ledger.yaml",)
     rules: tuple[str, ...] = ("**/*.rules.yaml",)
+    """Rule globs; an empty list reads as this default (a suite always has the bundled rules)."""
     cassettes: str | None = None
     """The cassettes folder, relative to the suite folder; None: ``cassettes/`` beside or above."""
     read_roots: tuple[str, ...] = ()
@@ -91,7 +92,7 @@ class Settings(Mapping[str, Any]):
 
 def _globs(merged: Mapping[str, Any]) -> dict[str, Any]:
     return {"lanes": _strings(merged["lanes"]), "cases": _strings(merged["cases"]),
-            "ledgers": _strings(merged["ledgers"]), "rules": _strings(merged["rules"]),
+            "ledgers": _strings(merged["ledgers"]), "rules": _strings(merged["rules"]) or _DEFAULT.rules,
             "read_roots": _strings(merged.get("read_roots")), "matrix": _strings(merged.get("matrix")),
             "cassettes": str(merged["cassettes"]) if merged.get("cassettes") else None}
 

@@ -29,6 +29,7 @@ from harness._mutate.targets import (
     module_name,
     resolve_targets,
 )
+from harness._settings import Settings
 
 __all__ = ["Options", "Plan", "build_plan", "out_folder", "parse_shard"]
 
@@ -219,7 +220,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     ms = load_settings(suite_root, settings)
     out = out_folder(suite_root, options)
     out.mkdir(parents=True, exist_ok=True)
-    ledgers: list[Ledger] = load_ledgers(suite_root, settings.get("ledgers", ["**/*.ledger.yaml"]), ms.root)
+    ledgers: list[Ledger] = load_ledgers(suite_root, list(Settings.parse(settings).ledgers), ms.root)
     ledgers = [ledger for ledger in ledgers if ledger.runs_with(options.pins)]  # a round's own mutants
     targets, places = _targets(ms, ledgers, suite_root, options.in_diff)
     (out / "mutants").mkdir(exist_ok=True)

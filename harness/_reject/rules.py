@@ -27,6 +27,7 @@ from harness._common.yamlsafe import Document, load_document
 from harness._errors import HarnessError, InputError, InputErrors, Place
 from harness._model import Lane
 from harness._reject.walk import subschemas
+from harness._settings import Settings
 
 __all__ = ["Rule", "RuleSet", "load_rules", "rules_of_suite"]
 
@@ -231,7 +232,7 @@ def rules_of_suite(root: Path | str, settings: Mapping[str, Any]) -> RuleSet:
     from harness._common.files import suite_files
 
     base = Path(root)
-    patterns = settings.get("rules") or ["**/*.rules.yaml"]
+    patterns = list(Settings.parse(settings).rules)  # the default globs live in harness/_settings
     # not confined: suites share a rules catalog by relative glob (examples/ use ../../cases/rules)
     found = suite_files(base, patterns, Place("suite.yaml", None, "rules"))
     return load_rules(found, base)
