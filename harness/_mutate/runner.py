@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import filecmp
 import json
 import os
 import subprocess
@@ -22,7 +23,7 @@ from harness._mutate.sandbox import Sandbox, changes, listing
 from harness._mutate.section import MutationSection
 from harness._mutate.targets import load_settings
 
-__all__ = ["exit_code", "finish", "run"]
+__all__ = ["content_changes", "exit_code", "finish", "run"]
 
 
 def _errors_from_engine(out: Path, code: int, stderr: bytes | None) -> Exception:
@@ -105,7 +106,8 @@ def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> Mutati
     guard = listing(root, skip=[out])
     try:
         plan, done, code, stderr = _run_engine(suite, options, sandbox, Path(sandbox.map(root)))
-        _record_outside(plan.out, sandbox.mode, changes(guard, listing(root, skip=[out])))
+        found = changes(guard, listing(root, skip=[out]))
+        _record_outside(plan.out, sandbox.mode, content_changes(found, root, Path(sandbox.map(root))))
     finally:
         sandbox.remove()
     if code != 0:
@@ -128,6 +130,20 @@ def _run_engine(suite: Suite, options: Options, sandbox: Sandbox,
         engine.wait()
         raise
     return plan, done, engine.returncode, stderr
+
+
+def content_changes(found: list[dict[str, str]], root: Path, scratch: Path) -> list[dict[str, str]]:
+    """``found`` (a stat listing's differences) without the files rewritten with the bytes they
+    had: the scratch holds the tree as the run found it, and a rewrite with the same bytes (another
+    tool regenerating a file while the run went) changed nothing in the user's tree."""
+    return [c for c in found if not (c["change"] == "modified" and _same_bytes(root / c["path"], scratch / c["path"]))]
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    try:
+        return a.is_file() and not a.is_symlink() and b.is_file() and filecmp.cmp(a, b, shallow=False)
+    except OSError:
+        return False
 
 
 def _record_outside(out: Path, mode: str, outside: list[dict[str, str]]) -> None:
