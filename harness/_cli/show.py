@@ -27,7 +27,10 @@ def command(case: str, lane: str | None, run: Path) -> int:
     folder = run_folder(run)
     report = load_report(folder, validate_report)
     console = Console(highlight=False, soft_wrap=True)  # colour only when stdout is a terminal
-    for i, row in enumerate(pick_rows(report, case, lane)):
+    rows = pick_rows(report, case, lane)
+    # which run this is: `reports/latest` moves with every run, of any suite
+    console.print(Text(f"run {folder.name} (suite {report['suite']['name']}, {folder})", style="dim"))
+    for i, row in enumerate(rows):
         if i:
             console.print(Text("=" * 72))
         for text, style in unit_lines(folder, report, row):

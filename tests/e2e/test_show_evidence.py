@@ -63,6 +63,7 @@ def test_the_command_prints_plain_text_when_piped_and_colour_when_asked(
     plain = subprocess.run(args, capture_output=True, text=True, check=False, env={"PATH": "/usr/bin"})
     assert plain.returncode == 0, plain.stderr
     assert "\x1b[" not in plain.stdout
+    assert plain.stdout.splitlines()[0] == f"run {folder.name} (suite bundled, {folder})"  # which run it read
     assert "--- old (observations/bodies/" in plain.stdout and "--- new (observations/bodies/" in plain.stdout
     assert "['oneOf']" in plain.stdout and "added to dictionary" in plain.stdout
     assert "anthropic.root-composition" in plain.stdout  # the declared rejection on the new side
