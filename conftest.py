@@ -10,6 +10,7 @@ import pytest
 pytest_plugins = ["harness.pins.plugin"]
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: a plain install (no xdist) runs pins here too
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """What ``-n auto`` starts: a worker per core and up to four more. Much of this suite waits
     rather than computes (a program that never answers until its deadline, a run stopped
