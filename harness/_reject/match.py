@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -129,17 +130,21 @@ _META = {
 # jsonschema's metaschema check takes about ten frames a schema level: a body within the readers'
 # 200-level bound reached Python's default limit of 1,000 (RecursionError, exit 70, in `replay`)
 _METASCHEMA_FRAMES = 10_000
+# the limit is the process's: the capture server checks bodies in threads, and one thread putting
+# the limit back must not cut short another's check
+_LIMIT_RAISED = threading.Lock()
 
 
 @lru_cache(maxsize=8192)
 def _invalid_text(text: str, draft: str) -> bool:
     schema = json.loads(text)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _METASCHEMA_FRAMES))
-    try:
-        return not _META[draft].is_valid(schema)
-    finally:
-        sys.setrecursionlimit(limit)
+    with _LIMIT_RAISED:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, _METASCHEMA_FRAMES))
+        try:
+            return not _META[draft].is_valid(schema)
+        finally:
+            sys.setrecursionlimit(limit)
 
 
 def _invalid_schema(node: Any, draft: str) -> bool:
