@@ -34,6 +34,8 @@ def _protocol_stdout() -> IO[str]:
 
 
 def _where(exc: BaseException) -> str:
+    # as harness._pipeline.calls words it, written again: this file runs in other interpreters
+    # and imports nothing of the harness
     frames = traceback.extract_tb(exc.__traceback__)
     if not frames:
         return ""
