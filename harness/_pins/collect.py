@@ -14,7 +14,9 @@ looking like a test costs one pytest child; a missed one would lose pins.
 or in a folder between the project root and it) that may act on case-file items: one defining a
 ``pytest_*`` hook or naming a plugin in ``pytest_plugins`` (other than the harness's own). Such a
 conftest could skip, mark or rerun items, which only pytest does: the pin stage then runs every
-item through pytest, as it did before the in-process evaluation. Fixtures alone do not count.
+item through pytest, as it did before the in-process evaluation. Fixtures alone do not count, nor
+do the hooks that only add options, print or size xdist's pool (``_INERT_HOOKS``): a project
+conftest choosing ``-n auto``'s worker count sent the bundled suite's 1,177 items through pytest.
 """
 
 from __future__ import annotations
@@ -33,7 +35,10 @@ __all__ = ["CaseItem", "case_items", "case_lanes", "item_hooks", "python_pin_fil
 # pytest's default norecursedirs
 _NORECURSE = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}")
 _TEST_DEF = re.compile(rb"^\s*(?:async\s+def\s+test|def\s+test|class\s+Test)", re.M)
-_HOOK_DEF = re.compile(r"^\s*(?:async\s+)?def\s+pytest_\w+", re.M)
+_HOOK_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(?P<name>pytest_\w+)", re.M)
+_INERT_HOOKS = re.compile(r"pytest_(?:addoption|addhooks|report_header|report_collectionfinish|terminal_summary"
+                          r"|xdist_\w+)")
+"""Hooks that cannot skip, mark, rerun or judge an item: they add options, print, or set up xdist."""
 _PLUGINS = re.compile(r"^pytest_plugins\s*=\s*(?P<value>.+)$", re.M)
 
 
@@ -130,7 +135,7 @@ def _acts_on_items(conftest: Path) -> bool:
         text = conftest.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return True  # unreadable here: let pytest say what it makes of it
-    if _HOOK_DEF.search(text):
+    if any(not _INERT_HOOKS.fullmatch(hook["name"]) for hook in _HOOK_DEF.finditer(text)):
         return True
     named = _PLUGINS.search(text)
     return named is not None and re.sub(r"[\s\[\]()\"',]|harness\.pins\.plugin", "", named["value"]) != ""

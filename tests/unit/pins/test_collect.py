@@ -76,3 +76,22 @@ def test_a_conftest_with_hooks_or_plugins_sends_every_item_through_pytest(suite_
     (suite_dir / "nested").mkdir()
     (suite_dir / "nested" / "conftest.py").write_text(text)
     assert item_hooks(load(suite_dir), project) == [suite_dir / "nested" / "conftest.py"]
+
+
+@pytest.mark.parametrize("text", ["def pytest_xdist_auto_num_workers(config):\n    return 4\n",
+                                  "def pytest_addoption(parser):\n    parser.addoption('--x')\n\n\n"
+                                  "def pytest_report_header(config):\n    return 'x'\n"])
+def test_a_conftest_that_only_adds_options_prints_or_sizes_xdist_leaves_case_items_to_the_harness(
+        suite_dir: Path, text: str) -> None:
+    project = suite_dir.parent.parent
+    (project / "conftest.py").write_text(text)
+    assert item_hooks(load(suite_dir), project) == []
+    (project / "conftest.py").write_text(text + "\n\ndef pytest_runtest_setup(item):\n    pass\n")
+    assert item_hooks(load(suite_dir), project) == [project / "conftest.py"]
+
+
+def test_the_bundled_suite_evaluates_its_case_items_in_the_harness_not_through_pytest() -> None:
+    # the project's own conftest.py sizes xdist's pool; that must not cost the main job a pytest
+    # run of all 1,177 case-file items
+    repo = Path(__file__).resolve().parents[3]
+    assert item_hooks(load(repo / "cases"), repo) == []
