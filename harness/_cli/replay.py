@@ -8,7 +8,9 @@ vcrpy (record mode none). A body no rule covers is ``unknown`` and is never sent
 from __future__ import annotations
 
 import json
+import math
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +47,37 @@ def _read_bytes(body_file: Path) -> bytes:
         raise ConfigError("BODY", str(body_file), f"a readable JSON file ({exc.strerror or exc})") from None
 
 
+class _NotJson(ValueError):
+    """What ``json.loads`` takes but no provider does: a key written twice, NaN, Infinity."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):  # which body a provider sees then depends on its parser
+        twice = next(key for key, n in Counter(key for key, _ in pairs).items() if n > 1)
+        raise _NotJson(f"each key once per object, found {twice!r} twice")
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise _NotJson(f"numbers as JSON writes them, found {name}")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _NotJson(f"numbers a 64-bit float holds, found {text}")
+    return value
+
+
 def _decoded(data: bytes, body_file: Path) -> Any:
+    """The body as the wire would carry it: the strict answers of the harness's own readers,
+    at the C parser's speed."""
     try:
-        return json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"), object_pairs_hook=_pairs, parse_constant=_constant,
+                          parse_float=_float)
+    except _NotJson as exc:
+        raise ConfigError("BODY", str(body_file), f"a JSON request body with {exc}") from None
     except RecursionError:  # the JSON decoder recurses per level: thousands of levels end here
         raise ConfigError("BODY", str(body_file), f"a JSON body nesting at most {MAX_BODY_DEPTH} levels deep, "
                           "found one nested too deep to parse") from None

@@ -50,6 +50,9 @@ def test_a_clean_body_is_unknown_and_exits_0(tmp_path: Path) -> None:
     ("scalar.json", b"3", "a JSON object (a request body), found int"),
     ("latin1.json", b"\xff\xfe{}", "UTF-8 text"),
     ("broken.json", b"{", "a JSON request body"),
+    ("twice.json", b'{"model": "a", "tools": [], "model": "b"}', "each key once per object, found 'model' twice"),
+    ("nan.json", b'{"model": "m", "max_tokens": NaN}', "numbers as JSON writes them, found NaN"),
+    ("huge.json", b'{"model": "m", "temperature": 1e999}', "numbers a 64-bit float holds, found 1e999"),
 ])
 def test_a_body_that_is_not_a_json_object_is_bad_input_naming_the_file(
         tmp_path: Path, name: str, data: bytes, expected: str) -> None:
