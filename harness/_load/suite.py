@@ -12,6 +12,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -389,8 +390,23 @@ def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> l
 def load_suite(root: Path | str) -> Suite:
     """Load the suite folder ``root``; raises InputErrors with every problem found."""
     folder = _suite_folder(root)
-    with read_once():  # a tools file many cases pick from is parsed once
-        return _load(folder)
+    try:
+        with read_once():  # a tools file many cases pick from is parsed once
+            return _load(folder)
+    except InputErrors as exc:
+        raise InputErrors([_from_here(err, folder) for err in exc.errors]) from None
+    except InputError as exc:
+        raise _from_here(exc, folder) from None
+
+
+def _from_here(err: InputError, folder: Path) -> InputError:
+    """``err`` naming its file as the caller can open it: the suite folder as given, joined with
+    the file's name in the suite (``cases/x.cases.yaml``, as pin ids and ``bless`` name it from
+    the project root), not the bare name in the suite (``x.cases.yaml``)."""
+    name = err.place.file
+    if name == "?" or Path(name).is_absolute() or not (folder / name).exists():
+        return err
+    return InputError(replace(err.place, file=(folder / name).as_posix()), err.expected, err.found)
 
 
 def _suite_folder(root: Path | str) -> Path:

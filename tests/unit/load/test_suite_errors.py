@@ -33,9 +33,23 @@ def make_suite(tmp: Path, **cases: str) -> Path:
 
 
 def errors_of(root: Path) -> list[str]:
+    """The load errors, each file's name in the suite folder (without the folder they carry)."""
     with pytest.raises(InputErrors) as err:
         load_suite(root)
-    return [str(e) for e in err.value.errors]
+    return [str(e).removeprefix(f"{root.as_posix()}/") for e in err.value.errors]
+
+
+def test_a_case_file_is_named_as_the_caller_can_open_it_from_where_it_named_the_suite(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "cases").mkdir()
+    make_suite(tmp_path / "cases", bad=GOOD_CASE + "    colour: blue\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputErrors) as err:
+        load_suite("cases")
+    [message] = [str(e) for e in err.value.errors]
+    # as the case's pin ids and `harness bless` name it from the project root; the bare name in
+    # the suite ("bad.cases.yaml") left the user to guess which suite folder
+    assert message.startswith("cases/bad.cases.yaml:6 at cases[0].colour")
 
 
 def test_a_good_suite_loads_with_its_lanes_and_cases(tmp_path: Path) -> None:

@@ -59,11 +59,12 @@ def test_each_case_gets_tools_of_its_own_from_the_shared_file(tmp_path: Path, sc
 
 def test_a_broken_shared_tools_file_is_an_error_for_every_case_that_names_it(tmp_path: Path, scenarios: Path,
                                                                             reads: Counter[str]) -> None:
+    root = suite_picking_from_one_file(tmp_path, scenarios, 3, tools='{"tools": [}')
     with pytest.raises(InputErrors) as caught:
-        load_suite(suite_picking_from_one_file(tmp_path, scenarios, 3, tools='{"tools": [}'))
+        load_suite(root)
     assert reads["dump.tools.json"] == 1
     assert len(caught.value.errors) == 3
-    assert {str(e.place.file) for e in caught.value.errors} == {"dump.tools.json"}
+    assert {str(e.place.file) for e in caught.value.errors} == {f"{root.as_posix()}/dump.tools.json"}
     assert {(e.expected, e.found) for e in caught.value.errors} == {("a JSON value", "'}'")}
 
 

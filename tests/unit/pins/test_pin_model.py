@@ -73,7 +73,8 @@ def test_a_pin_name_twice_on_one_lane_is_refused_at_its_place(project: Path) -> 
     with pytest.raises(InputErrors) as info:
         load_suite(project / "porting")
     (error,) = [str(e) for e in info.value.errors]
-    assert error.startswith("router.cases.yaml:") and "cases[0].pins[1].name" in error
+    assert error.startswith(f"{(project / 'porting').as_posix()}/router.cases.yaml:")
+    assert "cases[0].pins[1].name" in error
     assert "'root_shape' again on first-party (also pins[0])" in error
 
 
