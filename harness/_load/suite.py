@@ -12,7 +12,6 @@ import hashlib
 import json
 import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from harness._common.yamlsafe import Document, load_document
 from harness._errors import HarnessError, InputError, InputErrors, Place, SubjectError
 from harness._load.above import lane_allowances, with_above
 from harness._load.imports import probe_import
+from harness._load.places import Errors, from_here, rel
 from harness._model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
 from harness._plugins import UnknownSubject, load_callable, resolve_subject
 from harness._provision import package_side
@@ -30,28 +30,8 @@ from harness._settings import Settings, read_settings
 
 __all__ = ["declared_subjects", "load_suite", "python_pins"]
 
-class _Errors:
-    def __init__(self) -> None:
-        self.items: list[InputError] = []
-
-    def add(self, exc: HarnessError) -> None:
-        if isinstance(exc, InputErrors):
-            self.items.extend(exc.errors)
-        elif isinstance(exc, InputError):
-            self.items.append(exc)
-        else:
-            self.items.append(InputError(Place("?"), "a loadable suite", str(exc)))
-
-
-def _rel(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except (ValueError, RuntimeError, OSError):  # elsewhere, or a symlink loop (RuntimeError on 3.11)
-        return str(path)
-
-
 def _load_checked(path: Path, root: Path, schema: str) -> Document:
-    doc = load_document(path, display=_rel(path, root))
+    doc = load_document(path, display=rel(path, root))
     check(doc, schema)
     return doc
 
@@ -74,7 +54,7 @@ def _own_calls(doc: Document | None, settings: Settings) -> Iterator[tuple[Place
                 yield (doc.place(f"subjects.{name}.{role}") if doc else Place("suite.yaml")), spec[role]
 
 
-def _probed(module: str, place: Place, probed: dict[str, str | None], timeout: float, errors: _Errors) -> bool:
+def _probed(module: str, place: Place, probed: dict[str, str | None], timeout: float, errors: Errors) -> bool:
     """Whether ``module`` imports cleanly in a child (see load.imports): probed once, and a failure
     said once, at the first place that names the module."""
     if module not in probed:
@@ -84,7 +64,7 @@ def _probed(module: str, place: Place, probed: dict[str, str | None], timeout: f
     return not probed[module]
 
 
-def _check_imports(doc: Document | None, settings: Settings, errors: _Errors, root: Path) -> None:
+def _check_imports(doc: Document | None, settings: Settings, errors: Errors, root: Path) -> None:
     """Each module a suite's own subjects name imports, in a child first, then here (safe now:
     it imported cleanly in the child), and defines the callable named."""
     probed: dict[str, str | None] = {}
@@ -339,15 +319,15 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
     )
 
 
-def _case_doc(path: Path, root: Path, declared: dict[str, Subject], errors: _Errors) -> tuple[Document, Subject] | None:
+def _case_doc(path: Path, root: Path, declared: dict[str, Subject], errors: Errors) -> tuple[Document, Subject] | None:
     """A case file, checked, and the subject it names (None, with the error recorded, if either fails)."""
     try:
         doc = _load_checked(path, root, "cases")
         return doc, resolve_subject(doc.value["subject"], declared)
     except UnknownSubject as exc:
-        errors.add(InputError(Place(_rel(path, root), _subject_line(path), "subject"), exc.expected, repr(exc.name)))
+        errors.add(InputError(Place(rel(path, root), _subject_line(path), "subject"), exc.expected, repr(exc.name)))
     except SubjectError as exc:
-        errors.add(InputError(Place(_rel(path, root), _subject_line(path), "subject"), "a subject that imports",
+        errors.add(InputError(Place(rel(path, root), _subject_line(path), "subject"), "a subject that imports",
                               str(exc)))
     except HarnessError as exc:
         errors.add(exc)
@@ -355,7 +335,7 @@ def _case_doc(path: Path, root: Path, declared: dict[str, Subject], errors: _Err
 
 
 def _case_file(path: Path, root: Path, lanes: dict[str, Lane], declared: dict[str, Subject],
-               errors: _Errors, roots: tuple[Path, ...] | None = None) -> list[Case]:
+               errors: Errors, roots: tuple[Path, ...] | None = None) -> list[Case]:
     loaded = _case_doc(path, root, declared, errors)
     if loaded is None:
         return []
@@ -384,7 +364,7 @@ def python_pins(root: Path) -> list[Path]:
 def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> list[Path]:
     from harness._common.files import suite_files  # harness._sources imports harness._load
 
-    return suite_files(root, patterns, Place(_rel(root / "suite.yaml", root)), roots or None)
+    return suite_files(root, patterns, Place(rel(root / "suite.yaml", root)), roots or None)
 
 
 def load_suite(root: Path | str) -> Suite:
@@ -394,19 +374,9 @@ def load_suite(root: Path | str) -> Suite:
         with read_once():  # a tools file many cases pick from is parsed once
             return _load(folder)
     except InputErrors as exc:
-        raise InputErrors([_from_here(err, folder) for err in exc.errors]) from None
+        raise InputErrors([from_here(err, folder) for err in exc.errors]) from None
     except InputError as exc:
-        raise _from_here(exc, folder) from None
-
-
-def _from_here(err: InputError, folder: Path) -> InputError:
-    """``err`` naming its file as the caller can open it: the suite folder as given, joined with
-    the file's name in the suite (``cases/x.cases.yaml``, as pin ids and ``bless`` name it from
-    the project root), not the bare name in the suite (``x.cases.yaml``)."""
-    name = err.place.file
-    if name == "?" or Path(name).is_absolute() or not (folder / name).exists():
-        return err
-    return InputError(replace(err.place, file=(folder / name).as_posix()), err.expected, err.found)
+        raise from_here(exc, folder) from None
 
 
 def _suite_folder(root: Path | str) -> Path:
@@ -424,13 +394,13 @@ def _import_first(root: Path) -> None:
     sys.path.insert(0, str(root.resolve()))
 
 
-def _raise_if_any(errors: _Errors) -> None:
+def _raise_if_any(errors: Errors) -> None:
     if errors.items:
         raise InputErrors(errors.items)
 
 
 def _load(root: Path) -> Suite:
-    errors = _Errors()
+    errors = Errors()
     _import_first(root)
     settings, settings_doc = read_settings(root)
     _check_imports(settings_doc, settings, errors, root)
@@ -452,7 +422,7 @@ def _load(root: Path) -> Suite:
 
 
 def _suite_lanes(root: Path, settings: Settings, settings_doc: Document | None, roots: tuple[Path, ...],
-                 errors: _Errors) -> dict[str, Lane]:
+                 errors: Errors) -> dict[str, Lane]:
     """Every lane of every lanes file, ids unique across files."""
     lanes: dict[str, Lane] = {}
     lane_files = _globbed(root, list(settings.lanes), roots)
@@ -482,7 +452,7 @@ def _add_lanes(lanes: dict[str, Lane], found: dict[str, Lane]) -> None:
 
 
 def _suite_cases(root: Path, settings: Settings, settings_doc: Document | None, roots: tuple[Path, ...],
-                 lanes: dict[str, Lane], declared: dict[str, Subject], errors: _Errors) -> list[Case]:
+                 lanes: dict[str, Lane], declared: dict[str, Subject], errors: Errors) -> list[Case]:
     """Every case of every case file; a suite with no case file where it needs one is an error."""
     case_files = _globbed(root, settings["cases"], roots)
     if not case_files and _needs_case_files(root, settings, settings_doc):
@@ -502,7 +472,7 @@ def _needs_case_files(root: Path, settings: Settings, settings_doc: Document | N
     return not ("mutation" in settings or python_pins(root))
 
 
-def _unique_case_ids(cases: list[Case], errors: _Errors) -> None:
+def _unique_case_ids(cases: list[Case], errors: Errors) -> None:
     seen: dict[str, Case] = {}
     for case in cases:
         if case.id in seen:
