@@ -2,7 +2,8 @@
 points) as plain ``pytest`` in the same environment does, so a pin using a plugin's fixture
 passes in both; ``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1`` (pytest's own switch) leaves them out, and
 the harness still loads its own plugin by name, so ``observe`` keeps working; ``PYTEST_PLUGINS``
-names the ones to load all the same."""
+names the ones to load all the same. hypothesis's plugin, installed here, is left out of the
+terminal summary when no pin imported hypothesis (its summary hook would import all of it)."""
 
 from __future__ import annotations
 
@@ -30,14 +31,24 @@ PIN = '''def test_an_installed_plugins_fixture_reaches_a_python_pin(tiny_number)
 '''
 
 
-def installed_plugin(site: Path) -> Path:
+WITNESS = '''import os
+import sys
+
+
+def pytest_unconfigure():
+    with open(os.environ["HYPOTHESIS_WITNESS"], "w") as out:
+        out.write(str("hypothesis" in sys.modules))
+'''
+
+
+def installed_plugin(site: Path, name: str = "tinyfix", source: str = PLUGIN) -> Path:
     """A distribution with a ``pytest11`` entry point, installed by being on the path."""
     site.mkdir(parents=True, exist_ok=True)
-    (site / "tinyfix_plugin.py").write_text(PLUGIN)
-    info = site / "tinyfix-0.1.dist-info"
+    (site / f"{name}_plugin.py").write_text(source)
+    info = site / f"{name}-0.1.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tinyfix\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[pytest11]\ntinyfix = tinyfix_plugin\n")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[pytest11]\n{name} = {name}_plugin\n")
     return site
 
 
@@ -62,3 +73,15 @@ def test_installed_plugins_load_unless_pytest_is_told_not_to(scenarios: Path, tm
         observe_pin: "passed", plugin_pin: "error"}  # fixture 'tiny_number' not found; the harness's own still there
     assert outcomes(suite, tmp_path / "named", PYTHONPATH=path, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
                     PYTEST_PLUGINS="tinyfix_plugin") == {observe_pin: "passed", plugin_pin: "passed"}
+
+
+def test_pins_that_never_import_hypothesis_do_not_pay_for_importing_it(scenarios: Path, tmp_path: Path) -> None:
+    pytest.importorskip("_hypothesis_pytestplugin", reason="hypothesis's pytest plugin is not installed here")
+    suite = shutil.copytree(scenarios / "suites" / "streamed_pins", tmp_path / "streamed_pins")
+    site = installed_plugin(tmp_path / "site", "witness", WITNESS)  # says, after the summary, what was imported
+    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    witness = tmp_path / "hypothesis-imported.txt"
+    observe_pin = "test_the_first_case_names_its_lane_on_every_lane"
+    assert outcomes(suite, tmp_path / "out", PYTHONPATH=path, HYPOTHESIS_WITNESS=str(witness)) == {
+        observe_pin: "passed"}
+    assert witness.read_text() == "False"
