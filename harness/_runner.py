@@ -317,13 +317,13 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
                                 limits=options.evidence_limits)
     with _pin_stage(suite, options, folder) as pins:
         def on_result(res: UnitResult) -> None:
-            old, new = res.old, res.new
+            old, new, verdict = res.old, res.new, res.verdict
             saved: dict[str, Saved] = {obs.side: evidence.save(obs) for obs in (old, new) if obs is not None}
             if progress:
                 progress(res)
             where.finished(res, saved, evidence.folder.name)
             if pins is not None:  # after its row: a pin outcome on disk is of a unit the report has
-                pins.unit(res.unit.case.id, res.unit.lane.id, old, new)
+                pins.unit(res.unit.case.id, res.unit.lane.id, old, new, verdict)
 
         try:
             build(suite, options.cases or None, options.lanes or None, workers=options.workers,

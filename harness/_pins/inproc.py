@@ -25,11 +25,18 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from harness._common import supervise
-from harness._model import Observation, Side, Suite
+from harness._model import Observation, Side, Suite, Verdict
 from harness._pins import cache
 from harness._pins.collect import CaseItem
 from harness._pins.declarative import PinFailure, evaluate
-from harness._pins.judge import CATCHES_OLD_PASSED, EXPECT_AGAINST_OLD, catches_old_applies, check_expect, message_of
+from harness._pins.judge import (
+    CATCHES_OLD_PASSED,
+    EXPECT_AGAINST_OLD,
+    catches_old_applies,
+    check_expect,
+    check_verdict,
+    message_of,
+)
 
 __all__ = ["FRESH_KINDS", "Forked", "ItemResult", "Saved", "evaluate_items", "item_timeout", "playing", "start_check"]
 
@@ -65,11 +72,12 @@ def playing(against: Side) -> Iterator[None]:
         cache.clear()
 
 
-def _expect(suite: Suite, item: CaseItem) -> ItemResult:
+def _expect(suite: Suite, item: CaseItem, verdict: Verdict | None) -> ItemResult:
     if cache.against() == "old":
         return ItemResult(item.nodeid, "skipped", f"Skipped: {EXPECT_AGAINST_OLD}", False)
     try:
-        check_expect(suite, item.case, item.lane_id, rejections=False)  # the run's own stage reports those
+        if verdict is None or not check_verdict(verdict):
+            check_expect(suite, item.case, item.lane_id, rejections=False)  # the run's own stage reports those
     except Exception as exc:
         return ItemResult(item.nodeid, "failed", message_of(exc), True)
     return ItemResult(item.nodeid, "passed", "", False)
@@ -186,9 +194,9 @@ def _read(fd: int, deadline: float) -> bytes | None:
             chunks.append(chunk)
 
 
-def _one(suite: Suite, item: CaseItem, timeout: float) -> ItemResult:
+def _one(suite: Suite, item: CaseItem, timeout: float, verdict: Verdict | None) -> ItemResult:
     if item.pin is None:
-        return _expect(suite, item)
+        return _expect(suite, item, verdict)
     if item.pin.kind in FRESH_KINDS:
         return start_check(suite, item, timeout).result()
     return _pin(suite, item)
@@ -206,13 +214,16 @@ def item_timeout(suite: Suite) -> float:
     return 4 * suite.settings.timeout_s + 10
 
 
-def evaluate_items(suite: Suite, items: Sequence[CaseItem], saved: Saved) -> list[ItemResult]:
+def evaluate_items(suite: Suite, items: Sequence[CaseItem], saved: Saved,
+                   verdict: Verdict | None = None) -> list[ItemResult]:
     """Every item's result, in the order given, inside ``playing``. ``saved`` (observations by
     case, lane, side, as the build stage made them) is read instead of calling the pipelines; a
-    side missing there is one (isolated) call. Items of a kind that calls a pipeline again
-    (``FRESH_KINDS``) fork: call them only where forking is safe (no build stage running)."""
+    side missing there is one (isolated) call. ``verdict``: the build stage's verdict on these
+    observations, when every item is of that one unit (its expect item need not compare again).
+    Items of a kind that calls a pipeline again (``FRESH_KINDS``) fork: call them only where
+    forking is safe (no build stage running)."""
     cache.use_saved(saved)
     try:
-        return [_one(suite, item, item_timeout(suite)) for item in items]
+        return [_one(suite, item, item_timeout(suite), verdict) for item in items]
     finally:
         cache.clear()

@@ -12,11 +12,12 @@ from dataclasses import replace
 
 from harness._compare import compare
 from harness._errors import HarnessError
-from harness._model import Case, Observation, PinSpec, Suite
+from harness._model import Case, Observation, PinSpec, Suite, Verdict, VerdictKind
 from harness._pins import cache
 from harness._pins.declarative import PinFailure
 
-__all__ = ["CATCHES_OLD_PASSED", "EXPECT_AGAINST_OLD", "catches_old_applies", "check_expect", "message_of"]
+__all__ = ["CATCHES_OLD_PASSED", "EXPECT_AGAINST_OLD", "catches_old_applies", "check_expect", "check_verdict",
+           "message_of"]
 
 EXPECT_AGAINST_OLD = "old-vs-new expectations have no meaning when pins run against the old pipeline"
 CATCHES_OLD_PASSED = ("marked catches_old, but it passes against the old pipeline: it does not catch "
@@ -42,11 +43,29 @@ def check_expect(suite: Suite, case: Case, lane_id: str, rejections: bool) -> No
     old = cache.observe(suite, case.id, lane_id, "old")
     new = cache.observe(suite, case.id, lane_id, "new")
     got = compare(old, new, case.expectation(lane_id))
-    if got.failed:
-        where = f" at {', '.join(got.unexpected_paths[:5])}" if got.unexpected_paths else ""
-        raise PinFailure(f"verdict {got.kind}: {got.detail}{where}")
+    _holds(got.kind, got.failed, got.detail, got.unexpected_paths)
     if rejections:
         _undeclared_rejections(suite, case, lane_id, new)
+
+
+def check_verdict(verdict: Verdict) -> bool:
+    """``check_expect`` (without rejections) on the verdict the build stage already made of the
+    same two observations, when that verdict is the comparison alone: True when it decided
+    (PinFailure when it fails), False when the unit's declared checks were folded into it
+    (one failed: its detail says so too), so only ``check_expect`` can say what compare alone
+    says. The build compared with the same function and the same expectation, so the item's
+    outcome and message are the ones ``check_expect`` would give, without comparing again."""
+    if any(said != "held" for said in verdict.checks.values()):
+        return False
+    _holds(verdict.kind, verdict.failed, verdict.detail, verdict.unexpected_paths)
+    return True
+
+
+def _holds(kind: VerdictKind, failed: bool, detail: str, unexpected: tuple[str, ...]) -> None:
+    """PinFailure, in the expect item's one wording, when the comparison failed."""
+    if failed:
+        where = f" at {', '.join(unexpected[:5])}" if unexpected else ""
+        raise PinFailure(f"verdict {kind}: {detail}{where}")
 
 
 def _undeclared_rejections(suite: Suite, case: Case, lane_id: str, new: Observation) -> None:

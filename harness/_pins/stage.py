@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._common.redact import redactor
-from harness._model import Observation, Suite
+from harness._model import Observation, Suite, Verdict
 from harness._pins import cache
 from harness._pins.child import ChildRun, PythonPins, StageOptions
 from harness._pins.collect import CaseItem, item_hooks, python_pin_files
@@ -130,8 +130,11 @@ class PinStage:
             spool = self.spool.folder
         self.child.start(self.opts, spool, self.stream)
 
-    def unit(self, case_id: str, lane_id: str, old: Observation | None, new: Observation | None) -> None:
-        """One finished case x lane: its items evaluated now (those that fork, kept for later)."""
+    def unit(self, case_id: str, lane_id: str, old: Observation | None, new: Observation | None,
+             verdict: Verdict | None = None) -> None:
+        """One finished case x lane: its items evaluated now (those that fork, kept for later).
+        ``verdict``: the build stage's, made of these same observations (the unit's expect item
+        reads it instead of comparing them again)."""
         sides = [obs for obs in (old, new) if obs is not None]
         if self.spool is not None:
             self.spool.put(sides)
@@ -139,7 +142,7 @@ class PinStage:
         now, forking = _split(self.todo.pop((case_id, lane_id), []))
         if forking:
             self.later.append((forking, saved))
-        self.outcomes.add(evaluate_items(self.suite, now, saved))
+        self.outcomes.add(evaluate_items(self.suite, now, saved, verdict))
 
     def finish(self) -> dict[str, Any]:
         """The pins section: the child let go (its pins run while the forking items are
