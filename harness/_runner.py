@@ -288,52 +288,64 @@ class _Progress:
 
 
 def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
-    preload(suite, options)
-    base = _baseline(options)
-    started = time.time()
-    folder = _new_run_folder(options.out, suite)
-    where = _Progress(suite, options, folder)
-    try:
-        return _stages(suite, options, folder, started, where, progress, base)
-    except (Terminated, KeyboardInterrupt) as exc:
-        signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
-        return _partial(suite, options, folder, started, where, signum)
+    # The pin stage starts first, so its Python pins' pytest starts up (import, plugins,
+    # collection) while the input checks run on the other core; it runs no pin before the run
+    # folder exists, and bad input stops it with the run (a bad pin set is bad input too).
+    with _pin_stage(suite, options) as pins:
+        preload(suite, options)
+        base = _baseline(options)
+        started = time.time()
+        folder = _new_run_folder(options.out, suite)
+        where = _Progress(suite, options, folder)
+        if pins is not None:
+            pins.attach(folder / PINS_STREAM)
+        try:
+            return _stages(suite, options, folder, started, where, progress, base, pins)
+        except (Terminated, KeyboardInterrupt) as exc:
+            if pins is not None:
+                pins.close()  # nothing of the stage runs on while the partial report is written
+            signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
+            return _partial(suite, options, folder, started, where, signum)
 
 
-def _pin_stage(suite: Suite, options: RunOptions, folder: Path) -> contextlib.AbstractContextManager[PinStage | None]:
-    """The pin stage, started before the build: it runs as units finish (harness._pins.stage)."""
+def _pin_stage(suite: Suite, options: RunOptions) -> contextlib.AbstractContextManager[PinStage | None]:
+    """The pin stage, started before anything else: it runs as units finish (harness._pins.stage),
+    streaming to the run folder's pins.jsonl once it is given (``PinStage.attach``)."""
     if not options.pins:
         return contextlib.nullcontext()
     opts = StageOptions(options.against, pin_set=options.pin_set, revisions=options.revisions,
                         cases=options.cases or None, lanes=options.lanes or None)
-    return PinStage(suite, opts, folder / PINS_STREAM)
+    return PinStage(suite, opts, stream_later=True)
 
 
 def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, where: _Progress,
-            progress: Callable[[UnitResult], None] | None, base: tuple[str, dict[str, Any]] | None) -> RunResult:
+            progress: Callable[[UnitResult], None] | None, base: tuple[str, dict[str, Any]] | None,
+            pins: PinStage | None) -> RunResult:
     # The run folder's evidence is scrubbed of secrets; the pin stage reads each unit's exact
     # observations as it finishes (a pin must see what the pipeline made).
     evidence = ObservationStore(folder / "observations", scrub=redactor().redact,  # bodies stay JSON
                                 limits=options.evidence_limits)
-    with _pin_stage(suite, options, folder) as pins:
-        def on_result(res: UnitResult) -> None:
-            old, new, verdict = res.old, res.new, res.verdict
-            saved: dict[str, Saved] = {obs.side: evidence.save(obs) for obs in (old, new) if obs is not None}
-            if progress:
-                progress(res)
-            where.finished(res, saved, evidence.folder.name)
-            if pins is not None:  # after its row: a pin outcome on disk is of a unit the report has
-                pins.unit(res.unit.case.id, res.unit.lane.id, old, new, verdict)
 
-        try:
-            build(suite, options.cases or None, options.lanes or None, workers=options.workers,
-                  timeout=options.timeout, on_result=on_result)
-        finally:
-            evidence.close()
-        built = time.time()
-        rows = where.rows.finish()
-        where.stage = "pins"
-        where.pins = cast(PinsSection | None, pins.finish() if pins is not None else None)  # the section's schema
+    def on_result(res: UnitResult) -> None:
+        old, new, verdict = res.old, res.new, res.verdict
+        saved: dict[str, Saved] = {obs.side: evidence.save(obs) for obs in (old, new) if obs is not None}
+        if progress:
+            progress(res)
+        where.finished(res, saved, evidence.folder.name)
+        if pins is not None:  # after its row: a pin outcome on disk is of a unit the report has
+            pins.unit(res.unit.case.id, res.unit.lane.id, old, new, verdict)
+
+    try:
+        build(suite, options.cases or None, options.lanes or None, workers=options.workers,
+              timeout=options.timeout, on_result=on_result)
+    finally:
+        evidence.close()
+    built = time.time()
+    rows = where.rows.finish()
+    where.stage = "pins"
+    where.pins = cast(PinsSection | None, pins.finish() if pins is not None else None)  # the section's schema
+    if pins is not None:
+        pins.close()  # its child, forks and pins cache done with before the mutation stage
     pinned = time.time()
     mutation = None
     if options.mutate:

@@ -38,10 +38,14 @@ from harness._pins import cache
 from harness._pins.ids import node_root
 from harness._provision.matrix import pins_option
 
-__all__ = ["GO", "ChildRun", "Gate", "PythonPins", "StageOptions"]
+__all__ = ["GO", "STREAM", "ChildRun", "Gate", "PythonPins", "StageOptions"]
 
 GO = b"g"
 """What the harness writes to the gate once the build is over."""
+
+STREAM = b"s"
+"""What starts the line (``STREAM``, the pins.jsonl path, newline) the harness writes to the gate
+once the run folder exists, for a child started before it (``PythonPins.start(stream_later=True)``)."""
 
 
 @dataclass(frozen=True)
@@ -49,11 +53,12 @@ class Gate:
     """How the child's pins get their observations (``harness._pins.gate``): the pipe's read
     end, which says ``GO`` when the build stage is over; the spool the harness writes them to as
     units finish (None: ``--harness-observations`` names a store); the run's pins.jsonl, each
-    outcome appended to it."""
+    outcome appended to it; whether that path comes later, through the pipe (``STREAM``)."""
 
     fd: int
     spool: Path | None = None
     stream: Path | None = None
+    awaits_stream: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,9 +172,12 @@ class PythonPins:
         self.timeout = 0.0
         self._go: int | None = None  # the gate's write end, until go()
 
-    def start(self, opts: StageOptions, spool: Path | None = None, stream: Path | None = None) -> None:
+    def start(self, opts: StageOptions, spool: Path | None = None, stream: Path | None = None,
+              stream_later: bool = False) -> None:
         """Fork the child. ``spool``: where its observations are written as units finish
-        (else ``opts.observations``); ``stream``: the run's pins.jsonl, each outcome appended."""
+        (else ``opts.observations``); ``stream``: the run's pins.jsonl, each outcome appended;
+        ``stream_later``: that path is given by ``attach`` (pytest starts up and collects
+        meanwhile, but runs no pin before it)."""
         (self.folder / "known.txt").write_text("".join(f"{n}\n" for n in self.known_ids), encoding="utf-8")
         args = _arguments(self.suite, self.folder, opts, self.case_files)
         supervise.start()  # before the fork: the child and what it starts carry the watchdog's token
@@ -180,7 +188,8 @@ class PythonPins:
             code = 3  # pytest's "internal error", should anything below raise
             try:
                 os.close(self._go)
-                code = _pytest_here(self.suite, args, self.folder / "output.txt", Gate(wait_fd, spool, stream), parent)
+                gate = Gate(wait_fd, spool, stream, stream_later)
+                code = _pytest_here(self.suite, args, self.folder / "output.txt", gate, parent)
             finally:
                 with contextlib.suppress(Exception):
                     sys.stdout.flush()
@@ -189,6 +198,12 @@ class PythonPins:
         os.close(wait_fd)
         self.pid = pid
         self.timeout = opts.timeout
+
+    def attach(self, stream: Path) -> None:
+        """Where the child's outcomes go, now the run folder exists (``start(stream_later=True)``)."""
+        if self._go is not None:
+            with contextlib.suppress(BrokenPipeError):  # it ended already (pytest could not start)
+                os.write(self._go, STREAM + os.fsencode(stream) + b"\n")
 
     def go(self) -> None:
         """The observations are there: let the pins run, and start their deadline."""

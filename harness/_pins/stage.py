@@ -72,6 +72,10 @@ class Outcomes:
         if self._fd is not None and rows:
             os.write(self._fd, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows).encode())
 
+    def attach(self, stream: Path) -> None:
+        """Stream to ``stream`` from now on (an ``Outcomes(None)`` made before the run folder)."""
+        self._fd = os.open(stream, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+
     def close(self) -> None:
         if self._fd is not None:
             os.close(self._fd)
@@ -100,8 +104,12 @@ class PinStage:
     section, ``close()`` always (it ends the child and deletes what the stage kept); as a
     context manager, started on entry and closed on exit."""
 
-    def __init__(self, suite: Suite, opts: StageOptions, stream: Path | None = None) -> None:
+    def __init__(self, suite: Suite, opts: StageOptions, stream: Path | None = None, *,
+                 stream_later: bool = False) -> None:
+        """``stream``: the run's pins.jsonl; ``stream_later``: it is given by ``attach`` once the
+        run folder exists, and the stage may start (its pytest child starting up) before that."""
         self.suite, self.opts = suite, opts
+        self.stream_later = stream_later
         self.chosen: Chosen = choose(suite, opts.cases, opts.lanes, opts.pin_set)  # a bad set: exit 2 now
         # a conftest may act on case-file items: pytest runs them all, none is evaluated here
         self.all_through_pytest = bool(item_hooks(suite, node_root(suite)))
@@ -128,7 +136,15 @@ class PinStage:
         if self.opts.observations is None:
             self.spool = Spool(_folder(Path(self._tmp.name) / "spool"))
             spool = self.spool.folder
-        self.child.start(self.opts, spool, self.stream)
+        self.child.start(self.opts, spool, self.stream, self.stream_later)
+
+    def attach(self, stream: Path) -> None:
+        """The run folder exists: outcomes, the child's too, go to ``stream`` (pins.jsonl) from
+        now on. Before the first ``unit``, for a stage made with ``stream_later``."""
+        self.stream = stream
+        self.outcomes.attach(stream)
+        if self.child is not None:
+            self.child.attach(stream)
 
     def unit(self, case_id: str, lane_id: str, old: Observation | None, new: Observation | None,
              verdict: Verdict | None = None) -> None:
