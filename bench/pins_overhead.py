@@ -5,7 +5,8 @@ child, forked before the build and let go once the observations are spooled.
     python bench/pins_overhead.py [--repeat 3] [--units 10000]
 
 1. The bundled suite: `harness run` with pins against the same run with `--no-pins`, both
-   measured in this invocation (wall and CPU time, children included). Target: <= 1.3x. Then
+   measured in this invocation (wall and CPU time, children included), best of ``--repeat``
+   runs each (the median of the back-to-back pairs' ratios beside it). Target: <= 1.3x. Then
    the same with pytest's PYTEST_DISABLE_PLUGIN_AUTOLOAD=1, which the Python pins' pytest
    honours: what the installed pytest plugins cost it.
 2. A generated suite of ``--units`` case x lane units, one pin each, on a pipeline that costs
@@ -146,19 +147,30 @@ def _no_autoload(suite_root: Path, out: Path) -> Timed:
         del os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"]
 
 
+def _ratios(pairs: list[tuple[Timed, Timed]]) -> tuple[float, float, float, float]:
+    """(wall, cpu) as best of each side's runs, then (wall, cpu) as the median of the pairs'
+    ratios. Other work on a shared machine only ever slows a run down, so the best of several
+    runs is the steadier figure of what each costs (bench/differential.py judges the same way);
+    the median of the back-to-back pairs is printed beside it."""
+    best_wall = min(w.wall for _, w in pairs) / min(wo.wall for wo, _ in pairs)
+    best_cpu = min(w.cpu for _, w in pairs) / min(wo.cpu for wo, _ in pairs)
+    return (best_wall, best_cpu, _median([w.wall / wo.wall for wo, w in pairs]),
+            _median([w.cpu / wo.cpu for wo, w in pairs]))
+
+
 def bundled(out: Path, repeat: int) -> None:
     pairs = _pairs(REPO / "cases", out, repeat)
-    wall = _median([w.wall / wo.wall for wo, w in pairs])
-    cpu = _median([w.cpu / wo.cpu for wo, w in pairs])
-    print(f"bundled suite (median of {repeat}): without pins {_median([p[0].wall for p in pairs]):.2f} s wall "
-          f"{_median([p[0].cpu for p in pairs]):.2f} s cpu; with pins {_median([p[1].wall for p in pairs]):.2f} s "
-          f"wall {_median([p[1].cpu for p in pairs]):.2f} s cpu")
+    wall, cpu, pair_wall, pair_cpu = _ratios(pairs)
+    print(f"bundled suite (best of {repeat}): without pins {min(p[0].wall for p in pairs):.2f} s wall "
+          f"{min(p[0].cpu for p in pairs):.2f} s cpu; with pins {min(p[1].wall for p in pairs):.2f} s "
+          f"wall {min(p[1].cpu for p in pairs):.2f} s cpu")
     print(f"  with / without: wall {wall:.2f}x, cpu {cpu:.2f}x   target <= 1.3x: "
-          f"{'met' if max(wall, cpu) <= 1.3 else 'met on wall only' if wall <= 1.3 else 'not met'}")
+          f"{'met' if max(wall, cpu) <= 1.3 else 'met on wall only' if wall <= 1.3 else 'not met'}"
+          f"   (median of the {repeat} pairs' ratios: wall {pair_wall:.2f}x, cpu {pair_cpu:.2f}x)")
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         return
     bare = [(timed(REPO / "cases", out, pins=False), _no_autoload(REPO / "cases", out)) for _ in range(repeat)]
-    bare_wall, bare_cpu = _median([w.wall / wo.wall for wo, w in bare]), _median([w.cpu / wo.cpu for wo, w in bare])
+    bare_wall, bare_cpu, _, _ = _ratios(bare)
     print(f"  the same with PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 (installed plugins left out of the pins' pytest): "
           f"wall {bare_wall:.2f}x, cpu {bare_cpu:.2f}x")
 
