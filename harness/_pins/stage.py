@@ -140,7 +140,10 @@ class PinStage:
 
     def attach(self, stream: Path) -> None:
         """The run folder exists: outcomes, the child's too, go to ``stream`` (pins.jsonl) from
-        now on. Before the first ``unit``, for a stage made with ``stream_later``."""
+        now on. Before the first ``unit``, for a stage made with ``stream_later`` (a child that
+        was given its stream at the start would read the line as the build's end)."""
+        if not self.stream_later or self.stream is not None:
+            raise ValueError("attach() is for a stage made with stream_later=True, once")
         self.stream = stream
         self.outcomes.attach(stream)
         if self.child is not None:
