@@ -25,8 +25,8 @@ from harness._load import load_suite
 from harness._model import Observation, PipelineSpec, Side, Suite
 from harness._pipeline import call_isolated
 
-__all__ = ["adopt", "against", "clear", "fresh", "observe", "own_pipelines", "played_by", "refeed", "set_against",
-           "set_isolate", "set_revisions", "set_versions", "suite_for", "use_saved", "use_store"]
+__all__ = ["adopt", "against", "clear", "fresh", "fresh_outcomes", "observe", "own_pipelines", "played_by", "refeed",
+           "set_against", "set_isolate", "set_revisions", "set_versions", "suite_for", "use_saved", "use_store"]
 
 _observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
 _stored: dict[str, Mapping[tuple[str, str, str], Observation]] = {}
@@ -34,6 +34,7 @@ _suites: dict[str, Suite] = {}
 _pipes = Pipelines()
 _against: list[Side] = ["new"]
 _isolate: list[bool] = [False]
+_made: list[str] = []  # the outcomes of the fresh calls made since fresh_outcomes() last read them
 
 
 def set_against(side: Side) -> None:
@@ -144,8 +145,19 @@ def fresh(suite: Suite, case_id: str, lane_id: str, side: Side = "new",
     args = (case.input if pipeline_input is None else pipeline_input, suite.lanes[lane_id].as_dict())
     if _isolate[0] and spec.in_process:  # a command pipeline is its own process already
         fn = pipeline.fn  # type: ignore[attr-defined]
-        return call_isolated(fn, *args, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
-    return pipeline.call(*args, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
+        obs = call_isolated(fn, *args, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
+    else:
+        obs = pipeline.call(*args, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
+    _made.append(obs.outcome)
+    return obs
+
+
+def fresh_outcomes() -> list[str]:
+    """How each fresh call made since the last look ended (``ok``, ``timeout``...); forgotten
+    once read."""
+    made = list(_made)
+    _made.clear()
+    return made
 
 
 def _saved(case_id: str, lane_id: str, side: Side) -> Observation | None:

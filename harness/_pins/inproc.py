@@ -102,9 +102,12 @@ def _pin(suite: Suite, item: CaseItem) -> ItemResult:
 class Forked:
     """``check()`` running in a forked child of its own process group, from construction on;
     ``result()`` waits for its answer (until the deadline set at the fork) and ends whatever of
-    the child is left; ``stop()`` ends it unread (the stage abandoned)."""
+    the child is left; ``stop()`` ends it unread (the stage abandoned). ``retry``: what to
+    start instead when the child gives no answer (its result is the one given)."""
 
-    def __init__(self, item: CaseItem, check: Callable[[], ItemResult], timeout: float) -> None:
+    def __init__(self, item: CaseItem, check: Callable[[], ItemResult], timeout: float,
+                 retry: Callable[[], Forked] | None = None) -> None:
+        self.retry = retry
         read_fd, write_fd = os.pipe()
         parent = os.getpid()
         pid = os.fork()
@@ -127,6 +130,8 @@ class Forked:
         if answer:
             result: ItemResult = pickle.loads(answer)
             return result
+        if self.retry is not None:
+            return self.retry().result()
         how = f"no answer within {self.timeout:g} s; killed" if answer is None else f"it died: {_status(status)}"
         return ItemResult(self.item.nodeid, "failed",
                           f"the process checking this pin ended without an answer ({how})", True)
@@ -204,8 +209,31 @@ def _one(suite: Suite, item: CaseItem, timeout: float, verdict: Verdict | None) 
 
 def start_check(suite: Suite, item: CaseItem, timeout: float) -> Forked:
     """A pin of a kind that calls a pipeline again (``FRESH_KINDS``), started in a fork on the
-    observations the pins' cache holds now (inside ``playing``); its result when asked for."""
-    return Forked(item, lambda: _pin(suite, item), timeout)
+    observations the pins' cache holds now (inside ``playing``); its result when asked for.
+
+    The fork already keeps the harness safe from what the calls do, so they are first made in
+    it, not each in a fork of its own as the plugin's ``--harness-isolate`` makes them: two
+    forks fewer a pin, where a fork costs thousands of copied pages. Where that could tell the
+    pin's outcome differently, the pin is checked again as the plugin checks it, each call
+    forked: a call that timed out (an isolated call's timeout reads "...; killed"), and a fork
+    that died or never answered (a crash or a hang in C code, which an isolated call turns
+    into an outcome of the call)."""
+    def isolated() -> Forked:
+        return Forked(item, lambda: _pin(suite, item), timeout)
+
+    return Forked(item, lambda: _calls_here_first(suite, item), timeout, retry=isolated)
+
+
+def _calls_here_first(suite: Suite, item: CaseItem) -> ItemResult:
+    """In the pin's fork: the pin with its calls made in this process; again with each call
+    forked when one of them timed out."""
+    cache.set_isolate(False)
+    cache.fresh_outcomes()
+    result = _pin(suite, item)
+    if "timeout" not in cache.fresh_outcomes():
+        return result
+    cache.set_isolate(True)
+    return _pin(suite, item)
 
 
 def item_timeout(suite: Suite) -> float:
