@@ -25,7 +25,7 @@ from harness._load import load_suite
 from harness._model import Observation, PipelineSpec, Side, Suite
 from harness._pipeline import call_isolated
 
-__all__ = ["adopt", "against", "clear", "fresh", "fresh_outcomes", "observe", "own_pipelines", "played_by", "refeed",
+__all__ = ["adopt", "against", "clear", "fresh", "fresh_timeouts", "observe", "own_pipelines", "played_by", "refeed",
            "set_against", "set_isolate", "set_revisions", "set_versions", "suite_for", "use_saved", "use_store"]
 
 _observations: dict[tuple[str, str, str, Side, PipelineSpec], Observation] = {}
@@ -34,7 +34,7 @@ _suites: dict[str, Suite] = {}
 _pipes = Pipelines()
 _against: list[Side] = ["new"]
 _isolate: list[bool] = [False]
-_made: list[str] = []  # the outcomes of the fresh calls made since fresh_outcomes() last read them
+_timeouts = [0]  # fresh calls that timed out since fresh_timeouts() last read it (a count: nothing grows)
 
 
 def set_against(side: Side) -> None:
@@ -148,16 +148,14 @@ def fresh(suite: Suite, case_id: str, lane_id: str, side: Side = "new",
         obs = call_isolated(fn, *args, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
     else:
         obs = pipeline.call(*args, case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
-    _made.append(obs.outcome)
+    _timeouts[0] += obs.outcome == "timeout"
     return obs
 
 
-def fresh_outcomes() -> list[str]:
-    """How each fresh call made since the last look ended (``ok``, ``timeout``...); forgotten
-    once read."""
-    made = list(_made)
-    _made.clear()
-    return made
+def fresh_timeouts() -> int:
+    """How many fresh calls timed out since the last look; back to 0 once read."""
+    count, _timeouts[0] = _timeouts[0], 0
+    return count
 
 
 def _saved(case_id: str, lane_id: str, side: Side) -> Observation | None:

@@ -228,9 +228,9 @@ def _calls_here_first(suite: Suite, item: CaseItem) -> ItemResult:
     """In the pin's fork: the pin with its calls made in this process; again with each call
     forked when one of them timed out."""
     cache.set_isolate(False)
-    cache.fresh_outcomes()
+    cache.fresh_timeouts()
     result = _pin(suite, item)
-    if "timeout" not in cache.fresh_outcomes():
+    if not cache.fresh_timeouts():
         return result
     cache.set_isolate(True)
     return _pin(suite, item)

@@ -60,8 +60,9 @@ class Outcomes:
     def __init__(self, stream: Path | None) -> None:
         self.rows: list[dict[str, Any]] = []
         self.failed = False
-        # O_APPEND, whole lines per write: the Python pins' child appends to the same file
-        self._fd = os.open(stream, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666) if stream is not None else None
+        self._fd: int | None = None
+        if stream is not None:
+            self.attach(stream)
 
     def add(self, results: Sequence[ItemResult]) -> None:
         """A unit's outcomes: kept, and written in one append (whole lines, never interleaved)."""
@@ -74,6 +75,7 @@ class Outcomes:
 
     def attach(self, stream: Path) -> None:
         """Stream to ``stream`` from now on (an ``Outcomes(None)`` made before the run folder)."""
+        # O_APPEND, whole lines per write: the Python pins' child appends to the same file
         self._fd = os.open(stream, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
 
     def close(self) -> None:
