@@ -36,16 +36,26 @@ def pack(pipeline_input: Any) -> bytes:
     return pickle.dumps(pipeline_input, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-class _Alarm:
+class _AlarmState:
     """This process's SIGALRM deadline. A call sets when its time is up; the timer is only
     re-armed (a system call, a tenth of a small pipeline call) when the armed one would go off
     after that, or in less than half the call's budget. A timer armed for an earlier call that
     goes off while the current one still has time is set again for the rest; one that goes off
-    between calls (``call_given(..., keep_timer=True)``) does nothing."""
+    between calls (``call_given(..., keep_timer=True)``) does nothing.
 
-    live = False  # a call runs under a deadline: only then does SIGALRM raise
-    deadline = 0.0  # when the running call's time is up (time.monotonic)
-    fires_at: float | None = None  # when the armed timer goes off; None when none is armed
+    One instance, not class attributes: assigning to a class attribute marks the class changed,
+    which throws away the interpreter's specialised lookups of it, twice per call (a fortieth
+    of a small pipeline call)."""
+
+    __slots__ = ("deadline", "fires_at", "live")
+
+    def __init__(self) -> None:
+        self.live = False  # a call runs under a deadline: only then does SIGALRM raise
+        self.deadline = 0.0  # when the running call's time is up (time.monotonic)
+        self.fires_at: float | None = None  # when the armed timer goes off; None when none is armed
+
+
+_Alarm = _AlarmState()
 
 
 def _set_timer(seconds: float) -> None:
@@ -70,11 +80,26 @@ def _on_alarm(signum: int, frame: Any) -> None:
 _raw_getsignal: Callable[[int], object] = importlib.import_module("_signal").getsignal
 
 
+class _Main:
+    """The main thread's ident, read once per process (``threading.current_thread()`` is a
+    Python call and a dict lookup, paid twice per unit); a forked child's main thread is the
+    one that forked, so a child reads it again."""
+
+    ident = threading.main_thread().ident
+
+    @classmethod
+    def reread(cls) -> None:
+        cls.ident = threading.main_thread().ident
+
+
+os.register_at_fork(after_in_child=_Main.reread)  # after threading's own hook, registered first
+
+
 def _arm(seconds: float | None) -> bool:
     """Start the deadline of one call (main thread only; elsewhere none). The SIGALRM handler
     is installed once per process and left in place (swapping it around every call cost as much
     as a small pipeline), but checked every call: a pipeline or a test plugin may replace it."""
-    if not seconds or threading.current_thread() is not threading.main_thread():
+    if not seconds or threading.get_ident() != _Main.ident:
         return False
     if _raw_getsignal(signal.SIGALRM) is not _on_alarm:
         signal.signal(signal.SIGALRM, _on_alarm)
@@ -137,7 +162,6 @@ def call_given(
     fn: Callable[[Any, Any], Any],
     given: Any,
     lane: dict[str, Any],
-    *,
     case_id: str,
     lane_id: str,
     side: Side,
@@ -147,7 +171,8 @@ def call_given(
     """``call_pipeline`` on exactly ``given`` and ``lane``, no copy: for a caller that isolates
     the input itself (the build stage, ``harness._differential.inputs``). ``keep_timer`` leaves the
     timer armed for the next call (it raises only during a call): a caller making call after
-    call then rarely needs a system call per call, and disarms at the end (``disarm()``)."""
+    call then rarely needs a system call per call, and disarms at the end (``disarm()``). Its
+    arguments may be passed by position: the build stage calls it twice per unit."""
     start = time.perf_counter()
     armed = _arm(timeout)
     try:

@@ -41,3 +41,24 @@ def test_a_timer_left_armed_goes_off_between_calls_into_nothing() -> None:
         assert call(sleeps_until(0), 0.1) == "ok"
     finally:
         disarm()
+
+
+def test_a_process_forked_from_another_thread_still_stops_a_call_at_its_deadline() -> None:
+    """The forking thread is the child's main thread: the deadline (main thread only) must
+    hold there, though the main thread's ident was read before the fork, in another thread."""
+    import os
+    import threading
+
+    answer: list[int] = []
+
+    def fork_and_wait() -> None:
+        pid = os.fork()
+        if pid == 0:  # the child: a call that never ends on its own must end as a timeout
+            outcome = call(sleeps_until(time.monotonic() + 3), 0.2)
+            os._exit(0 if outcome == "timeout" else 1)
+        answer.append(os.waitpid(pid, 0)[1])
+
+    thread = threading.Thread(target=fork_and_wait)
+    thread.start()
+    thread.join(timeout=20)
+    assert answer == [0], "the child's call ran past its deadline (exit status 256) or never ended"
