@@ -133,6 +133,9 @@ _STEPS = (_errors, _unraised, _identical, _reordered)
 
 def compare(old: Observation, new: Observation, exp: Expectation) -> Judgement:
     """The verdict on one case x lane."""
+    if old.wire is not None and old.wire == new.wire and old.outcome == new.outcome == "ok" \
+            and not (exp.old_raises or exp.new_raises):
+        return _STALE if exp.kind == "diverges" else _IDENTICAL  # what _STEPS decide, in one test: most units
     for step in _STEPS:
         got = step(old, new, exp)
         if got is not None:

@@ -40,6 +40,7 @@ class _Lent:
     pipeline: int
     packed: bytes
     value: Any
+    case: Case  # the case it is a copy of (units arrive grouped by case)
 
 
 class Inputs:
@@ -69,12 +70,14 @@ class Inputs:
     def lend(self, pipeline: int, case: Case) -> Any:
         """The input for one call of ``pipeline`` on ``case``: shared when the pipeline is known
         to leave its input alone, fresh otherwise. Call ``returned`` after the call."""
+        lent = self._shared.get(pipeline)
+        if lent is not None and lent.case is case and self.sharing:  # the commonest call: the case's next lane
+            self._lent[id(lent)] = lent
+            return lent.value
         if not self.sharing or self._mutates.get(pipeline) is not False:
             return self.fresh(case)
         packed = self.packed(case)
-        lent = self._shared.get(pipeline)
-        if lent is None or lent.packed is not packed:
-            lent = self._shared[pipeline] = _Lent(pipeline, packed, pickle.loads(packed))
+        lent = self._shared[pipeline] = _Lent(pipeline, packed, pickle.loads(packed), case)
         self._lent[id(lent)] = lent
         return lent.value
 

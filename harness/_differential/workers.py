@@ -30,7 +30,16 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from harness._common import supervise
-from harness._differential.unit import Pipelines, Unit, VerdictRow, checks_for, judged, observe, verdict_for
+from harness._differential.unit import (
+    Pipelines,
+    Unit,
+    VerdictRow,
+    both_here,
+    checks_for,
+    judged,
+    observe,
+    verdict_for,
+)
 from harness._model import SIDES, ErrorInfo, Observation, Side, Verdict
 from harness._pipeline.calls import disarm
 from harness._pipeline.command import MAX_STARTS
@@ -90,10 +99,9 @@ class _Bodies:
         return obs.outcome, self.one(obs), error, obs.duration_s
 
 
-def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: _Bodies,
-            stream: Callable[[tuple[Any, ...]], None] | None = None) -> Row:
-    """Run what is not forced. With ``stream`` (a unit run again after a worker died on it),
-    each side and the checks are passed on as they end, so the side that kills it is known."""
+def _sides(unit: Unit, pipes: Pipelines, forced: dict[str, Any],
+           stream: Callable[[tuple[Any, ...]], None] | None) -> tuple[Observation, Observation]:
+    """Old and new one by one: a side forced, a side that is a program, a unit run carefully."""
     sides: dict[Side, Observation] = {}
     side: Side
     for side in ("old", "new"):
@@ -101,7 +109,15 @@ def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: _Bodie
         sides[side] = obs
         if stream:
             stream(("obs", side, obs))
-    old, new = sides["old"], sides["new"]
+    return sides["old"], sides["new"]
+
+
+def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: _Bodies,
+            stream: Callable[[tuple[Any, ...]], None] | None = None) -> Row:
+    """Run what is not forced. With ``stream`` (a unit run again after a worker died on it),
+    each side and the checks are passed on as they end, so the side that kills it is known."""
+    pair = None if forced or stream else both_here(unit, pipes)
+    old, new = pair or _sides(unit, pipes, forced, stream)
     checks = forced.get("checks")
     if checks is None:
         checks = checks_for(unit, pipes, new)
@@ -114,15 +130,13 @@ def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: _Bodie
 
 def _unpacked(unit: Unit, row: Row) -> tuple[Observation, Observation, dict[str, str], Verdict]:
     """A unit's results from ``_finish``'s row."""
-    old, new, checks, verdict = row
+    (o_outcome, o_wire, o_error, o_took), (n_outcome, n_wire, n_error, n_took), checks, verdict = row
     case_id, lane_id = unit.case.id, unit.lane.id
-
-    def observation(side: Side, obs: ObsRow) -> Observation:
-        outcome, wire, error, duration = obs
-        return Observation(case_id, lane_id, side, outcome, wire, error=error and ErrorInfo(*error),
-                           duration_s=duration)
-
-    return observation("old", old), observation("new", new), checks, verdict_for(unit, verdict, checks)
+    old = Observation(case_id, lane_id, "old", o_outcome, o_wire, error=o_error and ErrorInfo(*o_error),
+                      duration_s=o_took)
+    new = Observation(case_id, lane_id, "new", n_outcome, n_wire, error=n_error and ErrorInfo(*n_error),
+                      duration_s=n_took)
+    return old, new, checks, verdict_for(unit, verdict, checks)
 
 
 Task = tuple[list[int], dict[int, dict[str, Any]]]

@@ -84,3 +84,18 @@ def test_declared_paths_cover_their_subtrees_and_wildcards_one_step() -> None:
     assert path_allowed("tools[3].input_schema.oneOf[0]", ("tools[*].input_schema",))
     assert not path_allowed("tools[3].input_schemas", ("tools[*].input_schema",))
     assert path_allowed("a.b.c", ("a.*.c",)) and not path_allowed("a.b.d", ("a.*.c",))
+
+
+def test_same_bytes_under_a_declared_raise_are_unexpected_not_identical() -> None:
+    """Equal answers are decided before any path is walked, but only once no raise is declared:
+    a case that says a side raises and got two equal answers is told the raise did not happen."""
+    declared = Expectation("diverges", why="w", new_raises="TypeError")
+    got = compare(ok({"a": 1}, "old"), ok({"a": 1}), declared)
+    assert (got.kind, got.failed) == ("unexpected", True)
+    assert "did not happen" in got.detail
+
+
+def test_a_side_that_ended_badly_is_an_error_even_beside_an_equal_looking_side() -> None:
+    old = Observation("c", "l", "old", "timeout", wire=b"{}", error=ErrorInfo("Timeout", "late"))
+    got = compare(old, ok({}), SAME)
+    assert (got.kind, got.failed) == ("error", True)

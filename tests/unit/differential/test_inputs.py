@@ -78,3 +78,13 @@ def test_units_run_carefully_get_fresh_copies() -> None:
     with inputs.unshared():
         assert inputs.lend(1, case) is not inputs.lend(1, case)
     assert inputs.lend(1, case) is inputs.lend(1, case)
+
+
+def test_a_shared_copy_serves_every_lane_of_its_case_and_the_next_case_gets_its_own() -> None:
+    inputs, first_case, next_case = Inputs(), a_case("first"), a_case("next")
+    inputs.returned(3, first_case, inputs.lend(3, first_case))  # left alone: shared from now on
+    shared = inputs.lend(3, first_case)
+    assert all(inputs.lend(3, first_case) is shared for _ in range(4))
+    other = inputs.lend(3, next_case)
+    assert other is not shared and other == next_case.input and other is not next_case.input
+    assert inputs.settle()
