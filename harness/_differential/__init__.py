@@ -32,7 +32,8 @@ def _case_units(suite: Suite, case: Case, cases: Sequence[str] | None, lanes: Se
     if not _match(case.id, cases):
         return []
     subject = suite.subjects[case.subject]  # once per case, not per lane
-    return [Unit(case, suite.lanes[lane_id], subject, limit) for lane_id in case.lanes if _match(lane_id, lanes)]
+    picked = case.lanes if not lanes else [lane_id for lane_id in case.lanes if _match(lane_id, lanes)]
+    return [Unit(case, suite.lanes[lane_id], subject, limit) for lane_id in picked]
 
 
 def _matched(found: list[Unit], cases: Sequence[str] | None, lanes: Sequence[str] | None) -> list[Unit]:

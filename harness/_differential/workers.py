@@ -84,19 +84,22 @@ class _Bodies:
         self.case_id = ""
         self.kept: list[bytes | None] = []
 
-    def one(self, obs: Observation) -> bytes | None:
-        if obs.case_id != self.case_id:
-            self.case_id, self.kept = obs.case_id, []
-        for known in self.kept:
-            if known == obs.wire:
-                return known
-        if len(self.kept) < self.KEEP:
-            self.kept.append(obs.wire)
-        return obs.wire
-
     def row(self, obs: Observation) -> ObsRow:
+        """The observation as a worker sends it, its bytes the kept object when an equal body
+        came before in this case."""
+        wire, kept = obs.wire, self.kept
+        if obs.case_id != self.case_id:
+            kept = self.kept = []
+            self.case_id = obs.case_id
+        for known in kept:
+            if known == wire:
+                wire = known
+                break
+        else:
+            if len(kept) < self.KEEP:
+                kept.append(wire)
         error = None if obs.error is None else (obs.error.type, obs.error.message, obs.error.where)
-        return obs.outcome, self.one(obs), error, obs.duration_s
+        return obs.outcome, wire, error, obs.duration_s
 
 
 def _sides(unit: Unit, pipes: Pipelines, forced: dict[str, Any],
@@ -118,7 +121,7 @@ def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: _Bodie
     each side and the checks are passed on as they end, so the side that kills it is known."""
     pair = None if forced or stream else both_here(unit, pipes)
     old, new = pair or _sides(unit, pipes, forced, stream)
-    checks = forced.get("checks")
+    checks = forced.get("checks") if forced or unit.case.checks else {}
     if checks is None:
         checks = checks_for(unit, pipes, new)
         if stream:

@@ -78,6 +78,8 @@ def _on_alarm(signum: int, frame: Any) -> None:
 # The C function behind ``signal.getsignal``: the public one converts the handler to an enum
 # first, which fails (and costs 8 us, a fifth of a small pipeline call) for a Python function.
 _raw_getsignal: Callable[[int], object] = importlib.import_module("_signal").getsignal
+# Bound once: each call of the build's loop looks them up twice per unit otherwise.
+_get_ident, _monotonic, _perf_counter, _SIGALRM = threading.get_ident, time.monotonic, time.perf_counter, signal.SIGALRM
 
 
 class _Main:
@@ -99,16 +101,16 @@ def _arm(seconds: float | None) -> bool:
     """Start the deadline of one call (main thread only; elsewhere none). The SIGALRM handler
     is installed once per process and left in place (swapping it around every call cost as much
     as a small pipeline), but checked every call: a pipeline or a test plugin may replace it."""
-    if not seconds or threading.get_ident() != _Main.ident:
+    if not seconds or _get_ident() != _Main.ident:
         return False
-    if _raw_getsignal(signal.SIGALRM) is not _on_alarm:
-        signal.signal(signal.SIGALRM, _on_alarm)
+    if _raw_getsignal(_SIGALRM) is not _on_alarm:
+        signal.signal(_SIGALRM, _on_alarm)
         _Alarm.fires_at = None  # whatever timer runs is not ours to count on
-    now = time.monotonic()
-    _Alarm.deadline = now + seconds
+    now = _monotonic()
+    _Alarm.deadline = until = now + seconds
     _Alarm.live = True  # before looking at the timer: one going off now is set again for this call
     fires = _Alarm.fires_at
-    if fires is None or fires > _Alarm.deadline or fires < now + seconds / 2:
+    if fires is None or fires > until or fires < now + seconds / 2:
         _set_timer(seconds)
     return True
 
@@ -173,7 +175,7 @@ def call_given(
     timer armed for the next call (it raises only during a call): a caller making call after
     call then rarely needs a system call per call, and disarms at the end (``disarm()``). Its
     arguments may be passed by position: the build stage calls it twice per unit."""
-    start = time.perf_counter()
+    start = _perf_counter()
     armed = _arm(timeout)
     try:
         try:
@@ -195,10 +197,7 @@ def call_given(
             error=ErrorInfo(type(exc).__name__, str(exc)[:2000], _where(exc)),
             duration_s=time.perf_counter() - start,
         )
-    return Observation(
-        case_id, lane_id, side, "ok", wire=wire, value=value,
-        duration_s=time.perf_counter() - start,
-    )
+    return Observation(case_id, lane_id, side, "ok", wire, value, None, _perf_counter() - start)
 
 
 def call_isolated(
