@@ -40,7 +40,7 @@ from harness._differential.unit import (
     observe,
     verdict_for,
 )
-from harness._model import SIDES, ErrorInfo, Observation, Side, Verdict
+from harness._model import SIDES, UNDECODED, ErrorInfo, Observation, Side, Verdict
 from harness._pipeline.calls import disarm
 from harness._pipeline.command import MAX_STARTS
 
@@ -135,10 +135,9 @@ def _unpacked(unit: Unit, row: Row) -> tuple[Observation, Observation, dict[str,
     """A unit's results from ``_finish``'s row."""
     (o_outcome, o_wire, o_error, o_took), (n_outcome, n_wire, n_error, n_took), checks, verdict = row
     case_id, lane_id = unit.case.id, unit.lane.id
-    old = Observation(case_id, lane_id, "old", o_outcome, o_wire, error=o_error and ErrorInfo(*o_error),
-                      duration_s=o_took)
-    new = Observation(case_id, lane_id, "new", n_outcome, n_wire, error=n_error and ErrorInfo(*n_error),
-                      duration_s=n_took)
+    # positional, the value left to be decoded from the bytes on first use
+    old = Observation(case_id, lane_id, "old", o_outcome, o_wire, UNDECODED, o_error and ErrorInfo(*o_error), o_took)
+    new = Observation(case_id, lane_id, "new", n_outcome, n_wire, UNDECODED, n_error and ErrorInfo(*n_error), n_took)
     return old, new, checks, verdict_for(unit, verdict, checks)
 
 
@@ -224,7 +223,7 @@ def _worker(conn: Connection, parent: int, memory_mb: float | None, progress: An
         progress[0], progress[1] = index, time.monotonic()
 
     while True:
-        task = conn.recv()
+        task = pickle.loads(conn.recv_bytes())
         if task is None:
             pipes.close()  # ends the long-lived pipeline processes this worker started
             return
@@ -303,7 +302,8 @@ class _Pool:
             return False
         w.queue = deque(chunk)
         w.last = time.monotonic()
-        w.conn.send((chunk, {i: self.results[i].forced() for i in chunk if i in self.careful}))
+        careful = {i: self.results[i].forced() for i in self.careful.intersection(chunk)} if self.careful else {}
+        w.conn.send_bytes(_packed((chunk, careful)))  # plain pickle, as the answers come back
         return True
 
     def handle(self, w: _Worker, msg: tuple[Any, ...]) -> None:
