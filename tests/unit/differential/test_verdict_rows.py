@@ -1,5 +1,5 @@
-"""The parent makes each unit's Verdict from the row a worker sends, without the dataclass's
-constructor: the object must be the one the constructor makes, field for field, and as frozen."""
+"""The parent makes each unit's Verdict from the row a worker sends (six fields, in the order
+``judged`` gives them): field for field the verdict the worker judged, and as frozen as any."""
 
 from __future__ import annotations
 
