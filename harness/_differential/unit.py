@@ -68,8 +68,10 @@ class Pipelines(_OpenPipelines):
         key = id(subject)
         if key not in self._here:
             old, new = self.side(subject, "old"), self.side(subject, "new")
-            both = isinstance(old, InProcessPipeline) and isinstance(new, InProcessPipeline)
-            self._here[key] = (old.fn, id(old), new.fn, id(new)) if both else None  # type: ignore[attr-defined]
+            here = None
+            if isinstance(old, InProcessPipeline) and isinstance(new, InProcessPipeline):
+                here = (old.fn, id(old), new.fn, id(new))
+            self._here[key] = here
         return self._here[key]
 
     def function(self, spec: str) -> Callable[..., Any]:
