@@ -19,7 +19,6 @@ from harness._settings import Settings
 
 __all__ = [
     "SIDES",
-    "UNDECODED",
     "Allowance",
     "Case",
     "ErrorInfo",
@@ -298,8 +297,6 @@ class _Unset:
 
 
 _UNSET: Any = _Unset()
-UNDECODED: Any = _UNSET
-"""What an ``Observation`` made from its bytes alone is given as its value (decoded on first use)."""
 
 
 class Observation:

@@ -133,9 +133,10 @@ _STEPS = (_errors, _unraised, _identical, _reordered)
 
 def compare(old: Observation, new: Observation, exp: Expectation) -> Judgement:
     """The verdict on one case x lane."""
-    if old.wire is not None and old.wire == new.wire and old.outcome == new.outcome == "ok" \
-            and not (exp.old_raises or exp.new_raises):
-        return _STALE if exp.kind == "diverges" else _IDENTICAL  # what _STEPS decide, in one test: most units
+    if old.outcome == new.outcome == "ok" and not (exp.old_raises or exp.new_raises):
+        got = _identical(old, new, exp)  # the first two steps pass such a pair by: most units end here
+        if got is not None:
+            return got
     for step in _STEPS:
         got = step(old, new, exp)
         if got is not None:

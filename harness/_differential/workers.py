@@ -40,7 +40,7 @@ from harness._differential.unit import (
     observe,
     verdict_for,
 )
-from harness._model import SIDES, UNDECODED, ErrorInfo, Observation, Side, Verdict
+from harness._model import SIDES, ErrorInfo, Observation, Side, Verdict
 from harness._pipeline.calls import disarm
 from harness._pipeline.command import MAX_STARTS
 
@@ -121,7 +121,7 @@ def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: _Bodie
     each side and the checks are passed on as they end, so the side that kills it is known."""
     pair = None if forced or stream else both_here(unit, pipes)
     old, new = pair or _sides(unit, pipes, forced, stream)
-    checks = forced.get("checks") if forced or unit.case.checks else {}
+    checks = forced.get("checks") if forced or unit.case.checks else {}  # none declared: none to run
     if checks is None:
         checks = checks_for(unit, pipes, new)
         if stream:
@@ -135,9 +135,10 @@ def _unpacked(unit: Unit, row: Row) -> tuple[Observation, Observation, dict[str,
     """A unit's results from ``_finish``'s row."""
     (o_outcome, o_wire, o_error, o_took), (n_outcome, n_wire, n_error, n_took), checks, verdict = row
     case_id, lane_id = unit.case.id, unit.lane.id
-    # positional, the value left to be decoded from the bytes on first use
-    old = Observation(case_id, lane_id, "old", o_outcome, o_wire, UNDECODED, o_error and ErrorInfo(*o_error), o_took)
-    new = Observation(case_id, lane_id, "new", n_outcome, n_wire, UNDECODED, n_error and ErrorInfo(*n_error), n_took)
+    old = Observation(case_id, lane_id, "old", o_outcome, o_wire, error=o_error and ErrorInfo(*o_error),
+                      duration_s=o_took)
+    new = Observation(case_id, lane_id, "new", n_outcome, n_wire, error=n_error and ErrorInfo(*n_error),
+                      duration_s=n_took)
     return old, new, checks, verdict_for(unit, verdict, checks)
 
 
@@ -302,7 +303,7 @@ class _Pool:
             return False
         w.queue = deque(chunk)
         w.last = time.monotonic()
-        careful = {i: self.results[i].forced() for i in self.careful.intersection(chunk)} if self.careful else {}
+        careful = {i: self.results[i].forced() for i in self.careful.intersection(chunk)}
         w.conn.send_bytes(_packed((chunk, careful)))  # plain pickle, as the answers come back
         return True
 

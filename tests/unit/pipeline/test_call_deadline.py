@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
 import time
 from typing import Any
 
@@ -46,9 +48,6 @@ def test_a_timer_left_armed_goes_off_between_calls_into_nothing() -> None:
 def test_a_process_forked_from_another_thread_still_stops_a_call_at_its_deadline() -> None:
     """The forking thread is the child's main thread: the deadline (main thread only) must
     hold there, though the main thread's ident was read before the fork, in another thread."""
-    import os
-    import threading
-
     answer: list[int] = []
 
     def fork_and_wait() -> None:
