@@ -342,9 +342,11 @@ class Observation:
                 f"{len(self.wire) if self.wire is not None else None} bytes, error={self.error!r})")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's constructor cost a fifth of a unit's glue
 class Verdict:
-    """The comparison of old and new on one case x lane, with its declared checks."""
+    """The comparison of old and new on one case x lane, with its declared checks. Treat as
+    frozen (``dataclasses.replace`` for a changed one): the build makes one per unit, and a
+    frozen dataclass sets each field through ``object.__setattr__``, 1.1 us against 0.2 us."""
 
     case_id: str
     lane_id: str

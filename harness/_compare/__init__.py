@@ -14,6 +14,6 @@ idempotent) does not hold.
 """
 
 from harness._compare.paths import diff_paths, path_allowed
-from harness._compare.verdict import Judgement, compare
+from harness._compare.verdict import Judgement, compare, equal_answers
 
-__all__ = ["Judgement", "compare", "diff_paths", "path_allowed"]
+__all__ = ["Judgement", "compare", "diff_paths", "equal_answers", "path_allowed"]

@@ -4,14 +4,20 @@ A case's input is pickled once per process. Each in-process pipeline then gets i
 
 - its first call in the process runs on a fresh copy, compared with the pickled bytes after the
   call: a pipeline that changed it *mutates*, and gets a fresh copy (one unpickling) every call;
-- a pipeline that left it alone gets one decoded copy per case, shared by its calls on that
-  case's lanes (and its checks' second runs): no copy per call.
+- a pipeline that left it alone gets one input per case, shared by its calls on that case's
+  lanes (and its checks' second runs): no copy per call. In a build worker that input is the
+  case's own (``Inputs(originals)``: the worker is a forked copy of the harness, so nothing else
+  sees it, and its bytes were taken before any pipeline ran); elsewhere one decoded copy per
+  pipeline and case.
 
 A pipeline may leave its first input alone and still change a later one (on one lane only,
-say). So every shared copy handed out is compared with its bytes again before the results it
-served are passed on (``settle``): a changed copy marks its pipeline as mutating, and the caller
-runs those units again on fresh copies. Each pipeline has copies of its own, so one side never
-sees what the other side did to its input, whatever either does.
+say). So every input handed out shared is compared with its bytes again before the results it
+served are passed on (``settle``): a changed one marks the pipelines it was lent to as
+mutating, and the caller runs those units again on fresh copies. Elsewhere each pipeline has
+copies of its own, so one side never sees what the other did to its input; in a worker the two
+sides share the case's own input, and an edit one side makes shows at the settle like any
+other (both sides then get fresh copies; copying the input for the second side cost 2% of a
+run). What a settle cannot see is an edit a later call of the same chunk undoes exactly.
 
 Comparing pickles, not values: ``1 == 1.0 == True`` and key order is invisible to ``==``, but a
 pipeline that changed either changed what the next call would put on the wire.
@@ -20,7 +26,7 @@ pipeline that changed either changed what the next call would put on the wire.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -47,7 +53,11 @@ class Inputs:
     """The inputs of one process's in-process pipeline calls. Pipelines are named by a key
     the caller keeps stable for the process (the id of the open pipeline object)."""
 
-    def __init__(self) -> None:
+    def __init__(self, originals: Mapping[str, bytes] | None = None) -> None:
+        # case id -> its input's bytes, taken before any pipeline ran in this process: those
+        # cases' own inputs are lent (a cross-case YAML alias edited through one case shows as a
+        # change of the other too, against bytes no edit can have reached)
+        self._originals: Mapping[str, bytes] = originals or {}
         self._packed: dict[str, bytes] = {}
         self._mutates: dict[int, bool] = {}
         self._shared: dict[int, _Lent] = {}
@@ -56,7 +66,7 @@ class Inputs:
 
     def packed(self, case: Case) -> bytes:
         """The case's input, pickled once per case."""
-        packed = self._packed.get(case.id)
+        packed = self._originals.get(case.id) or self._packed.get(case.id)
         if packed is None:
             if len(self._packed) >= _KEPT_CASES:
                 self._packed.clear()
@@ -77,7 +87,8 @@ class Inputs:
         if not self.sharing or self._mutates.get(pipeline) is not False:
             return self.fresh(case)
         packed = self.packed(case)
-        lent = self._shared[pipeline] = _Lent(pipeline, packed, pickle.loads(packed), case)
+        value = case.input if case.id in self._originals else pickle.loads(packed)
+        lent = self._shared[pipeline] = _Lent(pipeline, packed, value, case)
         self._lent[id(lent)] = lent
         return lent.value
 
@@ -90,7 +101,14 @@ class Inputs:
         """Whether every shared copy handed out since the last settle still holds the case's
         input. A changed one marks its pipeline as mutating (fresh copies from now on) and the
         answer is False: the results computed since the last settle may be wrong, run them again."""
-        changed = {lent.pipeline for lent in self._lent.values() if pack(lent.value) != lent.packed}
+        held: dict[int, bool] = {}  # by the value's id: a case's own input is lent to both sides
+        changed = set()
+        for lent in self._lent.values():
+            same = held.get(id(lent.value))
+            if same is None:
+                same = held[id(lent.value)] = pack(lent.value) == lent.packed
+            if not same:
+                changed.add(lent.pipeline)
         self._lent.clear()
         for pipeline in changed:
             self._mutates[pipeline] = True

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness._compare import compare
+from harness._compare import Judgement, compare
 from harness._differential.inputs import Inputs
-from harness._model import Case, ErrorInfo, Lane, Observation, Side, Subject, Verdict, VerdictKind
+from harness._model import Case, ErrorInfo, Expectation, Lane, Observation, Side, Subject, VerdictKind
 from harness._pipeline import Pipeline, pack
 from harness._pipeline import Pipelines as _OpenPipelines
 from harness._pipeline.calls import call_given
@@ -23,7 +23,7 @@ from harness._pipeline.inprocess import InProcessPipeline
 from harness._plugins import load_callable
 
 __all__ = ["Pipelines", "Unit", "VerdictRow", "both_here", "checks_for", "judged", "memory_named", "observe",
-           "verdict_for"]
+           "verdict_row"]
 
 
 @dataclass(frozen=True, slots=True)  # one per planned unit: small matters at 100,000 units
@@ -160,23 +160,20 @@ def checks_for(unit: Unit, pipes: Pipelines, new: Observation) -> dict[str, str]
 
 VerdictRow = tuple[VerdictKind, bool, str, str, tuple[str, ...], tuple[str, ...]]
 """A verdict's own fields (kind, failed, detail, why, paths, unexpected paths): what a worker
-sends; the parent, which knows the unit, makes the ``Verdict`` (once, not once per process)."""
+sends; the parent, which knows the unit, makes the ``Verdict`` (``harness._differential.rows``)."""
 
 
 def judged(unit: Unit, old: Observation, new: Observation, checks: dict[str, str]) -> VerdictRow:
     """The verdict on one unit from its two observations and its checks."""
     exp = unit.case.expectation(unit.lane.id)
-    got = compare(old, new, exp)
+    return verdict_row(exp, compare(old, new, exp), checks)
+
+
+def verdict_row(exp: Expectation, got: Judgement, checks: dict[str, str]) -> VerdictRow:
+    """The verdict's fields from the comparison's judgement and the unit's checks."""
     why = exp.why or (got.detail if got.kind == "intended" else "")  # a divergence declared above the case
     failed_checks = [f"{k}: {v}" for k, v in checks.items() if v != "held"] if checks else None
     if not failed_checks:
         return got.kind, got.failed, got.detail, why, got.paths, got.unexpected_paths
     detail = "; ".join([got.detail, *failed_checks] if got.failed and got.detail else failed_checks)
     return got.kind, True, detail, why, got.paths, got.unexpected_paths
-
-
-def verdict_for(unit: Unit, row: VerdictRow, checks: dict[str, str]) -> Verdict:
-    """The ``Verdict`` of ``judged``'s fields (by its constructor: filling ``__dict__`` in one
-    step was 0.6 us faster but cost 176 bytes more per verdict, kept for the whole build)."""
-    kind, failed, detail, why, paths, unexpected = row
-    return Verdict(unit.case.id, unit.lane.id, kind, failed, detail, why, paths, unexpected, checks)

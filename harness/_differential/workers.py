@@ -30,18 +30,11 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from harness._common import supervise
-from harness._differential.unit import (
-    Pipelines,
-    Unit,
-    VerdictRow,
-    both_here,
-    checks_for,
-    judged,
-    observe,
-    verdict_for,
-)
+from harness._differential.inputs import Inputs
+from harness._differential.rows import Bodies, Row, plain, unpacked
+from harness._differential.unit import Pipelines, Unit, both_here, checks_for, judged, observe
 from harness._model import SIDES, ErrorInfo, Observation, Side, Verdict
-from harness._pipeline.calls import disarm
+from harness._pipeline.calls import disarm, pack
 from harness._pipeline.command import MAX_STARTS
 
 __all__ = ["UnitResult", "run_units"]
@@ -50,6 +43,7 @@ CHUNK = 128  # units a message answers: fewer, larger messages cost the parent l
 GRACE_S = 2.0
 
 _UNITS: list[Unit] = []  # set before forking; read by workers
+_ORIGINALS: dict[str, bytes] = {}  # each unit's case input pickled before forking (``Inputs``)
 
 
 @dataclass(slots=True)  # one per planned unit, kept by the pool for the whole build: small matters
@@ -62,44 +56,6 @@ class UnitResult:
 
     def forced(self) -> dict[str, Any]:
         return {"old": self.old, "new": self.new, "checks": self.checks}
-
-
-ObsRow = tuple[Any, bytes | None, tuple[str, str, str] | None, float]
-"""An observation as a worker sends it: outcome, wire bytes, error (type, message, where),
-duration; never its live value (the parent decodes the bytes on first use)."""
-
-Row = tuple[ObsRow, ObsRow, dict[str, str], VerdictRow]
-"""A finished unit as plain tuples: old, new, its checks and its verdict's fields."""
-
-
-class _Bodies:
-    """The wire bytes of the case in hand, so that an equal body (old and new alike, or one tool
-    on many lanes: 696 distinct bodies in 5,248 on the corpus bench) is one object: pickled once
-    per message, and kept once by the parent. Compared by ``==``, a few bodies at most (hashing
-    every body would cost more than it saves)."""
-
-    KEEP = 16
-
-    def __init__(self) -> None:
-        self.case_id = ""
-        self.kept: list[bytes | None] = []
-
-    def row(self, obs: Observation) -> ObsRow:
-        """The observation as a worker sends it, its bytes the kept object when an equal body
-        came before in this case."""
-        wire, kept = obs.wire, self.kept
-        if obs.case_id != self.case_id:
-            kept = self.kept = []
-            self.case_id = obs.case_id
-        for known in kept:
-            if known == wire:
-                wire = known
-                break
-        else:
-            if len(kept) < self.KEEP:
-                kept.append(wire)
-        error = None if obs.error is None else (obs.error.type, obs.error.message, obs.error.where)
-        return obs.outcome, wire, error, obs.duration_s
 
 
 def _sides(unit: Unit, pipes: Pipelines, forced: dict[str, Any],
@@ -115,7 +71,7 @@ def _sides(unit: Unit, pipes: Pipelines, forced: dict[str, Any],
     return sides["old"], sides["new"]
 
 
-def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: _Bodies,
+def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: Bodies,
             stream: Callable[[tuple[Any, ...]], None] | None = None) -> Row:
     """Run what is not forced. With ``stream`` (a unit run again after a worker died on it),
     each side and the checks are passed on as they end, so the side that kills it is known."""
@@ -131,17 +87,6 @@ def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: _Bodie
     return bodies.row(old), bodies.row(new), checks, judged(unit, old, new, checks)
 
 
-def _unpacked(unit: Unit, row: Row) -> tuple[Observation, Observation, dict[str, str], Verdict]:
-    """A unit's results from ``_finish``'s row."""
-    (o_outcome, o_wire, o_error, o_took), (n_outcome, n_wire, n_error, n_took), checks, verdict = row
-    case_id, lane_id = unit.case.id, unit.lane.id
-    old = Observation(case_id, lane_id, "old", o_outcome, o_wire, error=o_error and ErrorInfo(*o_error),
-                      duration_s=o_took)
-    new = Observation(case_id, lane_id, "new", n_outcome, n_wire, error=n_error and ErrorInfo(*n_error),
-                      duration_s=n_took)
-    return old, new, checks, verdict_for(unit, verdict, checks)
-
-
 Task = tuple[list[int], dict[int, dict[str, Any]]]
 """A chunk of units for one worker: their indexes, and for each unit to run carefully (one a
 worker died on) the results already forced (``UnitResult.forced``)."""
@@ -152,7 +97,7 @@ def _settled(done: list[tuple[int, Row]], forced: dict[int, dict[str, Any]], pip
     """``done``, run again until no shared input was changed while computing it (each round
     marks one more pipeline as mutating, so this ends)."""
     while not pipes.inputs.settle():
-        again, bodies = [], _Bodies()
+        again, bodies = [], Bodies()
         for index, _ in done:
             at(index)
             again.append((index, _finish(_UNITS[index], pipes, forced.get(index, {}), bodies)))
@@ -164,7 +109,7 @@ def _run_task(task: Task, pipes: Pipelines, send: Callable[[Any], None], at: Cal
     """One chunk: plain units answered together; a careful unit streams on fresh inputs."""
     indexes, careful = task
     done: list[tuple[int, Row]] = []
-    bodies = _Bodies()
+    bodies = Bodies()
 
     def flush() -> None:
         if done:
@@ -175,7 +120,8 @@ def _run_task(task: Task, pipes: Pipelines, send: Callable[[Any], None], at: Cal
         for index in indexes:
             at(index)
             if index not in careful:
-                done.append((index, _finish(_UNITS[index], pipes, {}, bodies)))
+                unit = _UNITS[index]
+                done.append((index, plain(unit, pipes, bodies) or _finish(unit, pipes, {}, bodies)))
                 continue
             flush()
 
@@ -219,6 +165,7 @@ def _worker(conn: Connection, parent: int, memory_mb: float | None, progress: An
     # the collector need not scan it again and again, nor touch (and so copy) its pages.
     gc.freeze()
     pipes = Pipelines()
+    pipes.inputs = Inputs(_ORIGINALS)  # this process's copies of the cases: lent as they are
 
     def at(index: int) -> None:
         progress[0], progress[1] = index, time.monotonic()
@@ -317,7 +264,7 @@ class _Pool:
         elif kind == "done":
             for index, row in msg[1]:
                 res = self.results[index]
-                res.old, res.new, res.checks, res.verdict = _unpacked(res.unit, row)
+                res.old, res.new, res.checks, res.verdict = unpacked(res.unit, row)
                 w.queue.remove(index)
                 self.on_result(res)
 
@@ -429,7 +376,7 @@ def _run_here(units: list[Unit], on_result: Callable[[UnitResult], None]) -> lis
             return
         for index, row in msg[1]:
             res = results[index]
-            res.old, res.new, res.checks, res.verdict = _unpacked(res.unit, row)
+            res.old, res.new, res.checks, res.verdict = unpacked(res.unit, row)
             on_result(res)
 
     pipes = Pipelines()
@@ -445,8 +392,15 @@ def run_units(units: list[Unit], workers: int, on_result: Callable[[UnitResult],
               memory_mb: float | None = None) -> list[UnitResult]:
     """Run every unit; ``workers=0`` runs them in this process (no crash isolation, no memory
     ceiling: that would bound the harness itself)."""
-    global _UNITS
+    global _UNITS, _ORIGINALS
     _UNITS = units
-    if workers == 0:
+    if workers == 0:  # the cases are the harness's own here: each pipeline gets copies
         return _run_here(units, on_result)
-    return _Pool(units, workers, on_result, memory_mb).run()
+    _ORIGINALS = {}
+    for unit in units:
+        if unit.case.id not in _ORIGINALS:
+            _ORIGINALS[unit.case.id] = pack(unit.case.input)
+    try:
+        return _Pool(units, workers, on_result, memory_mb).run()
+    finally:
+        _ORIGINALS = {}

@@ -22,9 +22,10 @@ from typing import Any
 
 from harness._common import supervise
 from harness._common.canonical import canonical_bytes
-from harness._model import ErrorInfo, Observation, Side
+from harness._model import ErrorInfo, Observation, Outcome, Side
 
-__all__ = ["PipelineTimeout", "call_given", "call_isolated", "call_pipeline", "deadline", "disarm", "pack"]
+__all__ = ["PipelineTimeout", "Raw", "call_given", "call_isolated", "call_pipeline", "call_raw", "deadline", "disarm",
+           "pack"]
 
 
 class PipelineTimeout(BaseException):
@@ -160,6 +161,33 @@ def call_pipeline(
     return call_given(fn, given, dict(lane), case_id=case_id, lane_id=lane_id, side=side, timeout=timeout)
 
 
+Raw = tuple[Outcome, bytes | None, Any, ErrorInfo | None, float]
+"""How one call ended, as plain fields: outcome (``ok``, ``timeout`` or ``error``), wire bytes,
+the live value, the error, and the seconds it took (encoding the body included)."""
+
+
+def call_raw(fn: Callable[[Any, Any], Any], given: Any, lane: dict[str, Any], timeout: float | None,
+             keep_timer: bool = False) -> Raw:
+    """``call_given``'s call, its ending as plain fields (no Observation): the build's commonest
+    unit needs none when old and new answer the same bytes."""
+    start = _perf_counter()
+    armed = _arm(timeout)
+    try:
+        try:
+            value = fn(given, lane)
+        finally:
+            _Alarm.live = False
+            if armed and not keep_timer:
+                disarm()
+        wire = canonical_bytes(value)
+    except PipelineTimeout:
+        return "timeout", None, None, ErrorInfo("Timeout", f"no answer within {timeout:g} s"), _perf_counter() - start
+    except (Exception, RecursionError) as exc:
+        error = ErrorInfo(type(exc).__name__, str(exc)[:2000], _where(exc))
+        return "error", None, None, error, _perf_counter() - start
+    return "ok", wire, value, None, _perf_counter() - start
+
+
 def call_given(
     fn: Callable[[Any, Any], Any],
     given: Any,
@@ -175,29 +203,10 @@ def call_given(
     timer armed for the next call (it raises only during a call): a caller making call after
     call then rarely needs a system call per call, and disarms at the end (``disarm()``). Its
     arguments may be passed by position: the build stage calls it twice per unit."""
-    start = _perf_counter()
-    armed = _arm(timeout)
-    try:
-        try:
-            value = fn(given, lane)
-        finally:
-            _Alarm.live = False
-            if armed and not keep_timer:
-                disarm()
-        wire = canonical_bytes(value)
-    except PipelineTimeout:
-        return Observation(
-            case_id, lane_id, side, "timeout",
-            error=ErrorInfo("Timeout", f"no answer within {timeout:g} s"),
-            duration_s=time.perf_counter() - start,
-        )
-    except (Exception, RecursionError) as exc:
-        return Observation(
-            case_id, lane_id, side, "error",
-            error=ErrorInfo(type(exc).__name__, str(exc)[:2000], _where(exc)),
-            duration_s=time.perf_counter() - start,
-        )
-    return Observation(case_id, lane_id, side, "ok", wire, value, None, _perf_counter() - start)
+    outcome, wire, value, error, took = call_raw(fn, given, lane, timeout, keep_timer)
+    if error is None:
+        return Observation(case_id, lane_id, side, "ok", wire, value, None, took)
+    return Observation(case_id, lane_id, side, outcome, error=error, duration_s=took)
 
 
 def call_isolated(

@@ -3,6 +3,7 @@ seen changed by another call, side or lane when a pipeline changes them."""
 
 from __future__ import annotations
 
+import pickle
 import sys
 from pathlib import Path
 
@@ -88,3 +89,46 @@ def test_a_shared_copy_serves_every_lane_of_its_case_and_the_next_case_gets_its_
     other = inputs.lend(3, next_case)
     assert other is not shared and other == next_case.input and other is not next_case.input
     assert inputs.settle()
+
+
+def originals_of(*cases: Case) -> dict[str, bytes]:
+    return {case.id: pickle.dumps(case.input, protocol=pickle.HIGHEST_PROTOCOL) for case in cases}
+
+
+def test_a_worker_lends_the_cases_own_input_once_its_pipeline_is_known_to_leave_it_alone() -> None:
+    case = a_case()
+    inputs = Inputs(originals_of(case))
+    first = inputs.lend(1, case)
+    assert first is not case.input  # the first call, which decides, runs on a copy of its own
+    inputs.returned(1, case, first)
+    assert inputs.lend(1, case) is case.input and inputs.lend(2, case) is not case.input
+    inputs.returned(2, case, inputs.lend(2, case))
+    assert inputs.lend(2, case) is case.input
+    assert inputs.settle()
+
+
+def test_an_edit_to_a_cases_own_input_marks_every_pipeline_it_was_lent_to_as_mutating() -> None:
+    case = a_case()
+    inputs = Inputs(originals_of(case))
+    for pipeline in (1, 2):
+        inputs.returned(pipeline, case, inputs.lend(pipeline, case))
+    inputs.lend(1, case)["tools"].append({"name": "intruder"})  # pipeline 1 edits; 2 is lent it after
+    assert inputs.lend(2, case) is case.input
+    assert not inputs.settle()
+    for pipeline in (1, 2):  # which side edited is unknown: both get fresh copies of the bytes taken before
+        assert inputs.lend(pipeline, case) == {"tools": [{"name": "a"}]} is not case.input
+    assert inputs.settle()
+
+
+def test_an_object_two_cases_share_edited_through_one_shows_as_a_change_of_the_other() -> None:
+    shared = [{"name": "a"}]
+    one = Case(id="one", subject="s", file="f", line=None, title="", input={"tools": shared},
+               lanes=("l",), expect={}, checks=frozenset(), pins=())
+    two = Case(id="two", subject="s", file="f", line=None, title="", input={"tools": shared},
+               lanes=("l",), expect={}, checks=frozenset(), pins=())
+    inputs = Inputs(originals_of(one, two))  # taken before any call, as the pool does before forking
+    inputs.returned(1, one, inputs.lend(1, one))
+    inputs.lend(1, one)["tools"][0]["name"] = "edited"
+    assert inputs.lend(1, two) is two.input  # the next case, its bytes not yet compared
+    assert not inputs.settle()
+    assert inputs.lend(1, two) == {"tools": [{"name": "a"}]}

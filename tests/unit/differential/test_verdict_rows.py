@@ -1,10 +1,11 @@
-"""The parent makes each unit's Verdict from the row a worker sends (six fields, in the order
-``judged`` gives them): field for field the verdict the worker judged."""
+"""The parent makes each unit's results from the row a worker sends: field for field the
+observations and the verdict the worker judged."""
 
 from __future__ import annotations
 
-from harness._differential.unit import Unit, verdict_for
-from harness._model import Case, Expectation, Lane, Subject, Verdict
+from harness._differential.rows import unpacked
+from harness._differential.unit import Unit
+from harness._model import Case, ErrorInfo, Expectation, Lane, Subject, Verdict
 
 
 def a_unit() -> Unit:
@@ -15,8 +16,13 @@ def a_unit() -> Unit:
 
 
 def test_a_row_becomes_the_verdict_with_each_field_in_its_place() -> None:
-    row = ("intended", False, "narrowed", "the lane narrows", ("tools[0]",), ())
     checks = {"deterministic": "held"}
-    made = verdict_for(a_unit(), row, checks)
-    built = Verdict("c", "l", "intended", False, "narrowed", "the lane narrows", ("tools[0]",), (), checks)
-    assert made == built
+    row = (("ok", b"{}", None, 0.25), ("error", None, ("ValueError", "no", "p.py:3 in f"), 0.5), checks,
+           ("intended", False, "narrowed", "the lane narrows", ("tools[0]",), ()))
+    old, new, got_checks, verdict = unpacked(a_unit(), row)
+    assert verdict == Verdict("c", "l", "intended", False, "narrowed", "the lane narrows", ("tools[0]",), (), checks)
+    assert (old.case_id, old.lane_id, old.side, old.outcome, old.wire, old.value, old.duration_s) == \
+        ("c", "l", "old", "ok", b"{}", {}, 0.25)
+    assert (new.side, new.outcome, new.wire, new.error, new.duration_s) == \
+        ("new", "error", None, ErrorInfo("ValueError", "no", "p.py:3 in f"), 0.5)
+    assert got_checks is checks
