@@ -116,7 +116,8 @@ def test_an_edit_to_a_cases_own_input_marks_every_pipeline_it_was_lent_to_as_mut
     assert inputs.lend(2, case) is case.input
     assert not inputs.settle()
     for pipeline in (1, 2):  # which side edited is unknown: both get fresh copies of the bytes taken before
-        assert inputs.lend(pipeline, case) == {"tools": [{"name": "a"}]} is not case.input
+        given = inputs.lend(pipeline, case)
+        assert given == {"tools": [{"name": "a"}]} and given is not case.input
     assert inputs.settle()
 
 
