@@ -55,7 +55,7 @@ class Inputs:
 
     def __init__(self, originals: Mapping[str, bytes] | None = None) -> None:
         # case id -> its input's bytes, taken before any pipeline ran in this process: those
-        # cases' own inputs are lent (a cross-case YAML alias edited through one case shows as a
+        # cases' own inputs are lent (an object two cases share, edited through one, shows as a
         # change of the other too, against bytes no edit can have reached)
         self._originals: Mapping[str, bytes] = originals or {}
         self._packed: dict[str, bytes] = {}
@@ -98,9 +98,9 @@ class Inputs:
             self._mutates[pipeline] = pack(given) != self.packed(case)
 
     def settle(self) -> bool:
-        """Whether every shared copy handed out since the last settle still holds the case's
-        input. A changed one marks its pipeline as mutating (fresh copies from now on) and the
-        answer is False: the results computed since the last settle may be wrong, run them again."""
+        """Whether every shared input handed out since the last settle still holds the case's
+        input. A changed one marks the pipelines it was lent to as mutating (fresh copies from
+        now on) and the answer is False: the results computed since the last settle may be wrong, run them again."""
         held: dict[int, bool] = {}  # by the value's id: a case's own input is lent to both sides
         changed = set()
         for lent in self._lent.values():
