@@ -3,11 +3,13 @@
 Inside ``read_once()`` (``load_suite`` holds it for the whole load) a file is parsed the first
 time a case names it and its Document handed to every later case; outside, each call reads the
 file. A file that fails to load fails the same way for every case that names it, each error
-naming the file as that case's file names it.
+naming the file as that case's file names it. ``load_once`` reads tool listings;
+``parsed_once`` takes the parser, for files read another way (OpenAPI documents).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -17,17 +19,18 @@ from typing import Any, TypeVar
 from harness._common.yamlsafe import Document, load_document
 from harness._errors import InputError, Place
 
-__all__ = ["load_once", "made_once", "read_once"]
+__all__ = ["load_once", "made_once", "parsed_once", "read_once"]
 
 T = TypeVar("T")
+D = TypeVar("D", bound=Document)
 
-_READ: ContextVar[dict[Path, Document | InputError] | None] = ContextVar("harness_documents_read", default=None)
+_READ: ContextVar[dict[Hashable, Document | InputError] | None] = ContextVar("harness_documents_read", default=None)
 _MADE: ContextVar[dict[Hashable, Any] | None] = ContextVar("harness_documents_made", default=None)
 
 
 @contextmanager
 def read_once() -> Iterator[None]:
-    """Within the block, ``load_once`` parses each file once."""
+    """Within the block, ``load_once`` and ``parsed_once`` parse each file once."""
     token, made = _READ.set({}), _MADE.set({})
     try:
         yield
@@ -57,16 +60,22 @@ def _as_named(error: InputError, display: str) -> InputError:
 def load_once(path: Path, display: str) -> Document:
     """``load_document(path, display=display)``, parsed once per resolved path in ``read_once``.
     The Document's value is shared: callers copy what they keep and may change."""
+    return parsed_once(path.resolve(), display, lambda: load_document(path, display=display))
+
+
+def parsed_once(key: Hashable, display: str, parse: Callable[[], D]) -> D:
+    """``parse()``, once per ``key`` in ``read_once`` (an InputError too: every case naming a
+    broken file gets it, named as that case names the file). The value is shared."""
     read = _READ.get()
     if read is None:
-        return load_document(path, display=display)
-    key = path.resolve()
+        return parse()
     if key not in read:
         try:
-            read[key] = load_document(path, display=display)
+            read[key] = parse()
         except InputError as exc:
             read[key] = exc
     found = read[key]
     if isinstance(found, InputError):
         raise _as_named(found, display)
-    return found if found.file == display else Document(display, found.value, found.lines)
+    kept: D = found  # type: ignore[assignment]  # what ``parse`` made for this key
+    return kept if kept.file == display else dataclasses.replace(kept, file=display)

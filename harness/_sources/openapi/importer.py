@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness._common.documents import made_once, parsed_once
 from harness._common.yamlsafe import Document, load_document
 from harness._errors import InputError, Place
 from harness._sources.openapi.bounds import (
@@ -306,34 +307,73 @@ def _description(raw: dict[str, Any]) -> str:
     return ""
 
 
-def _select(doc: Document, ops: list[Operation], wanted: list[str] | None, place: Place) -> list[Operation]:
+def _select(doc: Document, survey: _Survey, wanted: list[str] | None, place: Place) -> list[Operation]:
     if not wanted:
-        return ops
-    chosen = {id(op) for name in wanted for op in _named(doc, ops, name, place)}
-    return [op for op in ops if id(op) in chosen]  # document order
+        return survey.ops
+    chosen = {survey.order[id(op)]: op for name in wanted for op in _named(doc, survey, name, place)}
+    return [chosen[at] for at in sorted(chosen)]  # document order
 
 
-def _named(doc: Document, ops: list[Operation], name: str, place: Place) -> list[Operation]:
+def _named(doc: Document, survey: _Survey, name: str, place: Place) -> list[Operation]:
     """The operations ``name`` picks (an operationId or a method_path key); InputError if none."""
-    found = [op for op in ops if name in op.keys]
+    found = survey.by_key.get(name)
     if not found:
-        known = ", ".join(op.operation_id or op.name for op in ops[:8])
+        known = ", ".join(op.operation_id or op.name for op in survey.ops[:8])
         raise InputError(place, f"operationIds or method_path keys of {doc.file} ({known}...)", repr(name))
     return found
 
 
-def import_value(doc: Document, operations: list[str] | None = None, place: Place | None = None,
-                 max_values: int = MAX_DOCUMENT_VALUES) -> ImportResult:
-    """Import an already loaded document (see ``import_document``)."""
+@dataclass(frozen=True)
+class _Survey:
+    """What an import reads of the whole document, whichever operations it then builds."""
+
+    version: str
+    values: int
+    ops: list[Operation]
+    duplicated: list[str]
+    value: Any  # the document's value, held so that the id keying this survey stays its own
+    by_key: dict[str, list[Operation]] = field(default_factory=dict)  # what each name picks
+    order: dict[int, int] = field(default_factory=dict)  # by the operation's id: its place in ``ops``
+
+
+def _survey(doc: Document, max_values: int) -> _Survey:
     version = _check_document(doc)
     values = _counted(doc, max_values)
     try:
         ops = collect_operations(doc.value)
     except Malformed as exc:
         raise _refuse_shape(doc, exc) from None
-    result = ImportResult(doc.file, version, values, len(ops), duplicated_ids=_duplicated(ops))
-    run = _Run(doc, Budgets.for_document(values))
-    for op in _select(doc, ops, operations, place or Place(doc.file)):
+    survey = _Survey(version, values, ops, _duplicated(ops), doc.value)
+    for at, op in enumerate(ops):
+        survey.order[id(op)] = at
+        for key in op.keys:
+            survey.by_key.setdefault(key, []).append(op)
+    return survey
+
+
+def _surveyed(doc: Document, max_values: int) -> _Survey:
+    """``_survey``, made once per document within a suite's load (``made_once``): each case
+    importing one operation of a document would otherwise walk all of it again. A refusal is
+    kept too, and said again to every case."""
+    def survey() -> _Survey | InputError:
+        try:
+            return _survey(doc, max_values)
+        except InputError as exc:
+            return exc
+
+    found = made_once(("openapi survey", id(doc.value), doc.file, max_values), survey)
+    if isinstance(found, InputError):
+        raise found
+    return found
+
+
+def import_value(doc: Document, operations: list[str] | None = None, place: Place | None = None,
+                 max_values: int = MAX_DOCUMENT_VALUES) -> ImportResult:
+    """Import an already loaded document (see ``import_document``)."""
+    survey = _surveyed(doc, max_values)
+    result = ImportResult(doc.file, survey.version, survey.values, len(survey.ops), duplicated_ids=survey.duplicated)
+    run = _Run(doc, Budgets.for_document(survey.values))
+    for op in _select(doc, survey, operations, place or Place(doc.file)):
         run.tool(op, result)
     return result
 
@@ -363,11 +403,15 @@ def _refuse_non_json(doc: Document) -> None:
 
 def import_document(path: Path, operations: list[str] | None = None, place: Place | None = None,
                     display: str | None = None, max_values: int = MAX_DOCUMENT_VALUES) -> ImportResult:
-    """Load and import ``path``; InputError when the document is refused as a whole.
+    """Load and import ``path``; InputError when the document is refused as a whole. Within a
+    suite's load the document is parsed once however many cases import from it (the import
+    builds each case's tools afresh, so none shares a value with another).
 
     ``max_values`` lowers the document-wide bound (tests use it to stay fast)."""
+    name = display or str(path)
     with collector_paused():
-        return import_value(load_openapi(path, display, max_values), operations, place, max_values)
+        doc = parsed_once(("openapi", path.resolve(), max_values), name, lambda: load_openapi(path, name, max_values))
+        return import_value(doc, operations, place, max_values)
 
 
 @contextmanager

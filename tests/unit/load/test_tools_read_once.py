@@ -1,4 +1,5 @@
-"""Many cases picking tools from one file: the file is parsed once per load, not once a case."""
+"""Many cases picking tools from one file (a tools listing or an OpenAPI document): the file is
+parsed once per load, not once a case."""
 
 from __future__ import annotations
 
@@ -73,3 +74,106 @@ def test_every_load_reads_the_file_again(tmp_path: Path, scenarios: Path, reads:
     load_suite(root)
     load_suite(root)
     assert reads["dump.tools.json"] == 2
+
+
+OPENAPI = """\
+openapi: 3.0.3
+info: {title: Shop, version: "1"}
+paths:
+  /orders/{id}:
+    get:
+      operationId: GetOrder
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: integer}}
+      responses: {"200": {description: ok}}
+    delete:
+      operationId: DeleteOrder
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: integer}}
+      responses: {"204": {description: gone}}
+"""
+
+
+def suite_importing_from_one_document(tmp: Path, scenarios: Path, cases: int, document: str = OPENAPI) -> Path:
+    root = tmp / "toy"
+    shutil.copytree(scenarios / "suites" / "toy", root)
+    (root / "toy.cases.yaml").unlink()
+    (root / "shop.yaml").write_text(document)
+    lines = ["version: 1", "subject: toy", "cases:"]
+    for i in range(cases):
+        operation = ("GetOrder", "DeleteOrder")[i % 2]
+        lines += [f"  - id: case-{i}", f"    tools: {{openapi: shop.yaml, operations: [{operation}]}}"]
+    (root / "imports.cases.yaml").write_text("\n".join(lines) + "\n")
+    return root
+
+
+@pytest.fixture()
+def parses(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How often each OpenAPI document is parsed: the real reader, counted."""
+    from harness._sources.openapi import importer
+
+    counted: Counter[str] = Counter()
+    real = importer.load_openapi
+
+    def counting(path: Path, *args: Any, **kwargs: Any) -> Any:
+        counted[path.name] += 1
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(importer, "load_openapi", counting)
+    return counted
+
+
+def test_forty_cases_importing_from_one_openapi_document_parse_it_once(tmp_path: Path, scenarios: Path,
+                                                                       parses: Counter[str]) -> None:
+    suite = load_suite(suite_importing_from_one_document(tmp_path, scenarios, 40))
+    assert parses["shop.yaml"] == 1
+    assert [c.input["tools"][0]["name"] for c in suite.cases] == ["GetOrder", "DeleteOrder"] * 20
+
+
+def test_each_case_gets_an_imported_tool_of_its_own(tmp_path: Path, scenarios: Path) -> None:
+    suite = load_suite(suite_importing_from_one_document(tmp_path, scenarios, 3))
+    first, third = suite.cases[0].input["tools"][0], suite.cases[2].input["tools"][0]
+    assert first == third  # the same operation, imported for two cases
+    first["input_schema"]["properties"]["id"]["type"] = "string"
+    assert third["input_schema"]["properties"]["id"]["type"] == "integer"
+
+
+def test_a_broken_openapi_document_is_parsed_once_and_an_error_for_every_case_that_names_it(
+        tmp_path: Path, scenarios: Path, parses: Counter[str]) -> None:
+    root = suite_importing_from_one_document(tmp_path, scenarios, 3, document="openapi: [3.0\n")
+    with pytest.raises(InputErrors) as caught:
+        load_suite(root)
+    assert parses["shop.yaml"] == 1
+    assert len(caught.value.errors) == 3
+    assert {str(e.place.file) for e in caught.value.errors} == {f"{root.as_posix()}/shop.yaml"}
+
+
+def test_every_load_parses_the_openapi_document_again(tmp_path: Path, scenarios: Path,
+                                                      parses: Counter[str]) -> None:
+    root = suite_importing_from_one_document(tmp_path, scenarios, 2)
+    load_suite(root)
+    load_suite(root)
+    assert parses["shop.yaml"] == 2
+
+
+def test_forty_cases_importing_from_one_openapi_document_walk_its_operations_once(
+        tmp_path: Path, scenarios: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness._sources.openapi import importer
+
+    walks = []
+    real = importer.collect_operations
+    monkeypatch.setattr(importer, "collect_operations", lambda value: walks.append(1) or real(value))
+    load_suite(suite_importing_from_one_document(tmp_path, scenarios, 40))
+    assert len(walks) == 1
+
+
+def test_an_unknown_operation_is_an_error_at_the_case_that_names_it_when_others_import_fine(
+        tmp_path: Path, scenarios: Path) -> None:
+    root = suite_importing_from_one_document(tmp_path, scenarios, 3)
+    cases = root / "imports.cases.yaml"
+    cases.write_text(cases.read_text().replace("operations: [DeleteOrder]", "operations: [CancelOrder]"))
+    with pytest.raises(InputErrors) as caught:
+        load_suite(root)
+    [error] = caught.value.errors
+    assert (error.place.path, error.place.line) == ("cases[1].tools", 7)  # case-1, the second of three
+    assert error.found == "'CancelOrder'" and "GetOrder" in error.expected
