@@ -53,7 +53,7 @@ def test_a_raise_a_timeout_and_a_value_that_is_not_json_get_the_rows_the_whole_w
     (root / "toy.cases.yaml").write_text(
         "version: 1\nsubject: toy\ncases:\n"
         "  - {id: raises, tools: [{name: a}], input: {behaviour: raise}}\n"
-        "  - {id: hangs, tools: [{name: a}], input: {behaviour: hang}}\n"
+        "  - {id: hangs, tools: [{name: a}], lanes: [plain], input: {behaviour: hang}}\n"  # a busy loop: one lane
         "  - {id: not-json, tools: [{name: a}], input: {behaviour: not-json}}\n"
         "  - {id: stale, tools: [{name: a}], lanes: [plain], expect: {plain: {diverges: {why: w}}}}\n"
         "  - {id: unraised, tools: [{name: a}], lanes: [plain],\n"
