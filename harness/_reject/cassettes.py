@@ -14,16 +14,15 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from vcr.request import Request
-from vcr.serialize import deserialize, serialize
-from vcr.serializers import yamlserializer
+from typing import TYPE_CHECKING, Any
 
 from harness._errors import ConfigError, InputError, Place
 from harness._reject.manifest import Entry, Manifest, load_manifest
 from harness._reject.rules import RuleSet, rules_of_suite
 from harness._settings import Settings
+
+if TYPE_CHECKING:
+    from vcr.request import Request
 
 __all__ = [
     "Catalog",
@@ -54,6 +53,9 @@ class Interaction:
 
 def read_cassette(path: Path) -> list[tuple[Request, dict[str, Any]]]:
     """The (request, response) pairs of a cassette, as vcrpy itself loads them."""
+    from vcr.serialize import deserialize  # here: a suite with no cassettes never imports vcrpy (0.2 CPU s)
+    from vcr.serializers import yamlserializer
+
     try:
         loaded = deserialize(path.read_text(encoding="utf-8"), yamlserializer)
     except Exception as exc:  # vcrpy raises ValueError/KeyError/yaml errors on a broken file
@@ -121,6 +123,10 @@ def _check_body(path: Path, at: str, resp: Mapping[str, Any]) -> None:
 
 def cassette_text(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
     """Serialize (request dict, response dict) pairs exactly as vcrpy writes a cassette."""
+    from vcr.request import Request
+    from vcr.serialize import serialize
+    from vcr.serializers import yamlserializer
+
     requests = [Request._from_dict(req) for req, _ in pairs]
     text: str = serialize({"requests": requests, "responses": [r for _, r in pairs]}, yamlserializer)
     return text
@@ -243,7 +249,7 @@ def load_catalog(root: Path | str, settings: Mapping[str, Any] | None = None,
     return Catalog(str(where), rules, manifest, tuple(interactions), tuple(_cassette_files(where)))
 
 
-Pair = tuple[Request, dict[str, Any]]
+Pair = tuple["Request", dict[str, Any]]
 
 
 def _recorded(where: Path, manifest: Manifest, entry: Entry, cache: dict[str, list[Pair]]) -> Pair:
