@@ -38,11 +38,12 @@ from harness._common.canonical import canonical_bytes
 from harness._model import ErrorInfo, Observation, Outcome, PipelineSpec, Side
 from harness._pipeline.protocol import ProtocolViolation, answer_of, call_message, hello_of, is_message
 
-__all__ = ["ADAPTER", "CommandPipeline", "Lines", "StdinClosed", "die_with_parent"]
+__all__ = ["ADAPTER", "SHUTDOWN_GRACE_S", "CommandPipeline", "Lines", "StdinClosed", "die_with_parent"]
 
 ADAPTER = Path(__file__).resolve().parent.parent / "adapter" / "serve.py"
 START_TIMEOUT_S = 60.0  # the default of a side's start_timeout_s
 MAX_STARTS = 3
+SHUTDOWN_GRACE_S = 2.0  # after ``shutdown`` (or end of input), the time a program has to exit before it is killed
 MAX_LINE = 256 << 20  # one answer line; past this the answer is refused, not buffered forever
 STDERR_TAIL = 16 << 10
 
@@ -358,7 +359,7 @@ class CommandPipeline:
         return self.stray_seen + (self.lines.stray if self.lines else 0)
 
     def close(self) -> None:
-        """Send ``shutdown``, give the program 2 s to exit, then end its process group; say once,
+        """Send ``shutdown``, give the program ``SHUTDOWN_GRACE_S`` to exit, then end its process group; say once,
         on stderr, how many stray lines it printed on stdout (they were skipped, not lost silently)."""
         if self.proc is not None and self.proc.poll() is None and self.proc.stdin is not None:
             with contextlib.suppress(Exception):
@@ -366,7 +367,7 @@ class CommandPipeline:
             with contextlib.suppress(Exception):
                 self.proc.stdin.close()
             with contextlib.suppress(Exception):
-                self.proc.wait(timeout=2)
+                self.proc.wait(timeout=SHUTDOWN_GRACE_S)
         stray = self.stray
         self._kill()
         self.stray_seen = 0

@@ -10,7 +10,8 @@
     malformed line  a line that is not JSON gets an error answer with id null, and the program
                     goes on serving (the next call is answered)
     large input     a 1 MiB input is read whole and answered
-    shutdown        ``shutdown`` ends it with exit status 0 within the grace period
+    shutdown        ``shutdown`` ends it with exit status 0 within the grace the harness itself
+                    gives a program at close (``SHUTDOWN_GRACE_S``) before it kills it
     end of input    a second start, stdin closed after the hello: it exits 0 as well
     stray lines     none on stdout (a warning only: the harness skips them)
 
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from harness._common import supervise
-from harness._pipeline.command import Lines, StdinClosed, die_with_parent
+from harness._pipeline.command import SHUTDOWN_GRACE_S, Lines, StdinClosed, die_with_parent
 from harness._pipeline.protocol import PROTOCOL_VERSION, ProtocolViolation, call_message, schema_errors
 
 __all__ = ["PROBE_INPUT", "PROBE_LANE", "Check", "check_program"]
@@ -47,7 +48,6 @@ PROBE_LANE: dict[str, Any] = {
     "base_url": "https://api.anthropic.com", "model": "claude-sonnet-4-5", "options": {}, "fronts": ["anthropic"],
 }
 FIRST_ID = 7  # ids a program cannot predict by counting its own calls
-SHUTDOWN_GRACE_S = 5.0
 
 
 @dataclass(frozen=True)

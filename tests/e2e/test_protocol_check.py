@@ -83,8 +83,8 @@ BROKEN = {
                         "it closed its standard output (exit code 1)",
     "never-reads": "FAIL  call 'new' (id 7) is answered with its id: no answer within 3 s; killed",
     "closes-stdin": "FAIL  call 'new' (id 7) is answered with its id: it closed its standard input",
-    "ignores-shutdown": "FAIL  shutdown: exits with status 0 within 5 s: still running",
-    "hangs-at-eof": "FAIL  end of input (stdin closed, no shutdown): exits with status 0 within 5 s: still running",
+    "ignores-shutdown": "FAIL  shutdown: exits with status 0 within 2 s: still running",
+    "hangs-at-eof": "FAIL  end of input (stdin closed, no shutdown): exits with status 0 within 2 s: still running",
 }
 
 
