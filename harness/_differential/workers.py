@@ -20,8 +20,6 @@ import multiprocessing
 import os
 import pickle
 import signal
-import sys
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -30,6 +28,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from harness._common import supervise
+from harness._differential.echo import Echo
 from harness._differential.inputs import Inputs
 from harness._differential.rows import Bodies, Row, plain, unpacked
 from harness._differential.unit import Pipelines, Unit, both_here, checks_for, judged, observe
@@ -152,7 +151,7 @@ def _worker(conn: Connection, parent: int, memory_mb: float | None, progress: An
     supervise.forked_child(parent)  # dies with the harness, even when the harness is SIGKILLed
     os.setpgid(0, 0)  # its own group, so processes a pipeline starts can be ended with it
     # A pipeline's prints must not corrupt machine-readable stdout, nor reach the terminal raw
-    # (they may hold a key): both streams go to the parent, which redacts them (``_Echo``).
+    # (they may hold a key): both streams go to the parent, which redacts them (``harness._differential.echo``).
     os.dup2(prints if prints is not None else 2, 1)
     if prints is not None:
         os.dup2(prints, 2)
@@ -176,31 +175,6 @@ def _worker(conn: Connection, parent: int, memory_mb: float | None, progress: An
             pipes.close()  # ends the long-lived pipeline processes this worker started
             return
         _run_task(task, pipes, lambda msg: conn.send_bytes(_packed(msg)), at)
-
-
-class _Echo:
-    """What pipelines print in the workers, passed on to the harness's stderr line by line
-    through the report redactor: a pipeline that prints a key does not put it on the terminal
-    or in a CI log."""
-
-    def __init__(self) -> None:
-        self.read_fd, self.write_fd = os.pipe()
-        self.thread = threading.Thread(target=self._pump, daemon=True)
-        self.thread.start()
-
-    def _pump(self) -> None:
-        from harness._common.redact import redactor
-
-        with os.fdopen(self.read_fd, "rb") as stream:
-            for raw in stream:
-                text = redactor().text(raw.decode("utf-8", "replace"))
-                with contextlib.suppress(OSError, ValueError):
-                    sys.stderr.write(text)
-                    sys.stderr.flush()
-
-    def close(self) -> None:
-        os.close(self.write_fd)  # the workers are gone: the pump sees the end and stops
-        self.thread.join(timeout=2)
 
 
 @dataclass
@@ -232,7 +206,7 @@ class _Pool:
         self.size = max(1, min(workers, len(units)))
         self.chunk = max(1, min(CHUNK, len(units) // (self.size * 4) or 1))
         self.workers: list[_Worker] = []
-        self.echo: _Echo | None = None
+        self.echo: Echo | None = None
 
     def spawn(self) -> _Worker:
         parent, child = self.ctx.Pipe()
@@ -311,7 +285,7 @@ class _Pool:
     def run(self) -> list[UnitResult]:
         finished = False
         supervise.start()  # before the fork: workers and what they start carry the watchdog's token
-        self.echo = _Echo()
+        self.echo = Echo()
         try:
             self.workers = [self.spawn() for _ in range(self.size)]
             for w in self.workers:
