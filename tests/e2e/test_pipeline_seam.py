@@ -118,4 +118,4 @@ def test_a_program_that_never_says_hello_is_a_start_failure_not_a_hung_call(tmp_
     for row in _report(got)["differential"]:
         assert row["new"]["outcome"] == "error", row["new"]
         error = row["new"]["error"]
-        assert error["type"] == "PipelineStart" and "no hello within 2 s" in error["message"]
+        assert error["type"] == "PipelineStart" and "no hello within 1 s" in error["message"]
