@@ -11,6 +11,7 @@ for raw in sys.stdin:
     req = json.loads(raw)
     if req.get("type") == "shutdown":
         break
-    time.sleep(0.1)  # its units come first: the slow in-process ones (0.3 s a call) are still running when a test stops the run
+    # its units come first: the slow in-process ones (0.3 s a call) still run when a test stops the run
+    time.sleep(0.1)
     sys.stdout.write(json.dumps({"type": "result", "id": req["id"], "output": {"tools": req["input"]["tools"]}}) + "\n")
     sys.stdout.flush()
