@@ -4,10 +4,10 @@ in a CI log.
 
 Every worker's stdout and stderr are one pipe, read by a thread of the harness (``Echo``).
 When the build ends the workers are gone, but a process a pipeline started may still hold the
-pipe open (a server it left running, a runaway the watchdog ends later): the pipe would never
-reach its end, so the pump does not wait for it: ``close`` passes on what the workers wrote and
-stops reading, without waiting for that process (the build's end, and a stop by Ctrl-C or
-SIGTERM, waited 2 s for it).
+pipe open (a server it left running, a runaway the watchdog ends later), and the pipe then
+never reaches its end. So the pump is not ended by the pipe's end: ``close`` passes on what the
+workers wrote and stops reading, without waiting for that process (the end of a build, and a
+stop by Ctrl-C or SIGTERM, are not held up by it).
 """
 
 from __future__ import annotations
