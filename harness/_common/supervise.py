@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import faulthandler
 import os
 import resource
 import signal
@@ -52,6 +53,7 @@ __all__ = [
     "Finished",
     "Terminated",
     "ceiling",
+    "crashes_reported_on_stderr",
     "die_with_parent",
     "ended_by",
     "exited",
@@ -188,12 +190,23 @@ def preexec(memory_mb: float | None = None) -> Callable[[], None]:
 def forked_child(parent: int) -> None:
     """First thing in a child forked without exec (a build worker, the import probe): die with
     the parent, and exit now if it is already gone (it died before the death signal was set)."""
+    crashes_reported_on_stderr()
     die_with_parent()
     if os.getppid() != parent:
         os._exit(1)
     if _watchdog_fd is not None:
         with contextlib.suppress(OSError):  # only the harness itself keeps the watchdog waiting
             os.close(_watchdog_fd)
+
+
+def crashes_reported_on_stderr() -> None:
+    """In a forked child whose death the harness records as an outcome: faulthandler, when on,
+    reports a crash on this process's own stderr (fd 2, whatever the parent made of it: a build
+    worker's echo, a pin check's /dev/null, pytest's capture), not on the file the parent gave
+    it (pytest's faulthandler plugin gives it a copy of the terminal's stderr, so every crash a
+    test provokes on purpose printed its traceback in the middle of the test run's output)."""
+    if faulthandler.is_enabled():
+        faulthandler.enable(file=2, all_threads=True)
 
 
 def kill_group(pid: int) -> None:

@@ -228,6 +228,7 @@ def call_isolated(
     if pid == 0:  # child: answer through the pipe, then leave without running atexit hooks
         os.close(read_fd)
         try:
+            supervise.crashes_reported_on_stderr()
             obs = call_pipeline(fn, pipeline_input, lane, case_id=case_id, lane_id=lane_id,
                                 side=side, timeout=timeout)
             with os.fdopen(write_fd, "wb") as out:
