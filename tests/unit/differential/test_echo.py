@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -38,3 +39,45 @@ def test_close_does_not_wait_for_a_process_that_still_holds_the_pipe(capsys: pyt
         holder.wait()
     assert capsys.readouterr().err == "printed before the build ended\n"
 
+
+
+def test_close_stops_however_much_a_process_left_holding_the_pipe_goes_on_writing() -> None:
+    lines: list[bytes] = []
+    echo = Echo(out=lines.append)
+    os.write(echo.write_fd, b"printed before the build ended\n")
+    writer = subprocess.Popen(["sh", "-c", "while :; do echo spam; done"], stdout=echo.write_fd)
+    try:
+        deadline = time.monotonic() + 10
+        while b"spam\n" not in lines:  # it is writing
+            assert time.monotonic() < deadline, "the writer's lines never arrived"
+            time.sleep(0.01)
+        echo.close()
+        assert not echo.thread.is_alive()
+    finally:
+        writer.kill()
+        writer.wait()
+    assert lines[0] == b"printed before the build ended\n" and set(lines[1:]) == {b"spam\n"}
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # the failure planted below
+def test_close_after_the_echo_itself_failed_raises_nothing_and_closes_its_pipes() -> None:
+    def broken(line: bytes) -> None:
+        raise RuntimeError("the echo's own bug")
+
+    echo = Echo(out=broken)
+    os.write(echo.write_fd, b"a line\n")
+    echo.thread.join(timeout=5)  # the pump died on the line
+    assert not echo.thread.is_alive()
+    echo.close()
+    with pytest.raises(OSError):
+        os.fstat(echo.write_fd)
+
+
+def test_a_line_split_across_many_reads_arrives_whole() -> None:
+    lines: list[bytes] = []
+    echo = Echo(out=lines.append)
+    long = b"x" * (1 << 20)  # sixteen of the pump's reads
+    writer = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=echo.write_fd)
+    writer.communicate(long + b"\nshort\n")
+    echo.close()
+    assert lines == [long + b"\n", b"short\n"]
