@@ -34,7 +34,7 @@ from harness._differential.rows import Bodies, Row, plain, unpacked
 from harness._differential.unit import Pipelines, Unit, both_here, checks_for, judged, observe
 from harness._model import SIDES, ErrorInfo, Observation, Side, Verdict
 from harness._pipeline.calls import disarm, pack
-from harness._pipeline.command import MAX_STARTS
+from harness._pipeline.command import MAX_STARTS, SHUTDOWN_GRACE_S
 
 __all__ = ["UnitResult", "run_units"]
 
@@ -301,12 +301,13 @@ class _Pool:
 
     def stop(self, gently: bool) -> None:
         """End every worker and what its pipelines started. Gently (a shutdown message, so
-        long-lived pipeline commands hear it) after a finished run; at once when interrupted."""
+        long-lived pipeline commands hear it and have the protocol's grace to exit, as at any
+        other close) after a finished run; at once when interrupted."""
         if gently:
             for w in self.workers:
                 with contextlib.suppress(OSError):
                     w.conn.send(None)
-        until = time.monotonic() + 1
+        until = time.monotonic() + SHUTDOWN_GRACE_S + 1  # the worker's own exit after its pipelines
         for w in self.workers:
             if gently and w.proc.pid is not None:
                 supervise.exited(w.proc.pid, max(0.0, until - time.monotonic()))

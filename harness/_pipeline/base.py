@@ -13,6 +13,7 @@ so a long-lived command is started once per process and reused for every call.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Protocol, runtime_checkable
 
 from harness._model import Observation, PipelineSpec, Side
@@ -66,9 +67,30 @@ class Pipelines:
         return self._open[spec]
 
     def close(self) -> None:
-        while self._open:
-            _, pipeline = self._open.popitem()
-            pipeline.close()
+        """Close every open pipeline, all at once: a program closed after another would wait out
+        the other's shutdown grace first (docs/protocol.md gives each program 2 s, not its share
+        of 2 s). The first error a close raised is raised once all are closed."""
+        opened = list(self._open.values())
+        self._open.clear()
+        if len(opened) <= 1:
+            for pipeline in opened:
+                pipeline.close()
+            return
+        errors: list[BaseException] = []
+
+        def close(pipeline: Pipeline) -> None:
+            try:
+                pipeline.close()
+            except BaseException as exc:  # raised below, in the caller's thread
+                errors.append(exc)
+
+        threads = [threading.Thread(target=close, args=(pipeline,), daemon=True) for pipeline in opened]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise errors[0]
 
     def __enter__(self) -> Pipelines:
         return self

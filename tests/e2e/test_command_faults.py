@@ -4,6 +4,7 @@ misbehaving on purpose, driven through ``CommandPipeline`` as the build stage dr
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -121,3 +122,67 @@ def test_a_program_that_ignores_shutdown_is_ended_at_close(faulty: Any) -> None:
     start = time.monotonic()
     pipe.close()
     assert proc.poll() is not None and time.monotonic() - start < 5
+
+
+SLOW_EXIT = """\
+import json, pathlib, sys, time
+print(json.dumps({"type": "hello", "protocol": 1, "pipelines": ["new"],
+                  "implementation": {"name": "slow-exit", "version": "1", "language": "python"}}), flush=True)
+for raw in sys.stdin:
+    request = json.loads(raw)
+    if request.get("type") == "shutdown":
+        break
+    print(json.dumps({"type": "result", "id": request["id"], "output": {"tools": request["input"]["tools"]}}),
+          flush=True)
+time.sleep(1.2)  # longer than the build used to wait at its end (1 s), within the protocol's 2 s
+pathlib.Path(sys.argv[1]).write_text("exited")
+"""
+
+
+def test_a_program_that_takes_its_shutdown_grace_at_the_end_of_a_build_exits_on_its_own(
+        tmp_path: Path, scenarios: Path) -> None:
+    from harness._differential import build
+    from harness._load import load_suite
+
+    root = shutil.copytree(scenarios / "suites" / "toy", tmp_path / "toy")
+    (root / "slow_exit.py").write_text(SLOW_EXIT)
+    marker = tmp_path / "exited.txt"
+    suite_yaml = (root / "suite.yaml").read_text().replace(
+        "    new: toy_pipes:new\n",
+        f"    new: {{command: [{sys.executable}, slow_exit.py, {marker}], name: new}}\n")
+    (root / "suite.yaml").write_text(suite_yaml)
+    (root / "toy.cases.yaml").write_text(
+        "version: 1\nsubject: toy\ncases:\n  - {id: one, tools: [{name: a}], lanes: [plain]}\n")
+    [result] = build(load_suite(root), workers=1)
+    assert result.new is not None and result.new.ok, result.new
+    assert marker.read_text() == "exited"  # it had the grace docs/protocol.md promises, not killed before
+
+
+TIMED_EXIT = """\
+import json, pathlib, sys, time
+print(json.dumps({"type": "hello", "protocol": 1, "pipelines": ["new"],
+                  "implementation": {"name": "timed-exit", "version": "1", "language": "python"}}), flush=True)
+for raw in sys.stdin:
+    request = json.loads(raw)
+    if request.get("type") == "shutdown":
+        break
+    print(json.dumps({"type": "result", "id": request["id"], "output": {}}), flush=True)
+asked = time.monotonic()
+time.sleep(1.0)
+pathlib.Path(sys.argv[1]).write_text(repr(asked))
+"""
+
+
+def test_closing_several_programs_gives_each_the_whole_grace_at_once(tmp_path: Path) -> None:
+    from harness._pipeline import Pipelines
+
+    program = tmp_path / "timed_exit.py"
+    program.write_text(TIMED_EXIT)
+    markers = [tmp_path / f"exited-{i}.txt" for i in range(3)]
+    pipes = Pipelines()
+    for marker in markers:
+        pipe = pipes.get(PipelineSpec(kind="command", command=(sys.executable, str(program), str(marker)), name="new"))
+        assert call(pipe).ok  # started and serving
+    pipes.close()
+    asked = sorted(float(marker.read_text()) for marker in markers)  # each exited on its own, within its grace
+    assert asked[-1] - asked[0] < 0.5, asked  # asked together, not one grace after another
