@@ -52,8 +52,8 @@ def made_once(key: Hashable, make: Callable[[], T]) -> T:
 
 
 def _as_named(error: InputError, display: str) -> InputError:
-    if error.place.file == display:
-        return error
+    """The error kept for a file, as a new one for this case (one raised twice would carry
+    the first raise's traceback into the second), naming the file as ``display`` does."""
     return InputError(Place(display, error.place.line, error.place.path), error.expected, error.found)
 
 

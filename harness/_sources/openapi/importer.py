@@ -309,7 +309,7 @@ def _description(raw: dict[str, Any]) -> str:
 
 def _select(doc: Document, survey: _Survey, wanted: list[str] | None, place: Place) -> list[Operation]:
     if not wanted:
-        return survey.ops
+        return list(survey.ops)
     chosen = {survey.order[id(op)]: op for name in wanted for op in _named(doc, survey, name, place)}
     return [chosen[at] for at in sorted(chosen)]  # document order
 
@@ -362,8 +362,8 @@ def _surveyed(doc: Document, max_values: int) -> _Survey:
             return exc
 
     found = made_once(("openapi survey", id(doc.value), doc.file, max_values), survey)
-    if isinstance(found, InputError):
-        raise found
+    if isinstance(found, InputError):  # a new one for each case (a raise adds to an error's traceback)
+        raise InputError(found.place, found.expected, found.found) from None
     return found
 
 
@@ -371,7 +371,8 @@ def import_value(doc: Document, operations: list[str] | None = None, place: Plac
                  max_values: int = MAX_DOCUMENT_VALUES) -> ImportResult:
     """Import an already loaded document (see ``import_document``)."""
     survey = _surveyed(doc, max_values)
-    result = ImportResult(doc.file, survey.version, survey.values, len(survey.ops), duplicated_ids=survey.duplicated)
+    result = ImportResult(doc.file, survey.version, survey.values, len(survey.ops),
+                          duplicated_ids=list(survey.duplicated))  # the survey's own stays as it is
     run = _Run(doc, Budgets.for_document(survey.values))
     for op in _select(doc, survey, operations, place or Place(doc.file)):
         run.tool(op, result)

@@ -177,3 +177,12 @@ def test_an_unknown_operation_is_an_error_at_the_case_that_names_it_when_others_
     [error] = caught.value.errors
     assert (error.place.path, error.place.line) == ("cases[1].tools", 7)  # case-1, the second of three
     assert error.found == "'CancelOrder'" and "GetOrder" in error.expected
+
+
+def test_each_case_naming_a_refused_openapi_document_gets_an_error_of_its_own(tmp_path: Path, scenarios: Path) -> None:
+    root = suite_importing_from_one_document(tmp_path, scenarios, 3, document="swagger: '2.0'\ninfo: {}\npaths: {}\n")
+    with pytest.raises(InputErrors) as caught:
+        load_suite(root)
+    errors = caught.value.errors
+    assert len(errors) == 3 and len({id(e) for e in errors}) == 3
+    assert {(str(e.place.file), e.expected) for e in errors} == {(f"{root.as_posix()}/shop.yaml", errors[0].expected)}
