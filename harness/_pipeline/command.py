@@ -177,6 +177,7 @@ class CommandPipeline:
         self.next_id = 0
         self.stderr: deque[bytes] = deque()
         self.stderr_size = 0
+        self.drain: threading.Thread | None = None  # reads the running program's stderr into ``stderr``
         self.stray_seen = 0  # stray lines of processes already ended (restarts included)
 
     # -- process -------------------------------------------------------------------------------
@@ -220,7 +221,8 @@ class CommandPipeline:
             raise _StartFailed(f"could not start {' '.join(self.argv())}: {exc.strerror or exc}") from None
         assert self.proc.stdout is not None and self.proc.stdin is not None
         os.set_blocking(self.proc.stdin.fileno(), False)  # requests are written as the program reads
-        threading.Thread(target=self._drain_stderr, args=(self.proc.stderr,), daemon=True).start()
+        self.drain = threading.Thread(target=self._drain_stderr, args=(self.proc.stderr,), daemon=True)
+        self.drain.start()
         self.lines = Lines(self.proc.stdout.fileno())
         try:
             message = self.lines.exchange(time.monotonic() + self.spec.start_timeout_s)
@@ -253,12 +255,22 @@ class CommandPipeline:
     def _stderr_note(self) -> str:
         """The program's last words: its last stderr line first (``ModuleNotFoundError: ...``, what
         a terminal line shows), then the tail, with this machine's absolute paths shortened."""
-        time.sleep(0.05)  # let the drain thread catch the last words
+        self._caught_up()
         tail = _short_paths(self.stderr_tail(600), self.spec.root)
         lines = [line for line in tail.splitlines() if line.strip()]
         if not lines:
             return ""
         return f": {lines[-1].strip()}; stderr: {tail}"
+
+    def _caught_up(self) -> None:
+        """The drain thread has read what the program wrote on stderr: all of it once the
+        program has ended (the pipe's end; a second at most, for a child of the program that
+        still holds it), a moment's worth while it runs."""
+        ended = self.proc is not None and self.proc.poll() is not None
+        if ended and self.drain is not None:
+            self.drain.join(timeout=1.0)
+        else:
+            time.sleep(0.05)
 
     def _kill(self) -> None:
         if self.lines is not None:
