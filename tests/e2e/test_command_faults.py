@@ -13,7 +13,10 @@ from typing import Any
 
 import pytest
 
+from harness._differential import build
+from harness._load import load_suite
 from harness._model import Observation, PipelineSpec
+from harness._pipeline import Pipelines
 from harness._pipeline.command import CommandPipeline
 
 pytestmark = pytest.mark.slow
@@ -134,54 +137,40 @@ for raw in sys.stdin:
         break
     print(json.dumps({"type": "result", "id": request["id"], "output": {"tools": request["input"]["tools"]}}),
           flush=True)
-time.sleep(1.2)  # longer than the build used to wait at its end (1 s), within the protocol's 2 s
-pathlib.Path(sys.argv[1]).write_text("exited")
+asked = time.monotonic()
+time.sleep(float(sys.argv[2]))
+pathlib.Path(sys.argv[1]).write_text(repr(asked))  # when shutdown came: written only by a program not killed first
 """
+
+
+def slow_exit(folder: Path, marker: Path, seconds: float) -> tuple[str, ...]:
+    """A program that exits ``seconds`` after shutdown, leaving ``marker`` behind."""
+    program = folder / "slow_exit.py"
+    program.write_text(SLOW_EXIT)
+    return (sys.executable, str(program), str(marker), str(seconds))
 
 
 def test_a_program_that_takes_its_shutdown_grace_at_the_end_of_a_build_exits_on_its_own(
         tmp_path: Path, scenarios: Path) -> None:
-    from harness._differential import build
-    from harness._load import load_suite
-
     root = shutil.copytree(scenarios / "suites" / "toy", tmp_path / "toy")
-    (root / "slow_exit.py").write_text(SLOW_EXIT)
     marker = tmp_path / "exited.txt"
+    # longer than the build used to wait at its end (1 s), within the protocol's 2 s
+    command = ", ".join(f"'{arg}'" for arg in slow_exit(root, marker, 1.2))  # quoted: YAML would read 1.2 as a number
     suite_yaml = (root / "suite.yaml").read_text().replace(
-        "    new: toy_pipes:new\n",
-        f"    new: {{command: [{sys.executable}, slow_exit.py, {marker}], name: new}}\n")
+        "    new: toy_pipes:new\n", f"    new: {{command: [{command}], name: new}}\n")
     (root / "suite.yaml").write_text(suite_yaml)
     (root / "toy.cases.yaml").write_text(
         "version: 1\nsubject: toy\ncases:\n  - {id: one, tools: [{name: a}], lanes: [plain]}\n")
     [result] = build(load_suite(root), workers=1)
     assert result.new is not None and result.new.ok, result.new
-    assert marker.read_text() == "exited"  # it had the grace docs/protocol.md promises, not killed before
-
-
-TIMED_EXIT = """\
-import json, pathlib, sys, time
-print(json.dumps({"type": "hello", "protocol": 1, "pipelines": ["new"],
-                  "implementation": {"name": "timed-exit", "version": "1", "language": "python"}}), flush=True)
-for raw in sys.stdin:
-    request = json.loads(raw)
-    if request.get("type") == "shutdown":
-        break
-    print(json.dumps({"type": "result", "id": request["id"], "output": {}}), flush=True)
-asked = time.monotonic()
-time.sleep(1.0)
-pathlib.Path(sys.argv[1]).write_text(repr(asked))
-"""
+    assert marker.exists()  # it had the grace docs/protocol.md promises, not killed before
 
 
 def test_closing_several_programs_gives_each_the_whole_grace_at_once(tmp_path: Path) -> None:
-    from harness._pipeline import Pipelines
-
-    program = tmp_path / "timed_exit.py"
-    program.write_text(TIMED_EXIT)
     markers = [tmp_path / f"exited-{i}.txt" for i in range(3)]
     pipes = Pipelines()
     for marker in markers:
-        pipe = pipes.get(PipelineSpec(kind="command", command=(sys.executable, str(program), str(marker)), name="new"))
+        pipe = pipes.get(PipelineSpec(kind="command", command=slow_exit(tmp_path, marker, 1.0), name="new"))
         assert call(pipe).ok  # started and serving
     pipes.close()
     asked = sorted(float(marker.read_text()) for marker in markers)  # each exited on its own, within its grace

@@ -16,32 +16,46 @@ from harness._errors import InputErrors
 from harness._load import load_suite
 
 
-def suite_picking_from_one_file(tmp: Path, scenarios: Path, cases: int, tools: str | None = None) -> Path:
+def toy_suite_with(tmp: Path, scenarios: Path, shared: tuple[str, str], sources: list[str], cases_file: str) -> Path:
+    """The toy suite with one shared file (name, text) and a case file whose case ``i`` takes
+    its tools from ``sources[i]``."""
     root = tmp / "toy"
     shutil.copytree(scenarios / "suites" / "toy", root)
     (root / "toy.cases.yaml").unlink()
+    (root / shared[0]).write_text(shared[1])
+    lines = ["version: 1", "subject: toy", "cases:"]
+    for i, source in enumerate(sources):
+        lines += [f"  - id: case-{i}", f"    tools: {source}"]
+    (root / cases_file).write_text("\n".join(lines) + "\n")
+    return root
+
+
+def counted_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> Counter[str]:
+    """How often ``module.name`` (a reader taking a path first) is called, by file name: the
+    real reader, counted."""
+    counted: Counter[str] = Counter()
+    real = getattr(module, name)
+
+    def counting(path: Path, *args: Any, **kwargs: Any) -> Any:
+        counted[path.name] += 1
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return counted
+
+
+def suite_picking_from_one_file(tmp: Path, scenarios: Path, cases: int, tools: str | None = None) -> Path:
     listing = [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}
                for i in range(cases)]
-    (root / "dump.tools.json").write_text(tools if tools is not None else json.dumps({"tools": listing}))
-    lines = ["version: 1", "subject: toy", "cases:"]
-    for i in range(cases):
-        lines += [f"  - id: case-{i}", f"    tools: {{mcp: dump.tools.json, pick: [t{i}]}}"]
-    (root / "picks.cases.yaml").write_text("\n".join(lines) + "\n")
-    return root
+    text = tools if tools is not None else json.dumps({"tools": listing})
+    return toy_suite_with(tmp, scenarios, ("dump.tools.json", text),
+                          [f"{{mcp: dump.tools.json, pick: [t{i}]}}" for i in range(cases)], "picks.cases.yaml")
 
 
 @pytest.fixture()
 def reads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    """How often each file is parsed: the real loader, counted."""
-    counted: Counter[str] = Counter()
-    real = documents.load_document
-
-    def counting(path: Path, **kwargs: Any) -> Any:
-        counted[path.name] += 1
-        return real(path, **kwargs)
-
-    monkeypatch.setattr(documents, "load_document", counting)
-    return counted
+    """How often each file is parsed."""
+    return counted_calls(monkeypatch, documents, "load_document")
 
 
 def test_forty_cases_picking_from_one_tools_file_parse_it_once(tmp_path: Path, scenarios: Path,
@@ -95,32 +109,17 @@ paths:
 
 
 def suite_importing_from_one_document(tmp: Path, scenarios: Path, cases: int, document: str = OPENAPI) -> Path:
-    root = tmp / "toy"
-    shutil.copytree(scenarios / "suites" / "toy", root)
-    (root / "toy.cases.yaml").unlink()
-    (root / "shop.yaml").write_text(document)
-    lines = ["version: 1", "subject: toy", "cases:"]
-    for i in range(cases):
-        operation = ("GetOrder", "DeleteOrder")[i % 2]
-        lines += [f"  - id: case-{i}", f"    tools: {{openapi: shop.yaml, operations: [{operation}]}}"]
-    (root / "imports.cases.yaml").write_text("\n".join(lines) + "\n")
-    return root
+    operations = [("GetOrder", "DeleteOrder")[i % 2] for i in range(cases)]
+    return toy_suite_with(tmp, scenarios, ("shop.yaml", document),
+                          [f"{{openapi: shop.yaml, operations: [{op}]}}" for op in operations], "imports.cases.yaml")
 
 
 @pytest.fixture()
 def parses(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    """How often each OpenAPI document is parsed: the real reader, counted."""
+    """How often each OpenAPI document is parsed."""
     from harness._sources.openapi import importer
 
-    counted: Counter[str] = Counter()
-    real = importer.load_openapi
-
-    def counting(path: Path, *args: Any, **kwargs: Any) -> Any:
-        counted[path.name] += 1
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(importer, "load_openapi", counting)
-    return counted
+    return counted_calls(monkeypatch, importer, "load_openapi")
 
 
 def test_forty_cases_importing_from_one_openapi_document_parse_it_once(tmp_path: Path, scenarios: Path,
