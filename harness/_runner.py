@@ -38,6 +38,7 @@ from harness._model import Side, Suite
 from harness._pins.child import StageOptions
 from harness._pins.stage import STREAM as PINS_STREAM
 from harness._pins.stage import PinStage
+from harness._evidence.view import saved_diffs
 from harness._report import junit, markdown
 from harness._report.assemble import Sections, evidence_links, report_document, summary
 from harness._report.findings import RejectionStream
@@ -372,7 +373,7 @@ def _written(report: Report, folder: Path, options: RunOptions, sections: Sectio
     validate_report(report)
     report["timings"]["total_s"] = round(time.time() - started, 3)  # redaction and validation included
     write_json(folder / "report.json", report)
-    _write(folder, "report.md", banner + markdown.render(report, _renderers(sections)))
+    _write(folder, "report.md", banner + markdown.render(report, _renderers(sections), saved_diffs(folder)))
     junit.write(folder / "junit.xml", report)
     warning = _point_latest(options.out, folder)
     return RunResult(report, folder, code, warning)

@@ -1,6 +1,7 @@
 """One case x lane of a finished run as a reviewer reads it (``harness show``): verdict and why,
-old and new bodies from the run's evidence, a readable diff (deepdiff's ``pretty`` view), the
-rejections found on either side and the pins that looked at it.
+old and new bodies from the run's evidence, their unified diff (``jsondiff``: the pretty JSON of
+old against new, ``-``/``+`` lines), the rejections found on either side and the pins that looked
+at it.
 
 Pure: it returns lines, each with a style name or None; the command decides whether the terminal
 gets colour (a pipe gets plain text).
@@ -10,19 +11,18 @@ from __future__ import annotations
 
 import fnmatch
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from deepdiff import DeepDiff
-
 from harness._errors import ConfigError
+from harness._evidence.jsondiff import capped, unified
 
-__all__ = ["Line", "diff_lines", "pick_rows", "unit_lines"]
+__all__ = ["Line", "body", "diff_lines", "pick_rows", "saved_diffs", "unit_lines"]
 
 Line = tuple[str, str | None]
 
-_DIFF_STYLE = ((" added", "green"), (" removed", "red"), (" changed ", "yellow"))
+_DIFF_STYLE = (("---", "bold"), ("+++", "bold"), ("@@", "cyan"), ("-", "red"), ("+", "green"))
 
 
 def pick_rows(report: Mapping[str, Any], case: str, lane: str | None) -> list[Mapping[str, Any]]:
@@ -51,7 +51,7 @@ def _first(names: list[str], count: int) -> str:
     return ", ".join(names[:count]) + (f" (+{len(names) - count} more)" if len(names) > count else "")
 
 
-def _body(folder: Path, row: Mapping[str, Any], side: str) -> tuple[Any, str | None]:
+def body(folder: Path, row: Mapping[str, Any], side: str) -> tuple[Any, str | None]:
     """(decoded body, None) or (None, why there is no body to show)."""
     evidence = row.get("evidence") or {}
     if evidence.get(side):
@@ -78,12 +78,26 @@ def _saved(folder: Path, link: str) -> tuple[Any, str | None]:
         return None, f"its saved body {link} cannot be read ({exc})"
 
 
+def saved_diffs(folder: Path) -> Callable[[Mapping[str, Any], int], list[str] | None]:
+    """A row's unified diff from the bodies saved in run ``folder``, at most so many lines (the
+    rest counted, naming ``harness show``); None when a side has no saved body or one is too
+    large to diff in a report (report.md's ``Diffs``)."""
+
+    def diff(row: Mapping[str, Any], max_lines: int) -> list[str] | None:
+        (old, old_missing), (new, new_missing) = (body(folder, row, side) for side in ("old", "new"))
+        if old_missing is not None or new_missing is not None:
+            return None
+        return capped(old, new, max_lines, f"harness show {row['case']} {row['lane']}")
+
+    return diff
+
+
 def diff_lines(old: Any, new: Any) -> list[Line]:
-    """deepdiff's readable view, one line a change, styled by what happened at that place."""
-    text = DeepDiff(old, new, verbose_level=2, log_frequency_in_sec=0).pretty()
-    if not text.strip():
-        return [("no difference in value (the bytes may differ in key order)", None)]
-    return [(line, next((s for word, s in _DIFF_STYLE if word in line), None)) for line in text.splitlines()]
+    """The unified diff of the two bodies, every line, styled by its mark (red old, green new)."""
+    lines = unified(old, new)
+    if not lines:
+        return [("no difference: both bodies print the same JSON", None)]
+    return [(line, next((s for mark, s in _DIFF_STYLE if line.startswith(mark)), None)) for line in lines]
 
 
 def _rejection_lines(report: Mapping[str, Any], case: str, lane: str) -> list[Line]:
@@ -120,10 +134,10 @@ def unit_lines(folder: Path, report: Mapping[str, Any], row: Mapping[str, Any]) 
     case, lane = row["case"], row["lane"]
     verdict = f"{row['verdict']}{' (FAILS the run)' if row['failed'] else ''}"
     out: list[Line] = [(f"{case} on {lane}: {verdict}", "bold red" if row["failed"] else "bold"), *_why_lines(row)]
-    bodies = {side: _body(folder, row, side) for side in ("old", "new")}
+    bodies = {side: body(folder, row, side) for side in ("old", "new")}
     for side, (value, missing) in bodies.items():
         out += _side_lines(row, side, value, missing)
-    out += [("", None), ("--- diff (old -> new)", "bold"), *_diff(bodies["old"], bodies["new"])]
+    out += [("", None), ("--- diff (old -> new, unified)", "bold"), *_diff(bodies["old"], bodies["new"])]
     out += [("", None), ("--- rejections", "bold"), *_rejection_lines(report, case, lane)]
     out += [("", None), ("--- pins", "bold"), *_pin_lines(report, case, lane)]
     return out

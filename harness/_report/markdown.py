@@ -3,7 +3,10 @@
 Built by priority, as blocks: the headline; what is new since the baseline (with ``--baseline``);
 failures; the findings the stages name as failing the run (undeclared rejections, mutation escapes
 and failed claims); then the tables; then the details (failure diffs, a sample of intended
-divergences, the stages' full sections). Each block offers forms from long to short; the budget
+divergences, the stages' full sections). A body difference reads as a unified diff of the pretty
+JSON (a ```` ```diff ```` block GitHub colours), made from the run's saved bodies when the caller
+gives a ``Diffs`` source; deepdiff's view follows it, folded, in the longest form only (and stands
+alone when a body was not saved). Each block offers forms from long to short; the budget
 takes the longest form that fits, and a block with no form that fits is left out whole and named
 at the end with its counts and the file that holds it. Nothing is cut mid-section.
 
@@ -20,8 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness._baseline.block import baseline_forms
+from harness._evidence.jsondiff import fenced
 
-__all__ = ["INTENDED_SAMPLE", "LIMIT", "MARKS", "Block", "fit", "render", "table"]
+__all__ = ["INTENDED_SAMPLE", "LIMIT", "MARKS", "Block", "Diffs", "fit", "render", "table"]
 
 MARKS = {
     "identical": "✅ same",
@@ -35,7 +39,16 @@ LIMIT = 60_000  # GitHub refuses a comment over 65,536 characters; leave room fo
 RESERVE = 2_000  # kept for the closing note naming what was left out
 INTENDED_SAMPLE = 8  # intended divergences shown with their diffs (one per case), folded
 FAILURES_KEPT = 200  # failing rows any form lists; the rest are counted
+DIFF_LINES = 80  # unified diff lines a failure shows in the longest form
+DIFF_LINES_SHORT = 24  # and in the next form, without deepdiff's view
+SAMPLE_DIFF_LINES = 40  # an intended divergence's sample
 Renderer = Callable[..., str]
+# a row's unified diff, at most so many lines (None: a body was not saved, or is too large)
+Diffs = Callable[[Mapping[str, Any], int], "list[str] | None"]
+
+
+def _no_diffs(_row: Mapping[str, Any], _lines: int) -> list[str] | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -75,14 +88,20 @@ def _show(row: Mapping[str, Any]) -> str:
     return f"`harness show {row['case']} {row['lane']}`"
 
 
-def _failure(row: Mapping[str, Any], diff: bool = True) -> str:
+def _failure(row: Mapping[str, Any], unified: list[str] | None = None, deep: str = "none") -> str:
+    """One failing case x lane: its detail, paths and errors; its unified diff when given, and
+    deepdiff's view folded below it (``deep="after"``), or only in the place of a missing unified
+    diff (``"instead"``), or not at all (``"none"``)."""
     lines = [f"#### `{row['case']}` on `{row['lane']}`: {row['verdict']}", "", row["detail"] or ""]
     if row["unexpected_paths"]:
         lines += ["", "Paths: " + ", ".join(f"`{p}`" for p in row["unexpected_paths"][:20])]
     for side in ("old", "new"):
         lines += _error_lines(side, row[side]["error"])
-    if diff and row.get("diff"):
-        lines += ["", "<details><summary>diff (deepdiff)</summary>", "", _fence(row["diff"]), "", "</details>"]
+    if unified:
+        lines += ["", fenced(unified)]
+    if (deep == "after" or (deep == "instead" and not unified)) and row.get("diff"):
+        lines += ["", "<details><summary>changes by path (deepdiff)</summary>", "", _fence(row["diff"]), "",
+                  "</details>"]
     lines += ["", f"Bodies: {_show(row)}"]
     return "\n".join(lines)
 
@@ -117,16 +136,27 @@ def _failing(rows: Iterable[Mapping[str, Any]], keep: int = FAILURES_KEPT) -> tu
     return kept, count
 
 
-def _failures(rows: list[Mapping[str, Any]], count: int) -> tuple[str, ...]:
+def _failures(rows: list[Mapping[str, Any]], count: int, diffs: Diffs = _no_diffs) -> tuple[str, ...]:
     if not rows:
         return ()
     head = ["## Failures", "", f"{count} failing case x lane verdict(s).", ""]
     more = [f"… and {count - 50} more failures in report.json"] if count > 50 else []
-    full = "\n".join(head + [_failure(r) + "\n" for r in rows[:50]] + more)
-    plain = "\n".join(head + [_failure(r, diff=False) + "\n" for r in rows[:50]] + more)
+    shown = rows[:50]
+    long = [diffs(r, DIFF_LINES) for r in shown]
+    brief = [_shorter(d, DIFF_LINES_SHORT, r) for d, r in zip(long, shown, strict=True)]
+    full = "\n".join(head + [_failure(r, d, "after") + "\n" for r, d in zip(shown, long, strict=True)] + more)
+    middle = "\n".join(head + [_failure(r, d, "instead") + "\n" for r, d in zip(shown, brief, strict=True)] + more)
+    plain = "\n".join(head + [_failure(r) + "\n" for r in shown] + more)
     short = "\n".join(head + _capped([_failure_line(r) for r in rows], 200, "failures", count))
     tiny = "\n".join(head + _capped([_failure_line(r) for r in rows], 20, "failures", count))
-    return full, plain, short, tiny
+    return full, middle, plain, short, tiny
+
+
+def _shorter(lines: list[str] | None, keep: int, row: Mapping[str, Any]) -> list[str] | None:
+    """The first ``keep`` lines of a diff, the rest counted (``harness show`` prints it whole)."""
+    if lines is None or len(lines) <= keep:
+        return lines
+    return [*lines[:keep], f"... more diff lines: harness show {row['case']} {row['lane']}"]
 
 
 def _intended(rows: list[Mapping[str, Any]]) -> str:
@@ -139,7 +169,7 @@ def _intended(rows: list[Mapping[str, Any]]) -> str:
     return "\n".join(f"- {k} (on {', '.join(f'`{lane}`' for lane in v)})" for k, v in seen.items())
 
 
-def _samples(rows: Iterable[Mapping[str, Any]], cap: int = INTENDED_SAMPLE) -> str:
+def _samples(rows: Iterable[Mapping[str, Any]], cap: int = INTENDED_SAMPLE, diffs: Diffs = _no_diffs) -> str:
     """A few intended divergences with their diffs, one per case, folded: what "intended" looks like."""
     picked, total = _one_per_case(rows, cap)
     if not picked:
@@ -148,8 +178,10 @@ def _samples(rows: Iterable[Mapping[str, Any]], cap: int = INTENDED_SAMPLE) -> s
            f"{len(list(picked)[:cap])} of {total} intended divergence(s), one per case; every one is in "
            "report.json with its diff, and `harness show CASE LANE` prints both bodies.", ""]
     for r in list(picked.values())[:cap]:
+        unified = diffs(r, SAMPLE_DIFF_LINES)
+        shown = fenced(unified) if unified else _fence(r["diff"], 1500)
         out += [f"<details><summary><code>{r['case']}</code> on <code>{r['lane']}</code>: {r['why']}</summary>",
-                "", _fence(r["diff"], 1500), "", f"Bodies: {_show(r)}", "", "</details>", ""]
+                "", shown, "", f"Bodies: {_show(r)}", "", "</details>", ""]
     return "\n".join(out)
 
 
@@ -318,17 +350,17 @@ def _stage_counts(key: str, section: Mapping[str, Any]) -> str:
     return "see the section"
 
 
-def blocks(report: Mapping[str, Any], sections: Mapping[str, Renderer]) -> list[Block]:
+def blocks(report: Mapping[str, Any], sections: Mapping[str, Renderer], diffs: Diffs = _no_diffs) -> list[Block]:
     """report.md's blocks in priority order."""
     rows = report["differential"]
     failing, failures = _failing(rows)
     pins_first, pins_last = _pin_blocks(report.get("pins"))
-    samples = _samples(rows)
+    samples = _samples(rows, diffs=diffs)
     out = [Block("headline", (_headline(report),), "", "report.json")]
     if report.get("baseline"):
         out.append(Block("new since the baseline", baseline_forms(report), "", "report.json (`baseline`)"))
     # a block without forms (no failures, no sample, a stage with nothing to say) is dropped below
-    out += [Block("failures", _failures(failing, failures), f"{failures} failing verdict(s)", "report.json"),
+    out += [Block("failures", _failures(failing, failures, diffs), f"{failures} failing verdict(s)", "report.json"),
             *pins_first,
             *_stage_blocks(report, sections, "findings"),
             Block("differential tables", _tables(report), f"{len(rows)} case x lane runs", "report.json"),
@@ -388,6 +420,7 @@ def _closing_note(shortened: list[Block], left_out: list[Block], limit: int) -> 
     return f"> To fit {limit:,} characters (a pull-request comment), {'. '.join(notes)}."[: RESERVE - 10]
 
 
-def render(report: Mapping[str, Any], sections: Mapping[str, Renderer]) -> str:
-    """The whole report.md. ``sections`` maps a report key to the renderer its stage ships."""
-    return fit(blocks(report, sections))
+def render(report: Mapping[str, Any], sections: Mapping[str, Renderer], diffs: Diffs = _no_diffs) -> str:
+    """The whole report.md. ``sections`` maps a report key to the renderer its stage ships;
+    ``diffs`` gives a row's unified diff (``harness._evidence.view.saved_diffs`` on a run folder)."""
+    return fit(blocks(report, sections, diffs))

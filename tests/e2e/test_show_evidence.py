@@ -52,8 +52,10 @@ def test_show_prints_both_bodies_and_the_diff_of_every_bundled_intended_divergen
         old, new = (json.loads((folder / row["evidence"][s]).read_text()) for s in ("old", "new"))
         assert json.dumps(old, indent=2, ensure_ascii=False) in text
         assert json.dumps(new, indent=2, ensure_ascii=False) in text
-        diff = text.split("--- diff (old -> new)\n", 1)[1].split("\n\n--- rejections", 1)[0]
-        assert "root" in diff and "no difference" not in diff, (row["case"], row["lane"], diff)
+        diff = text.split("--- diff (old -> new, unified)\n", 1)[1].split("\n\n--- rejections", 1)[0]
+        assert diff.startswith("--- old\n+++ new\n@@ "), (row["case"], row["lane"], diff)
+        marks = {line[0] for line in diff.splitlines()[2:]}
+        assert marks & {"-", "+"} and "no difference" not in diff, (row["case"], row["lane"], diff)
 
 
 def test_the_command_prints_plain_text_when_piped_and_colour_when_asked(
@@ -65,7 +67,7 @@ def test_the_command_prints_plain_text_when_piped_and_colour_when_asked(
     assert "\x1b[" not in plain.stdout
     assert plain.stdout.splitlines()[0] == f"run {folder.name} (suite bundled, {folder})"  # which run it read
     assert "--- old (observations/bodies/" in plain.stdout and "--- new (observations/bodies/" in plain.stdout
-    assert "['oneOf']" in plain.stdout and "added to dictionary" in plain.stdout
+    assert '\n+      "oneOf": [\n' in plain.stdout  # the root composition the new side ships, as an added line
     assert "anthropic.root-composition" in plain.stdout  # the declared rejection on the new side
     coloured = subprocess.run(args, capture_output=True, text=True, check=False,
                               env={"PATH": "/usr/bin", "FORCE_COLOR": "1"})

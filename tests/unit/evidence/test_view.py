@@ -36,11 +36,17 @@ def test_a_side_that_raised_or_was_not_saved_says_why_and_there_is_no_diff(tmp_p
     assert "body not saved: body of 9,000,000 bytes over the cap" in text
 
 
-def test_the_diff_is_styled_by_what_happened_at_each_place() -> None:
-    lines = dict(diff_lines({"a": 1, "b": 2}, {"a": 3, "c": 4}))
-    styles = {style for text, style in lines.items()}
-    assert {"green", "red", "yellow"} <= styles
-    assert diff_lines({"a": 1}, {"a": 1})[0][0].startswith("no difference in value")
+def test_the_diff_is_a_unified_diff_of_the_pretty_bodies_red_for_old_green_for_new() -> None:
+    lines = diff_lines({"a": 1, "b": 2}, {"a": 3, "b": 2, "c": 4})
+    assert lines[:3] == [("--- old", "bold"), ("+++ new", "bold"), ("@@ -1,4 +1,5 @@", "cyan")]
+    assert lines[3:] == [(" {", None), ('-  "a": 1,', "red"), ('-  "b": 2', "red"), ('+  "a": 3,', "green"),
+                         ('+  "b": 2,', "green"), ('+  "c": 4', "green"), (" }", None)]
+    assert diff_lines({"a": 1}, {"a": 1}) == [("no difference: both bodies print the same JSON", None)]
+
+
+def test_a_reordering_shows_as_lines_moved_since_key_order_is_part_of_what_ships() -> None:
+    text = [t for t, _ in diff_lines({"a": 1, "b": 2}, {"b": 2, "a": 1})]
+    assert '-  "a": 1,' in text and '+  "a": 1' in text
 
 
 def test_an_unknown_case_names_the_first_eight_cases_and_an_unknown_lane_the_cases_lanes() -> None:

@@ -3,8 +3,11 @@ first, and a block that does not fit is shortened or named with its counts, neve
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+from harness._evidence.view import saved_diffs
 from harness._mutate.render import render_markdown as mutation_md
 from harness._reject.report import render_markdown as rejections_md
 from harness._report.markdown import LIMIT, Block, fit, render
@@ -112,3 +115,46 @@ def test_intended_divergences_are_sampled_with_their_diffs_folded() -> None:
 def test_a_renderer_without_forms_is_shown_whole_in_the_details() -> None:
     text = render(_report([_row("c", "l")], extra={"x": 1}), {"extra": lambda s: "## Extra\n\nbody\n"})
     assert "## Extra\n\nbody" in text
+
+
+def _saved(folder: Path, row: dict[str, Any], old: Any, new: Any) -> dict[str, Any]:
+    """The row with its two bodies saved in the run folder, where its evidence links point."""
+    for side, value in (("old", old), ("new", new)):
+        path = folder / row["evidence"][side]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value))
+    return row
+
+
+def test_a_failure_leads_with_a_unified_diff_block_and_keeps_deepdiff_folded_after_it(tmp_path: Path) -> None:
+    row = _saved(tmp_path, _row("c", "l", "unexpected", failed=True),
+                 {"tools": [{"name": "t", "strict": False}]}, {"tools": [{"name": "t", "strict": True}]})
+    text = render(_report([row]), {}, saved_diffs(tmp_path))
+    failure = text.split("## Failures", 1)[1]
+    block = failure.split("```diff\n", 1)[1].split("\n```", 1)[0]
+    assert block.splitlines()[:2] == ["--- old", "+++ new"]
+    assert '-      "strict": false' in block and '+      "strict": true' in block
+    assert failure.index("```diff") < failure.index("changes by path (deepdiff)")
+
+
+def test_failures_too_long_for_the_comment_keep_short_diffs_before_dropping_them(tmp_path: Path) -> None:
+    big = {f"k{i:03}": "v" * 60 for i in range(120)}
+    rows = [_saved(tmp_path, {**_row(f"c{i}", "l", "unexpected", failed=True),
+                              "evidence": {"old": f"o/{i}a.json", "new": f"o/{i}b.json"}},
+                   big, {k: v + "!" for k, v in big.items()}) for i in range(20)]
+    text = render(_report(rows), {}, saved_diffs(tmp_path))
+    assert len(text) <= LIMIT and text.count("```diff") == 20
+    assert "changes by path (deepdiff)" not in text  # the middle form: the diffs, shortened
+    assert "... more diff lines: harness show c0 l" in text
+
+
+def test_a_failure_whose_body_was_not_saved_falls_back_to_deepdiffs_view(tmp_path: Path) -> None:
+    row = _row("c", "l", "unexpected", failed=True)
+    text = render(_report([row]), {}, saved_diffs(tmp_path))
+    assert "```diff" not in text and "changes by path (deepdiff)" in text
+
+
+def test_an_intended_sample_shows_its_unified_diff(tmp_path: Path) -> None:
+    row = _saved(tmp_path, _row("c", "l"), {"a": 1}, {"a": 2})
+    text = render(_report([row]), {}, saved_diffs(tmp_path))
+    assert "```diff\n--- old\n+++ new\n@@ -1,3 +1,3 @@\n {\n-  \"a\": 1\n+  \"a\": 2\n }\n```" in text
