@@ -33,15 +33,16 @@ from harness._common.supervise import Terminated
 from harness._differential import UnitResult, build, units
 from harness._errors import ConfigError
 from harness._evidence import Limits, ObservationStore, Saved
+from harness._evidence.view import saved_diffs
 from harness._exitcodes import ExitCode, combine
 from harness._model import Side, Suite
 from harness._pins.child import StageOptions
 from harness._pins.stage import STREAM as PINS_STREAM
 from harness._pins.stage import PinStage
-from harness._evidence.view import saved_diffs
 from harness._report import junit, markdown
 from harness._report.assemble import Sections, evidence_links, report_document, summary
 from harness._report.findings import RejectionStream
+from harness._report.page import write_page
 from harness._report.rows import DifferentialStream
 from harness._report.sections import MutationSection, PinsSection, RejectionsSection, Report
 from harness._report.stream import Slots, write_json
@@ -375,6 +376,7 @@ def _written(report: Report, folder: Path, options: RunOptions, sections: Sectio
     write_json(folder / "report.json", report)
     _write(folder, "report.md", banner + markdown.render(report, _renderers(sections), saved_diffs(folder)))
     junit.write(folder / "junit.xml", report)
+    write_page(report, folder)  # differential.html: the grid, each cell's diff and bodies
     warning = _point_latest(options.out, folder)
     return RunResult(report, folder, code, warning)
 

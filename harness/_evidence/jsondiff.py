@@ -19,6 +19,7 @@ from typing import Any
 __all__ = ["DIFF_TEXT_LIMIT", "capped", "fenced", "pretty", "unified"]
 
 DIFF_TEXT_LIMIT = 400_000  # characters of pretty JSON per body that report.md and the page diff
+LINE_LIMIT = 1_000  # characters of one diff line they show (a long description is cut, counted)
 
 
 def pretty(value: Any) -> str:
@@ -34,15 +35,22 @@ def unified(old: Any, new: Any, context: int = 3) -> list[str]:
 
 
 def capped(old: Any, new: Any, max_lines: int, show: str = "") -> list[str] | None:
-    """At most ``max_lines`` lines of the diff (the rest counted in a last line naming
-    ``show``, the command that prints it whole); None when a body is too large to diff here."""
+    """At most ``max_lines`` lines of the diff, each at most ``LINE_LIMIT`` characters (the rest
+    counted, in a last line naming ``show``, the command that prints it whole); None when a body
+    is too large to diff here."""
     if len(pretty(old)) > DIFF_TEXT_LIMIT or len(pretty(new)) > DIFF_TEXT_LIMIT:
         return None
-    lines = unified(old, new)
+    lines = [_cut(line) for line in unified(old, new)]
     if len(lines) <= max_lines:
         return lines
     where = f": {show}" if show else ""
     return [*lines[:max_lines], f"... {len(lines) - max_lines} more diff line(s){where}"]
+
+
+def _cut(line: str) -> str:
+    if len(line) <= LINE_LIMIT:
+        return line
+    return f"{line[:LINE_LIMIT]}... ({len(line) - LINE_LIMIT:,} more characters)"
 
 
 def fenced(lines: list[str]) -> str:
