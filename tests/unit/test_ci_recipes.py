@@ -119,3 +119,41 @@ def test_the_recipes_do_the_three_jobs() -> None:
     assert _load("pre-merge.yml")["permissions"]["pull-requests"] == "write"
     gateway = "\n".join(_scripts(_load("gateway-lane.yml")))
     assert "harness check-lane" in gateway and "harness cassettes check" in gateway
+
+
+def _step(doc: dict[Any, Any], name: str) -> dict[Any, Any]:
+    found: dict[Any, Any] = next(s for job in doc["jobs"].values() for s in job["steps"] if s.get("name") == name)
+    return found
+
+
+def test_the_pre_merge_comment_fits_one_budget_with_what_fails_first_and_a_link_to_the_rest(tmp_path: Path) -> None:
+    from harness._mutate.render import render_markdown as mutation_md
+    from harness._reject.report import render_markdown as rejections_md
+    from harness._report.markdown import render
+    from tests.unit.report.test_markdown import _mutation, _report, _row, _undeclared
+
+    # a broad run: failures, undeclared rejections, a mutation section whose own file is past the
+    # limit (the measured recipe posted 71,999 characters: report.md and mutation.md both whole)
+    rows = [_row(f"case-{i}", f"lane-{j}") for i in range(40) for j in range(8)]
+    rows += [_row(f"bad-{i}", "lane-0", "unexpected", failed=True) for i in range(60)]
+    mutation = _mutation(killed=400, escaped=12)
+    report = _report(rows, rejections=_undeclared(300), mutation=mutation)
+    latest = tmp_path / "reports" / "latest"
+    (latest / "mutation").mkdir(parents=True)
+    (latest / "report.md").write_text(render(report, {"rejections": rejections_md, "mutation": mutation_md}))
+    (latest / "mutation" / "mutation.md").write_text(mutation_md(mutation, form="full"))
+    assert len((latest / "mutation" / "mutation.md").read_text()) > 65_536
+    step = _step(_load("pre-merge.yml"), "assemble the comment")
+    url = "https://github.com/o/r/actions/runs/1"
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", step["run"]], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "RUN_URL": url})
+    assert done.returncode == 0, done.stderr
+    comment = (tmp_path / "comment.md").read_text()
+    assert len(comment) <= 65_536
+    order = [comment.index(mark) for mark in ("# wire-harness", "## Failures", "## Undeclared known rejections",
+                                              "Mutation findings", "## Differential")]
+    assert order == sorted(order)
+    assert all(f"#### {m} —" in comment for m in mutation["escaped"])  # every escape, with its diff
+    assert comment.rstrip().endswith(f"artifact of [this run]({url}).")
+    posted = _step(_load("pre-merge.yml"), "comment on the pull request")["run"]
+    assert "--body-file comment.md" in posted and "mutation.md" not in posted
