@@ -38,14 +38,15 @@ def command(case: str | None, every: bool, lanes: tuple[str, ...], run: Path, su
     if update_golden:
         done = accept.update_golden(root, folder, report, case, lanes)
     else:
-        done = accept.bless_divergences(root, accept.blessable(report, case, lanes))
+        done = accept.bless_divergences(root, accept.blessable(report, case, lanes), accept.case_lanes(report))
     _print(done, folder, update_golden)
     return int(ExitCode.OK)
 
 
 def _print(done: list[accept.Blessed], folder: Path, update_golden: bool) -> None:
     for item in done:
-        click.echo(f"{item.where}: {item.case} on {item.lane}: {item.what}")
+        lanes = 'every lane ("*")' if item.lane == "*" else item.lane
+        click.echo(f"{item.where}: {item.case} on {lanes}: {item.what}")
     if not done:
         click.echo("nothing to bless: no failing divergence (or golden pin) matched in " + str(folder))
     elif not update_golden:

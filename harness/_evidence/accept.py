@@ -3,9 +3,13 @@ divergences become declared ones in their case files, and golden files take the 
 
 A blessed divergence is written with ``why: TODO``, which the loader refuses (exit 2, naming the
 file and line) until a person writes the reason: accepting a change is a decision, and the case
-file is where it is recorded. Only the case's ``expect`` block is rewritten (rendered by
-ruamel.yaml's round trip, which keeps its comments and its entries' flow or block style); every
-other line of the file stays byte for byte as it was.
+file is where it is recorded. Lanes of a case that take the same declaration share one block, so
+there is one reason to write per change: ``"*"`` when they are every lane the case ran on, else
+one block on the first of them (a YAML anchor) that the others name (aliases).
+
+Only the case's ``expect`` block is rewritten (rendered by ruamel.yaml's round trip, which keeps
+its comments and its entries' flow or block style); every other line of the file stays byte for
+byte as it was.
 
 Golden files are the ``file`` of ``equals`` pins: they get the new pipeline's output (what the
 pin's ``select`` picks) from the run's saved evidence.
@@ -30,7 +34,7 @@ from harness._common.files import confined
 from harness._common.selectors import select
 from harness._errors import ConfigError, InputError, Place
 
-__all__ = ["TODO", "Blessed", "bless_divergences", "blessable", "update_golden"]
+__all__ = ["TODO", "Blessed", "bless_divergences", "blessable", "case_lanes", "update_golden"]
 
 TODO = "TODO"
 
@@ -169,12 +173,15 @@ def _expect_span(doc: Any, index: int, lines: list[str]) -> tuple[int, int, int]
 
 
 def _render(key: str, value: Any, column: int) -> list[str]:
-    """``key: value`` as block YAML lines starting at ``column``."""
+    """``key: value`` as block YAML lines starting at ``column``; an ``_Alias`` as ``key: *name``."""
     out = io.StringIO()
     holder = CommentedMap()
-    holder[key] = value
+    holder[key] = "ALIAS" if isinstance(value, _Alias) else value
     _yaml().dump(holder, out)
-    return [" " * column + line + "\n" for line in out.getvalue().splitlines()]
+    lines = out.getvalue().splitlines()
+    if isinstance(value, _Alias):
+        lines = [lines[0].removesuffix("ALIAS") + f"*{value}"]
+    return [" " * column + line + "\n" for line in lines]
 
 
 def _edit(lines: list[str], doc: Any, index: int, lane: str, entry: CommentedMap) -> list[str]:
@@ -202,19 +209,106 @@ def _in_block(lines: list[str], expect: CommentedMap, end: int, lane: str, entry
     return lines[:at] + _render(lane, entry, column) + lines[stop:]
 
 
-def bless_divergences(suite: Path, rows: Sequence[Mapping[str, Any]]) -> list[Blessed]:
-    """Write each row's differing paths into its case file as a declared divergence of its lane,
-    one edit at a time (each reads the file afresh, so line positions are always current)."""
+def case_lanes(report: Mapping[str, Any]) -> dict[tuple[str, str], list[str]]:
+    """Every lane each case (by file and id) ran on, when the run ran every lane (no ``--lane``):
+    what ``"*"`` may stand for. A lane-filtered run says nothing about the lanes it left out."""
+    if report.get("options", {}).get("lanes"):
+        return {}
+    out: dict[tuple[str, str], list[str]] = {}
+    for r in report["differential"]:
+        out.setdefault((r["file"], r["case"]), []).append(r["lane"])
+    return out
+
+
+def bless_divergences(suite: Path, rows: Sequence[Mapping[str, Any]],
+                      every: Mapping[tuple[str, str], Sequence[str]] | None = None) -> list[Blessed]:
+    """Write each row's differing paths into its case file as a declared divergence of its lane.
+    Lanes of one case whose entries come out the same share one block: ``"*"`` when they are all
+    of ``every[(file, case)]`` and none has an entry of its own, else an anchored block and
+    aliases. One edit at a time (each reads the file afresh, so line positions stay current)."""
     done: list[Blessed] = []
-    for row in rows:
-        path, text, doc = _case_doc(suite, row["file"])
-        index = _index(doc, row["case"], path)
-        expect = doc["cases"][index].get("expect") or {}
-        entry, said = _entry(expect.get(row["lane"]), expect.get("*"), list(row["unexpected_paths"]) or ["$"])
-        lines = _edit(text.splitlines(keepends=True), doc, index, row["lane"], entry)
-        path.write_text("".join(lines), encoding="utf-8")
-        done.append(Blessed(path, None, row["case"], row["lane"], said))
+    for (rel, case), picked in _by_case(rows).items():
+        path, _text, doc = _case_doc(suite, rel)
+        expect = doc["cases"][_index(doc, case, path)].get("expect") or {}
+        for lanes, entry, said in _shared(expect, picked):
+            if len(lanes) > 1 and every and set(lanes) == set(every.get((rel, case), ())) \
+                    and not any(lane in expect for lane in lanes):
+                _write(path, rel, case, "*", entry)
+                done.append(Blessed(path, None, case, "*", said))
+            else:
+                _write_shared(path, rel, case, _holder_first(expect, lanes), entry)
+                done.append(Blessed(path, None, case, ", ".join(lanes), said))
     return [_with_line(b) for b in done]
+
+
+def _by_case(rows: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], list[Mapping[str, Any]]]:
+    out: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for row in rows:
+        out.setdefault((row["file"], row["case"]), []).append(row)
+    return out
+
+
+def _shared(expect: Any, rows: list[Mapping[str, Any]]) -> list[tuple[list[str], CommentedMap, str]]:
+    """The rows' lanes grouped by the entry each would get (paths, what it raised, the old reason)."""
+    groups: dict[str, tuple[list[str], CommentedMap, str]] = {}
+    for row in rows:
+        entry, said = _entry(expect.get(row["lane"]), expect.get("*"), list(row["unexpected_paths"]) or ["$"])
+        key = "".join(_render("x", entry, 0))
+        groups.setdefault(key, ([], entry, said))[0].append(row["lane"])
+    return list(groups.values())
+
+
+def _holder_first(expect: Any, lanes: list[str]) -> list[str]:
+    """``lanes`` with the one that will hold the anchor first: the earliest with an entry in the
+    file (an entry is rewritten where it stands, a new one added at the end), so the anchor comes
+    before every alias of it."""
+    placed = [key for key in expect if key in lanes]
+    return [*placed[:1], *(lane for lane in lanes if lane not in placed[:1])]
+
+
+def _write(path: Path, rel: str, case: str, key: str, value: Any) -> None:
+    """One entry of the case's expect written (the file read afresh); an anchored entry it
+    replaces first has its aliases in this expect written out as copies, so none is left dangling."""
+    text = path.read_text(encoding="utf-8")
+    doc = _round_trip(rel, text)
+    index = _index(doc, case, path)
+    expect = doc["cases"][index].get("expect") or {}
+    old = expect.get(key)
+    sharing = [k for k in expect if expect[k] is old] if isinstance(old, Mapping) else []
+    aliases = sharing[1:] if sharing[:1] == [key] else []  # the first holds the anchor, the rest name it
+    if aliases:
+        copy = CommentedMap(old)  # a plain copy: no anchor
+        for alias in aliases:
+            _write(path, rel, case, alias, copy)
+        _write(path, rel, case, key, value)
+        return
+    lines = _edit(text.splitlines(keepends=True), doc, index, key, value)
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def _write_shared(path: Path, rel: str, case: str, lanes: list[str], entry: CommentedMap) -> None:
+    """``entry`` on the first lane, anchored, and an alias of it on each other lane."""
+    if len(lanes) == 1:
+        _write(path, rel, case, lanes[0], entry)
+        return
+    name = _anchor_name(path.read_text(encoding="utf-8"))
+    entry.yaml_set_anchor(name, always_dump=True)
+    _write(path, rel, case, lanes[0], entry)
+    for lane in lanes[1:]:
+        _write(path, rel, case, lane, _Alias(name))
+
+
+class _Alias(str):
+    """An alias of an anchored entry, written as ``*name`` (ruamel cannot dump a lone alias)."""
+
+    __slots__ = ()
+
+
+def _anchor_name(text: str) -> str:
+    n = 1
+    while f"&blessed-{n}" in text:
+        n += 1
+    return f"blessed-{n}"
 
 
 def _with_line(item: Blessed) -> Blessed:

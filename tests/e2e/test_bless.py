@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness._exitcodes import ExitCode
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -68,3 +69,34 @@ def test_update_golden_rewrites_a_stale_golden_file_from_the_new_output(tmp_path
 def test_bless_needs_a_case_or_all(tmp_path: Path) -> None:
     got = _harness(tmp_path, "bless", "--run", str(tmp_path))
     assert got.returncode == ExitCode.BAD_INPUT and "a case id or glob, or --all" in got.stderr
+
+
+def test_bless_all_writes_one_block_per_case_and_change_that_loads_once_its_reasons_are_written(
+        tmp_path: Path) -> None:
+    # the scenario: `strict: true` added to every tool, 2 cases x 16 lanes sharing the path
+    # (bless wrote 32 per-lane blocks and 32 `why: TODO`); a third case differs on some lanes only
+    lanes = [f"lane-{i:02}" for i in range(16)]
+    (tmp_path / "suite.yaml").write_text('version: 1\nname: strict\ncases: ["*.cases.yaml"]\nlanes: ["lanes.yaml"]\n'
+                                         'subjects:\n  s: {old: "pipes:old", new: "pipes:new", wires: [w]}\n')
+    (tmp_path / "lanes.yaml").write_text("version: 1\nlanes:\n" + "".join(
+        f"  - {{id: {lane}, wire: w, provider: none}}\n" for lane in lanes))
+    (tmp_path / "s.cases.yaml").write_text("version: 1\nsubject: s\ncases:\n" + "".join(
+        f"  - id: {case}\n    tools: [{{name: {case}, description: d, input_schema: {{type: object}}}}]\n"
+        for case in ("first", "second", "some-lanes")))
+    (tmp_path / "pipes.py").write_text(
+        "def old(inp, lane):\n    return {'tools': inp['tools']}\n\n\n"
+        "def new(inp, lane):\n    strict = inp['tools'][0]['name'] != 'some-lanes' or lane['id'] < 'lane-04'\n"
+        "    return {'tools': [dict(t, strict=True) if strict else t for t in inp['tools']]}\n")
+    out = str(tmp_path / "reports")
+    assert harness_main("run", str(tmp_path), "--no-pins", "--no-rejections", "-q", "--out", out).returncode == 1
+    got = harness_main("bless", "--all", "--run", out, "--suite", str(tmp_path))
+    assert got.returncode == 0, got.stderr
+    text = (tmp_path / "s.cases.yaml").read_text()
+    assert text.count("why: TODO") == 3 and text.count("diverges:") == 3  # one block per case and change
+    assert 's.cases.yaml:4: first on every lane ("*"): diverges at tools[0].strict' in got.stdout
+    assert "some-lanes on lane-00, lane-01, lane-02, lane-03: diverges at tools[0].strict" in got.stdout
+    refused = harness_main("run", str(tmp_path), "--no-pins", "--no-rejections", "-q", "--out", out)
+    assert refused.returncode == ExitCode.BAD_INPUT and "'TODO'" in refused.stderr
+    (tmp_path / "s.cases.yaml").write_text(text.replace("why: TODO", "why: every tool is strict now"))
+    again = harness_main("run", str(tmp_path), "--no-pins", "--no-rejections", "-q", "--out", out)
+    assert again.returncode == ExitCode.OK, again.stdout + again.stderr

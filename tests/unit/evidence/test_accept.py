@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from harness._errors import ConfigError
-from harness._evidence.accept import bless_divergences, blessable
+from harness._evidence.accept import bless_divergences, blessable, case_lanes
 
 CASES = """version: 1
 subject: echo
@@ -79,3 +79,66 @@ def test_a_lane_entry_blessed_again_keeps_its_paths_and_what_it_said_about_raisi
     assert expect["lane-a"] == {"diverges": {"why": "TODO", "paths": ["a", "b"], "old_raises": "ValueError"}}
     assert expect["lane-b"] == {"diverges": {"why": "TODO", "paths": ["c"]}}
     assert "why: TODO  # was: old line wraps" in text
+
+
+SIXTEEN = [f"lane-{i:02}" for i in range(16)]
+TWO_CASES = """version: 1
+subject: echo
+cases:
+  - id: first
+    tools: [{name: t, description: d, input_schema: {type: object}}]
+  - id: second
+    tools: [{name: u, description: d, input_schema: {type: object}}]
+    expect:
+      lane-03: same
+"""
+
+
+def _strict_rows(cases: list[str], lanes: list[str]) -> list[dict[str, Any]]:
+    return [_row(case, lane, ["tools[0].strict"]) for case in cases for lane in lanes]
+
+
+def test_one_change_on_every_lane_of_a_case_is_one_star_block_with_one_why(tmp_path: Path) -> None:
+    (tmp_path / "echo.cases.yaml").write_text(TWO_CASES.replace("    expect:\n      lane-03: same\n", ""))
+    every = {("echo.cases.yaml", c): SIXTEEN for c in ("first", "second")}
+    done = bless_divergences(tmp_path, _strict_rows(["first", "second"], SIXTEEN), every)
+    text = (tmp_path / "echo.cases.yaml").read_text()
+    assert [(b.case, b.lane) for b in done] == [("first", "*"), ("second", "*")]
+    assert text.count("why: TODO") == 2 and len(text.splitlines()) == 7 + 2 * 5
+    for case in yaml.safe_load(text)["cases"]:
+        assert case["expect"] == {"*": {"diverges": {"why": "TODO", "paths": ["tools[0].strict"]}}}
+
+
+def test_lanes_sharing_a_change_short_of_every_lane_share_one_anchored_block(tmp_path: Path) -> None:
+    (tmp_path / "echo.cases.yaml").write_text(TWO_CASES)
+    every = {("echo.cases.yaml", c): SIXTEEN for c in ("first", "second")}
+    rows = _strict_rows(["first"], SIXTEEN[:5]) + _strict_rows(["second"], SIXTEEN)
+    rows.append(_row("first", "lane-09", ["max_tokens"]))
+    done = bless_divergences(tmp_path, rows, every)
+    text = (tmp_path / "echo.cases.yaml").read_text()
+    assert [(b.case, b.lane) for b in done] == [
+        ("first", "lane-00, lane-01, lane-02, lane-03, lane-04"), ("first", "lane-09"), ("second", ", ".join(SIXTEEN))]
+    assert text.count("why: TODO") == 3  # one per case and change
+    first, second = yaml.safe_load(text)["cases"]  # aliases read back as the anchored block
+    strict = {"diverges": {"why": "TODO", "paths": ["tools[0].strict"]}}
+    assert first["expect"] == {**dict.fromkeys(SIXTEEN[:5], strict),
+                               "lane-09": {"diverges": {"why": "TODO", "paths": ["max_tokens"]}}}
+    # lane-03's own entry (`same`) is rewritten where it stands and holds the anchor
+    assert second["expect"] == dict.fromkeys(["lane-03", *SIXTEEN], strict)
+    assert "      lane-03: &blessed-2\n" in text and "      lane-00: *blessed-2\n" in text
+
+
+def test_blessing_again_the_lane_that_holds_an_anchor_leaves_its_aliases_what_they_were(tmp_path: Path) -> None:
+    (tmp_path / "echo.cases.yaml").write_text(TWO_CASES)
+    bless_divergences(tmp_path, _strict_rows(["first"], ["lane-00", "lane-01"]), {})
+    bless_divergences(tmp_path, [_row("first", "lane-00", ["max_tokens"])], {})
+    expect = yaml.safe_load((tmp_path / "echo.cases.yaml").read_text())["cases"][0]["expect"]
+    assert expect == {"lane-00": {"diverges": {"why": "TODO", "paths": ["tools[0].strict", "max_tokens"]}},
+                      "lane-01": {"diverges": {"why": "TODO", "paths": ["tools[0].strict"]}}}
+
+
+def test_a_run_of_some_lanes_never_blesses_for_every_lane() -> None:
+    rows = _strict_rows(["first"], ["lane-00"])
+    report = {"options": {"lanes": ["lane-0*"]}, "differential": [{**r, "file": "f"} for r in rows]}
+    assert case_lanes(report) == {}
+    assert case_lanes({**report, "options": {"lanes": []}}) == {("f", "first"): ["lane-00"]}
