@@ -1,21 +1,20 @@
-"""Terminal output shared by commands: a progress display (a bar on a terminal, plain lines
-in CI or when piped) and the text rendering of a report. Every string printed from a run or a
+"""Terminal output shared by commands: a progress display (a bar with the time left on a
+terminal, a plain line every few seconds in CI or when piped: ``harness._common.progress``) and
+the text rendering of a report. Every string printed from a run or a
 report passes the redactor, which also sanitizes it (``harness._common.sanitize``): a pipeline's
 message cannot clear the screen or recolour it."""
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from itertools import groupby
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from harness._common.progress import EVERY_S, Ticker, interactive
 from harness._common.redact import redactor
 from harness._differential import UnitResult
 
@@ -26,36 +25,26 @@ _STYLE = {"identical": "green", "reordered": "yellow", "intended": "cyan", "unex
 _MARK = {"identical": "same", "reordered": "order", "intended": "intended", "unexpected": "DIFF", "error": "ERROR"}
 
 
-def interactive() -> bool:
-    return sys.stderr.isatty() and not os.environ.get("CI")
-
-
 @contextmanager
-def progress(total: int, quiet: bool = False) -> Iterator[Callable[[UnitResult], None]]:
-    """A callback to report each finished unit: a bar on a terminal, failures as lines elsewhere."""
-    err = Console(stderr=True, soft_wrap=True)
+def progress(total: int, quiet: bool = False, every: float = EVERY_S,
+             console: Console | None = None) -> Iterator[Callable[[UnitResult], None]]:
+    """A callback to report each finished unit: a bar with the time left on a terminal; elsewhere
+    a line per failing unit as it finishes, and where the build is (with the time left) every
+    ``every`` seconds and at its end."""
     if quiet:
         yield lambda _r: None
         return
-    if not interactive():
-        done = [0]
+    bar = interactive() if console is None else False  # a console given (a test, a log): plain lines
+    with Ticker(total, "built", every=every, bar=bar, console=console) as ticker:
 
-        def line(res: UnitResult) -> None:
-            done[0] += 1
+        def tick(res: UnitResult) -> None:
             v = res.verdict
-            if v is not None and v.failed:
+            if not bar and v is not None and v.failed:
                 detail = redactor().text(v.detail[:120])
-                err.print(f"[{done[0]}/{total}] {v.case_id} on {v.lane_id}: {v.kind} ({detail})",
-                          markup=False, highlight=False)
-            elif done[0] == total or done[0] % 100 == 0:
-                err.print(f"[{done[0]}/{total}] built", markup=False, highlight=False)
+                ticker.note(f"[{ticker.done + 1}/{total}] {v.case_id} on {v.lane_id}: {v.kind} ({detail})")
+            ticker.advance()
 
-        yield line
-        return
-    columns = (TextColumn("building"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as bar:
-        task = bar.add_task("build", total=total)
-        yield lambda _r: bar.advance(task)
+        yield tick
 
 
 def _mark(row: Mapping[str, Any]) -> str:

@@ -92,7 +92,7 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
                          pins=not no_pins, pin_set=pin_set, rejections=rejections, mutate=mutate, workers=workers,
                          timeout=timeout, out=out, revisions=revisions, baseline=baseline, fail_on=fail_on,
-                         mutation_options={"in_diff": in_diff} if in_diff else {})
+                         mutation_options={"progress": not quiet, **({"in_diff": in_diff} if in_diff else {})})
     total = len(units(loaded, cases, lanes, timeout))  # no --case/--lane: an empty filter, every unit
     with progress(total, quiet) as tick:
         result = run(loaded, options, tick)

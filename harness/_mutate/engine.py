@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness._common.progress import Ticker
 from harness._mutate.coverage import Coverage
 from harness._mutate.pool import cores
 from harness._mutate.rowpins import how as _how
@@ -290,7 +291,9 @@ class Engine:
                 # and putting the scratch back never pulls a file from under another row
                 workers = 1
             self.judging = not self.per_pin
-            self._run_jobs(jobs, deadlines, workers, self._row_writer(results, nodeids, mutants, by_lines, len(jobs)))
+            with Ticker(len(jobs), "mutants run", prefix="harness mutate: ") as ticker:
+                on_row = self._row_writer(results, nodeids, mutants, by_lines, ticker)
+                self._run_jobs(jobs, deadlines, workers, on_row)
 
     def _jobs(self, mutants: dict[str, Any], chooser: Any, results: Any) -> tuple[list[Any], dict[str, int]]:
         """A row for each mutant with pins to run (a mutant no pin covers is written at once), and
@@ -318,12 +321,11 @@ class Engine:
                    start, whole=not self.per_pin, stop_on_kill=bool(self.plan.get("first_kill")))
 
     def _row_writer(self, results: Any, nodeids: list[str], mutants: dict[str, Any], by_lines: dict[str, int],
-                    total: int) -> Any:
+                    ticker: Ticker) -> Any:
         from harness._mutate.observed import SAVED
         from harness._mutate.pool import Row
 
         check = len(self.items)  # the pseudo-pin index of the output check
-        done = [0]
 
         def on_row(row: Row) -> None:
             m = mutants[row.key]
@@ -337,9 +339,7 @@ class Engine:
             writes = self.rows.writes(row.key, _how(m), row.lane)
             saved = {"observations": sum(1 for o in row.outcomes.values() if o == SAVED), "lines": by_lines[row.key]}
             _write_row(results, m, outcomes, details, row.unviable, row.forks, elapsed, checked, writes, saved)
-            done[0] += 1
-            if done[0] % 25 == 0 or done[0] == total:
-                print(f"harness mutate: {done[0]}/{total} mutants run", file=sys.stderr, flush=True)
+            ticker.advance()  # where the run is and the time left: a bar, or a line every few seconds
 
         return on_row
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -48,8 +49,12 @@ def test_a_run_writes_valid_reports_records_every_misbehaviour_and_exits_1(toy: 
     assert verdicts[("after-the-crashes", "plain")] == ("identical", "ok")  # nothing after a crash is lost
     assert verdicts[("plain-tool", "fancy")] == ("intended", "ok")
     latest = tmp_path / "out" / "latest"
-    assert {p.name for p in latest.iterdir()} >= {"report.json", "report.md", "junit.xml", "differential.jsonl"}
+    assert {p.name for p in latest.iterdir()} >= {"report.json", "report.md", "junit.xml", "differential.jsonl",
+                                                  "differential.html"}
     assert "Traceback" not in got.stderr
+    # off a terminal: each failing unit as it finishes, and where the build is, with the time left
+    assert re.search(r"^\[\d/7\] hangs on plain: error \(", got.stderr, re.M), got.stderr
+    assert re.search(r"^harness: 7/7 built \(100\.0%\), \d+ s elapsed, done$", got.stderr, re.M), got.stderr
 
 
 def test_two_runs_give_the_same_report_apart_from_timings(toy: Path, tmp_path: Path) -> None:

@@ -53,6 +53,9 @@ def test_the_default_output_is_a_summary_and_the_full_forms_are_asked_for(tmp_pa
     assert any(line.startswith("| model-upper") and "CLAIM FAILED" in line for line in lines)
     assert "escaped model-upper (survived) echo.py:12 new_body" in lines
     assert any(str(tmp_path / "out" / "mutation.md") in line for line in lines)
+    # off a terminal, progress goes to stderr: where the run is, with the time left, and its end
+    assert any(line.startswith("harness mutate: 2/2 mutants run (100.0%), ") and line.endswith(", done")
+               for line in proc.stderr.splitlines()), proc.stderr
     full = _mutate(suite, tmp_path / "out", "--format", "markdown", "-q")
     assert full.stdout == (tmp_path / "out" / "mutation.md").read_text()
     as_json = _mutate(suite, tmp_path / "out", "--format", "json", "-q")
