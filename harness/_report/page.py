@@ -16,7 +16,8 @@ and a diff not on the page names the ``harness show`` command that prints it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,7 @@ class _Budget:
         self.bodies: list[str] = []
         self.body_index: dict[str, int] = {}
         self.body_chars = 0
+        self.linked: dict[str, str] = {}  # bodies seen and not inlined: why
         self.diffs: list[list[str]] = []
         self.diff_index: dict[tuple[str, str], int] = {}
 
@@ -108,7 +110,8 @@ class _Budget:
             return self.body_index[key], ""
         text = pretty(value)
         if len(text) > BODY_INLINE:
-            return None, f"{len(text):,} characters"
+            self.linked[key] = f"{len(text):,} characters"
+            return None, self.linked[key]
         if self.body_chars + len(text) > BODY_BUDGET:
             return None, "the page's budget for bodies is spent"
         self.body_index[key] = len(self.bodies)
@@ -117,20 +120,25 @@ class _Budget:
         return self.body_index[key], ""
 
 
-def _side(folder: Path, row: Mapping[str, Any], name: str, budget: _Budget) -> tuple[dict[str, Any], Any, bool]:
-    """One side's entry (index of its inlined body or link to its file, or why it has none), its
-    decoded body and whether it has one."""
+Body = Callable[[], Any] | None  # a side's decoded body, read when a diff needs it; None: no body
+
+
+def _side(folder: Path, row: Mapping[str, Any], name: str, budget: _Budget) -> tuple[dict[str, Any], Body]:
+    """One side's entry (index of its inlined body or link to its file, or why it has none) and
+    its body. A body the page has met before (by digest) is not read again: most cells of a big
+    run share their bodies with others."""
     link = (row.get("evidence") or {}).get(name)
+    key = str(row[name]["sha256"] or link)
+    if link and key in budget.body_index:
+        index = budget.body_index[key]
+        return {"link": link, "b": index}, lambda: json.loads(budget.bodies[index])
+    if link and key in budget.linked:
+        return {"link": link, "why": budget.linked[key]}, lambda: body(folder, row, name)[0]
     value, missing = body(folder, row, name)
     if missing is not None:
-        return {"link": link, "why": missing}, None, False
-    index, why = budget.body(str(row[name]["sha256"] or link), value)
-    entry: dict[str, Any] = {"link": link}
-    if index is None:
-        entry["why"] = why
-    else:
-        entry["b"] = index
-    return entry, value, True
+        return {"link": link, "why": missing}, None
+    inlined, why = budget.body(key, value)
+    return ({"link": link, "why": why} if inlined is None else {"link": link, "b": inlined}), lambda: value
 
 
 def _unit(folder: Path, row: Mapping[str, Any], budget: _Budget) -> dict[str, Any]:
@@ -138,15 +146,14 @@ def _unit(folder: Path, row: Mapping[str, Any], budget: _Budget) -> dict[str, An
     unit: dict[str, Any] = {"case": row["case"], "lane": row["lane"], "verdict": row["verdict"],
                             "failed": row["failed"], "detail": row["detail"] or "", "why": row["why"] or "",
                             "paths": list(row["paths"][:20])}
-    (unit["old"], old, has_old), (unit["new"], new, has_new) = (_side(folder, row, s, budget) for s in ("old", "new"))
-    unit["nodiff"] = _diff(unit, row, (old, has_old), (new, has_new), budget)
+    (unit["old"], old), (unit["new"], new) = (_side(folder, row, s, budget) for s in ("old", "new"))
+    unit["nodiff"] = _diff(unit, row, old, new, budget)
     return unit
 
 
-def _diff(unit: dict[str, Any], row: Mapping[str, Any], old: tuple[Any, bool], new: tuple[Any, bool],
-          budget: _Budget) -> str:
+def _diff(unit: dict[str, Any], row: Mapping[str, Any], old: Body, new: Body, budget: _Budget) -> str:
     """Set the unit's diff index; return why there is none (the panel's note)."""
-    if not (old[1] and new[1]):
+    if old is None or new is None:
         return "no diff: a side has no body"
     if row["verdict"] == "identical":
         return "no diff: the same bytes"
@@ -154,7 +161,7 @@ def _diff(unit: dict[str, Any], row: Mapping[str, Any], old: tuple[Any, bool], n
     if key not in budget.diff_index:
         if len(budget.diffs) >= DIFF_CAP:
             return f"diff not on this page (over {DIFF_CAP:,} diffs): harness show {row['case']} {row['lane']}"
-        lines = capped(old[0], new[0], DIFF_LINES, f"harness show {row['case']} {row['lane']}")
+        lines = capped(old(), new(), DIFF_LINES, f"harness show {row['case']} {row['lane']}")
         if lines is None:
             return f"diff not on this page (a body too large): harness show {row['case']} {row['lane']}"
         budget.diff_index[key] = len(budget.diffs)
