@@ -67,7 +67,7 @@ def test_the_command_prints_plain_text_when_piped_and_colour_when_asked(
     assert "\x1b[" not in plain.stdout
     assert plain.stdout.splitlines()[0] == f"run {folder.name} (suite bundled, {folder})"  # which run it read
     assert "--- old (observations/bodies/" in plain.stdout and "--- new (observations/bodies/" in plain.stdout
-    assert '\n+      "oneOf": [\n' in plain.stdout  # the root composition the new side ships, as an added line
+    assert '\n+        "oneOf": [\n' in plain.stdout  # the root composition the new side ships, as an added line
     assert "anthropic.root-composition" in plain.stdout  # the declared rejection on the new side
     coloured = subprocess.run(args, capture_output=True, text=True, check=False,
                               env={"PATH": "/usr/bin", "FORCE_COLOR": "1"})
