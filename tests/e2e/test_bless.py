@@ -71,6 +71,7 @@ def test_bless_needs_a_case_or_all(tmp_path: Path) -> None:
     assert got.returncode == ExitCode.BAD_INPUT and "a case id or glob, or --all" in got.stderr
 
 
+@pytest.mark.expensive  # three runs; tests/unit/evidence/test_accept.py holds the same grouping, cheaply
 def test_bless_all_writes_one_block_per_case_and_change_that_loads_once_its_reasons_are_written(
         tmp_path: Path) -> None:
     # the scenario: `strict: true` added to every tool, 2 cases x 16 lanes sharing the path
