@@ -54,7 +54,7 @@ border-left:3px solid #444;padding:0 1em 1em;box-shadow:-4px 0 12px rgba(0,0,0,.
 #panel .close{float:right;font-size:20px;text-decoration:none;color:#444;padding:.3em}
 pre{background:#f6f8fa;padding:.5em;margin:.3em 0;overflow:auto;max-height:40em;font-size:12px}
 pre .add{background:#ccffd8;display:block}pre .del{background:#ffc1c0;display:block}
-pre .hunk{color:#0550ae;background:#ddf4ff;display:block}.note{color:#555}
+pre .hunk{color:#0550ae;background:#ddf4ff;display:block}.note{color:#555;overflow-wrap:anywhere}
 """
 
 _JS = """
