@@ -142,6 +142,8 @@ def _count(rows: list[bytes], left: int, colour: tuple[int, int, int]) -> int:
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if BROWSER is None:  # before the run: nothing to open it with
+        pytest.skip("no headless Chromium (Debian: apt-get install chromium)")
     suite = tmp_path_factory.mktemp("suite")
     for name, text in SUITE.items():
         (suite / name).write_text(text)
