@@ -103,10 +103,15 @@ def _built_elsewhere(raw: dict[str, Any], role: str, root: Path) -> PipelineSpec
 
 
 def _python_path(raw: dict[str, Any], root: Path) -> str | None:
-    """The side's interpreter: a path (``./venv/bin/python``) resolved against the suite folder."""
+    """The side's interpreter: a path (``./venv/bin/python``) made absolute against the suite
+    folder, its folders resolved but never its last link. A virtualenv's ``bin/python`` is a
+    symlink to the base interpreter, and Python finds the venv (its ``pyvenv.cfg``, so its
+    site-packages) from the path it was started by: following the link runs the base interpreter
+    without the venv's packages."""
     python = raw.get("python")
     if python and ("/" in python or python.startswith(".")):
-        return str((root / python).resolve())
+        given = root / python
+        return str(given.parent.resolve() / given.name)
     return python
 
 

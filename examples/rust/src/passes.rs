@@ -83,9 +83,13 @@ fn merge_branch_properties(schema: &mut Map<String, Value>) {
     }
 }
 
-/// Remove root keywords, keeping the order of the rest (serde_json's remove would swap it).
+/// Remove root keywords one after the other, as seed 001's Rust does: with `preserve_order`
+/// serde_json's `Map::remove` is a swap_remove (the last key takes the removed key's place),
+/// the key order the built-in subject models too (its `registry.swap_remove`).
 fn strip(schema: &mut Map<String, Value>, keywords: &[&str]) {
-    schema.retain(|key, _| !keywords.contains(&key.as_str()));
+    for keyword in keywords {
+        schema.remove(*keyword);
+    }
 }
 
 fn prune_dangling_required(schema: &mut Map<String, Value>) {

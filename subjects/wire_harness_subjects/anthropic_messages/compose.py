@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from wire_harness_subjects.anthropic_messages.registry import swap_remove
+
 __all__ = [
     "ensure_properties_object",
     "first_composition",
@@ -58,6 +60,7 @@ def merge_branch_properties(schema: dict[str, Any], keywords: tuple[str, ...]) -
 
 
 def strip_keywords(schema: dict[str, Any], keywords: tuple[str, ...]) -> None:
-    """Remove ``keywords`` from the root only; nested schemas keep theirs."""
+    """Remove ``keywords`` from the root only, one after the other in that order, each as the
+    Rust ``Map::remove`` does (``registry.swap_remove``); nested schemas keep theirs."""
     for keyword in keywords:
-        schema.pop(keyword, None)
+        swap_remove(schema, keyword)

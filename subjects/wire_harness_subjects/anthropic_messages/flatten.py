@@ -18,7 +18,7 @@ from wire_harness_subjects.anthropic_messages.compose import (
     strip_keywords,
 )
 from wire_harness_subjects.anthropic_messages.notes import constraint_note
-from wire_harness_subjects.anthropic_messages.registry import normalize, prune_dangling_required
+from wire_harness_subjects.anthropic_messages.registry import normalize, prune_dangling_required, swap_remove
 
 __all__ = ["combine_notes", "dependent_note", "flatten", "strip_dependent_keywords"]
 
@@ -40,8 +40,10 @@ def strip_dependent_keywords(value: Any) -> bool:
     """Remove ``dependentRequired`` / ``dependentSchemas`` at every depth; True if any went."""
     dropped = False
     if isinstance(value, dict):
-        dropped = value.pop("dependentRequired", None) is not None
-        dropped = value.pop("dependentSchemas", None) is not None or dropped
+        for keyword in ("dependentRequired", "dependentSchemas"):
+            if keyword in value:  # present, whatever its value (a JSON null too), as in Rust
+                swap_remove(value, keyword)
+                dropped = True
         for child in value.values():
             dropped = strip_dependent_keywords(child) or dropped
     elif isinstance(value, list):

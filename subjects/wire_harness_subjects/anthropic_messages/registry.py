@@ -14,6 +14,11 @@ node, then the same on every child (object values and array items alike, as the 
 The last rewrite runs after the prune at the same node, so a collapsed branch can spread a
 ``required`` naming a property that does not exist; the narrowing pass prunes again for that.
 Everything here mutates in place and returns the (possibly same) value.
+
+Key order is part of the bytes a pipeline ships, so every key removal goes through
+``swap_remove``: the Rust code removes with serde_json's ``Map::remove``, which under the
+``preserve_order`` feature (an IndexMap) is ``swap_remove``, moving the last key into the
+removed key's place (serde_json 1.0.87 as Debian ships it; ``examples/rust`` builds on it).
 """
 
 from __future__ import annotations
@@ -26,7 +31,23 @@ __all__ = [
     "inject_bare_object_properties",
     "normalize",
     "prune_dangling_required",
+    "swap_remove",
 ]
+
+
+def swap_remove(node: dict[str, Any], key: str) -> Any:
+    """Remove ``key`` as serde_json's ``Map::remove`` does with ``preserve_order``: the last
+    key takes the removed key's place, the others keep theirs. Returns the value, or None."""
+    if key not in node:
+        return None
+    keys = list(node)
+    at = keys.index(key)
+    value = node.pop(key)
+    if at < len(keys) - 1:
+        items = list(node.items())
+        node.clear()
+        node.update([*items[:at], items[-1], *items[at:-1]])
+    return value
 
 
 def normalize(schema: Any) -> Any:
@@ -63,7 +84,7 @@ def collapse_nullable_union(node: dict[str, Any]) -> None:
         others = [b for b in branches if not _is_null_type(b)]
         if len(nulls) != 1 or len(others) != 1 or not _has_concrete_type(others[0]):
             continue
-        del node[keyword]
+        swap_remove(node, keyword)
         for key, value in others[0].items():
             node[key] = value  # the typed branch's keys overwrite the parent's, as upstream does
         node["nullable"] = True
@@ -91,7 +112,7 @@ def prune_dangling_required(node: Any) -> None:
     if kept:
         node["required"] = kept
     else:
-        del node["required"]
+        swap_remove(node, "required")
 
 
 def collapse_single_element_union(node: dict[str, Any]) -> None:
@@ -100,7 +121,7 @@ def collapse_single_element_union(node: dict[str, Any]) -> None:
         branches = node.get(keyword)
         if not isinstance(branches, list) or len(branches) != 1:
             continue
-        del node[keyword]
+        swap_remove(node, keyword)
         only = branches[0]
         if isinstance(only, dict):
             for key, value in only.items():

@@ -1,8 +1,12 @@
 """Reading one case input: the mode, the tool call, the repair switch.
 
-    mode:   request (default) | live | resume
-    call:   {name, arguments: a JSON string, origin_provider?}    (live and resume)
-    repair: false (default) | true
+    mode:            request (default) | live | resume
+    call:            {name, arguments: a JSON string, origin_provider?}    (live and resume)
+    repair:          false (default) | true
+    standard_schema: [tool names]    tools their author declared with an executable (Standard
+                                     Schema, e.g. Zod) schema; the case's input_schema is its
+                                     JSON Schema form. The engine holds the executable one, and
+                                     that is what the pull request's resume hook is handed.
 
 A case that gets these wrong is a broken case, not a behaviour of the code under test, so it
 raises ValueError naming the key (the build stage records it as the pipeline's error).
@@ -15,9 +19,11 @@ from typing import Any
 
 from wire_harness_subjects.openai_strict_resume.adapters import adapter_for
 
-__all__ = ["INPUT_KEYS", "INPUT_SCHEMA", "MODES", "Call", "read_call", "read_mode", "read_repair"]
+__all__ = ["EXECUTABLE", "INPUT_KEYS", "INPUT_SCHEMA", "MODES", "Call", "read_call", "read_mode", "read_repair"]
 
-INPUT_KEYS = frozenset({"mode", "call", "repair"})
+INPUT_KEYS = frozenset({"mode", "call", "repair", "standard_schema"})
+# set on the call's tool (a copy) when the case declares that tool with an executable schema
+EXECUTABLE = "executable_schema"
 MODES = ("request", "live", "resume")
 
 # Checked by the loader, so a mistyped case input is an error with its file and line at load
@@ -27,6 +33,7 @@ INPUT_SCHEMA: dict[str, Any] = {
     "properties": {
         "mode": {"enum": list(MODES)},
         "repair": {"type": "boolean"},
+        "standard_schema": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
         "call": {
             "type": "object",
             "additionalProperties": False,
@@ -82,4 +89,8 @@ def read_call(data: dict[str, Any]) -> Call:
     tools = {tool["name"]: tool for tool in data.get("tools", ())}
     if raw.get("name") not in tools:
         raise _bad("call.name", f"a tool of this case ({', '.join(tools)})", raw.get("name"))
-    return Call(tools[raw["name"]], raw["arguments"], origin)
+    executable = data.get("standard_schema", [])
+    if not isinstance(executable, list) or not set(executable) <= set(tools):
+        raise _bad("standard_schema", f"names of tools of this case ({', '.join(tools)})", executable)
+    tool = tools[raw["name"]]
+    return Call({**tool, EXECUTABLE: True} if tool["name"] in executable else tool, raw["arguments"], origin)

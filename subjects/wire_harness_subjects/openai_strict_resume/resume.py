@@ -12,6 +12,18 @@ consulted: that is the review's wrong-provider finding, unfixed at the head, so 
 produced and resumed through the OpenAI adapter loses a null that was the model's own. The
 review's fix (normalize with the originating adapter) is a declared mutant in
 cases/openai_strict_resume/seed003.ledger.yaml.
+
+The hook is handed the tools as the engine holds them. For a tool declared with an executable
+(Standard Schema, e.g. Zod) schema that is no JSON Schema, so no map of widened fields is built
+and every strict null stays: the review's other finding ("approved Zod tools can still fail with
+repair disabled"), unfixed at the head. The published normalizer behaves so too:
+@tanstack/openai-base 0.10.15's ``createToolInputNormalizer`` handed a Zod schema as is keeps
+``date: null`` (docs/fidelity.md). The review's fix (convert the schema first) is a declared
+mutant as well.
+
+Neither revision is a release: no published @tanstack/ai up to 0.58.0 has the hook, or checks
+a JSON Schema tool's input on resume, or a repair option (docs/fidelity.md; examples/tanstack
+plays the releases).
 """
 
 from __future__ import annotations
@@ -20,7 +32,7 @@ from typing import Any
 
 from wire_harness_subjects.openai_strict_resume.adapters import adapter_for
 from wire_harness_subjects.openai_strict_resume.check import check_input
-from wire_harness_subjects.openai_strict_resume.inputs import Call
+from wire_harness_subjects.openai_strict_resume.inputs import EXECUTABLE, Call
 from wire_harness_subjects.openai_strict_resume.nulls import remove_strict_nulls
 from wire_harness_subjects.openai_strict_resume.run import parse_arguments, run_tool
 from wire_harness_subjects.openai_strict_resume.strict import make_strict
@@ -44,5 +56,7 @@ def resume_new(call: Call, lane: dict[str, Any], repair: bool) -> dict[str, Any]
 def normalize_tool_input(provider: str, tool: dict[str, Any], arguments: Any) -> Any:
     """The ``normalizeToolInput`` hook of ``provider``'s adapter; arguments unchanged without one."""
     if not adapter_for(provider).resume_hook:
+        return arguments
+    if tool.get(EXECUTABLE):  # an executable schema: no JSON Schema to build the map from
         return arguments
     return remove_strict_nulls(arguments, make_strict(tool["input_schema"]).widened)

@@ -124,7 +124,7 @@ def test_an_input_schema_that_is_not_a_json_schema_is_refused_by_tool_name() -> 
 def test_the_subject_resolves_by_name_and_serves_its_lane_wires() -> None:
     assert resolve_subject("openai_strict_resume") is SUBJECT
     assert SUBJECT.wires == {"openai-chat", "openai-responses", "mistral-chat", "anthropic-resume"}
-    assert SUBJECT.input_keys == {"mode", "call", "repair"}
+    assert SUBJECT.input_keys == {"mode", "call", "repair", "standard_schema"}
 
 
 def test_the_bundled_cases_and_lanes_load_on_their_own(tmp_path: Path) -> None:
