@@ -29,9 +29,11 @@ from harness._reject.preload import preload
 from harness._reject.report import render_markdown
 from harness._reject.rules import Rule
 from harness._reject.silenced import silenced_rules
+from harness._reject.unselected import LaneSelections
 
 __all__ = ["SECTION_VERSION", "cached_catalog", "catalog_of", "evaluate", "exit_code", "exit_reason", "finding",
-           "findings_for_body", "ok_reason", "persisting_undeclared", "preload", "render_markdown", "undeclared_new"]
+           "findings_for_body", "ok_reason", "persisting_undeclared", "preload", "render_markdown", "undeclared_new",
+           "unselected"]
 
 SECTION_VERSION = 1
 Key = tuple[str, str, str]
@@ -185,8 +187,10 @@ def _lost(catalog: Catalog, findings: list[dict[str, Any]],
     return out
 
 
-def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observation]) -> list[dict[str, Any]]:
-    """One finding per observed case x lane x side, in case, lane and side order."""
+def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observation],
+              selections: dict[str, LaneSelections]) -> list[dict[str, Any]]:
+    """One finding per observed case x lane x side, in case, lane and side order; ``selections``
+    gets what each lane's rules selected (``harness._reject.unselected``)."""
     findings: list[dict[str, Any]] = []
     for case in suite.cases:
         output = _output_of(suite, case)
@@ -194,9 +198,24 @@ def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observa
             if not _was_run(observations, case.id, lane_id):
                 continue  # this case x lane was not part of the run
             lane = suite.lanes[lane_id]
-            findings.extend(finding(catalog, case, lane, side, observations.get((case.id, lane_id, side)), output)
-                            for side in ("old", "new"))
+            seen = selections.setdefault(lane_id, LaneSelections(catalog.rules.for_lane(lane), lane.wire))
+            for side in ("old", "new"):
+                obs = observations.get((case.id, lane_id, side))
+                found = finding(catalog, case, lane, side, obs, output, seen.reached)
+                if found["status"] in ("known-rejected", "no-known-rejection") and obs is not None:
+                    seen.note(obs.value)
+                findings.append(found)
     return findings
+
+
+def unselected(selections: Mapping[str, LaneSelections]) -> dict[str, dict[str, Any]]:
+    """Per lane, the rules that selected nothing in any of its bodies though their head did."""
+    out: dict[str, dict[str, Any]] = {}
+    for lane, seen in sorted(selections.items()):
+        blind = seen.blind()
+        if blind:
+            out[lane] = {"bodies": seen.bodies, "rules": blind}
+    return out
 
 
 def _summary(findings: list[dict[str, Any]]) -> dict[str, int]:
@@ -232,7 +251,8 @@ def _fail_on(suite: Suite) -> str:
 def evaluate(suite: Suite, observations: Mapping[Key, Observation]) -> dict[str, Any]:
     """The report's ``rejections`` section for every observed case x lane x side."""
     catalog = catalog_of(suite)
-    findings = _findings(suite, catalog, observations)
+    selections: dict[str, LaneSelections] = {}
+    findings = _findings(suite, catalog, observations, selections)
     fail_on = _fail_on(suite)
     return {
         "version": SECTION_VERSION,
@@ -242,6 +262,7 @@ def evaluate(suite: Suite, observations: Mapping[Key, Observation]) -> dict[str,
         "stale_declarations": _stale(suite, findings),
         "fail_on": fail_on,
         "delta": delta(findings, {c.id: c.subject for c in suite.cases}, _lost(catalog, findings, observations)),
+        "unselected": unselected(selections),
     }
 
 

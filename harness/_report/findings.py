@@ -22,7 +22,7 @@ from harness._model import Case, Lane, Observation, Suite
 from harness._reject.delta import FAIL_ON, KINDS, delta, totals
 from harness._reject.silenced import silenced_rules
 from harness._reject.unselected import LaneSelections
-from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding
+from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding, unselected
 from harness._reject.delta import Lost
 from harness._report.sections import Delta, DeltaGroup, Finding, Unselected, RejectionsSection, RejectionSummary, Stale
 from harness._report.stream import OrderedLines
@@ -102,15 +102,6 @@ class RejectionStream:
             found = self.selections[lane.id] = LaneSelections(self.catalog.rules.for_lane(lane), lane.wire)
         return found
 
-    def _unselected(self) -> dict[str, Unselected]:
-        """Per lane, the rules that selected nothing in any of its bodies though their head did."""
-        out: dict[str, Unselected] = {}
-        for lane, seen in sorted(self.selections.items()):
-            blind = seen.blind()
-            if blind:
-                out[lane] = {"bodies": seen.bodies, "rules": blind}
-        return out
-
     def _count(self, slot: int, found: Finding) -> None:
         status = found["status"]
         if status in ("known-rejected", "no-known-rejection"):
@@ -181,5 +172,5 @@ class RejectionStream:
             "stale_declarations": self._stale(),
             "fail_on": self.fail_on,
             "delta": self._delta_section(),
-            "unselected": self._unselected(),
+            "unselected": cast(dict[str, Unselected], unselected(self.selections)),
         }
