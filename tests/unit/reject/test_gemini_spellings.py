@@ -91,3 +91,17 @@ def test_a_clean_body_in_either_spelling_meets_no_rule_schema_fields_by_proto_na
     body = _rest_body({"type": "array", "items": {"type": "string", "min_length": 1}, "max_items": 3})
     for twin in (body, _respelled(body, _SNAKE)):
         assert findings_for_body(catalog, GEMINI, twin) == []
+
+
+def test_a_parameters_json_schema_declaration_is_judged_by_the_declaration_rules_not_the_schema_proto_ones(
+        catalog: Catalog) -> None:
+    """``parametersJsonSchema`` carries plain JSON Schema, which Gemini takes where ``parameters``
+    (the Schema proto) refuses: unions, ``$ref``/``$defs``, ``additionalProperties``. The proto
+    rules must not judge it; the rules on the declaration itself (its name) still do."""
+    schema = {"type": "object", "additionalProperties": False, "$defs": {"tag": {"type": "string"}},
+              "properties": {"q": {"type": ["string", "null"]}, "t": {"$ref": "#/$defs/tag"}}}
+    for field in ("parametersJsonSchema", "parameters_json_schema"):
+        body = {"contents": [], "tools": [{"functionDeclarations": [{"name": "lookup", field: schema}]}]}
+        assert findings_for_body(catalog, GEMINI, body) == []
+        body["tools"][0]["functionDeclarations"][0]["name"] = "github/create_issue"
+        assert {r.id for r, _ in findings_for_body(catalog, GEMINI, body)} == {"gemini.function-name"}
