@@ -78,7 +78,8 @@ def _width() -> int:
               help="With --mutate: mutate only what `git diff REV` touches; any new escape there fails.")
 # -- end baselines --
 @click.option("-q", "--quiet", count=True,
-              help="No progress output; rejections as counts, not a line per group. -qq: counts only (--format summary).")
+              help="No progress output; rejections as counts, not a line per group. "
+                   "-qq: counts only (--format summary).")
 def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
             workers: int | None, timeout: float | None, pin_set: str | None, no_pins: bool, pins_against: str,
             rejections: bool, mutate: bool, old_ref: str | None, new_ref: str | None,

@@ -75,7 +75,8 @@ def _changes(old: Mapping[str, Any] | None, new: Mapping[str, Any],
 Lost = Mapping[tuple[str, str], AbstractSet[str]]
 
 
-def delta(findings: Iterable[Mapping[str, Any]], subject_of: Mapping[str, str], lost: Lost | None = None) -> dict[str, Any]:
+def delta(findings: Iterable[Mapping[str, Any]], subject_of: Mapping[str, str],
+          lost: Lost | None = None) -> dict[str, Any]:
     """The ``delta`` part of the rejections section: counts, then one group per subject, lane and
     rule with the cases in each kind (``undeclared``: introduced ones no case declares).
     ``lost``: per (case, lane), the rules whose constraint the new body deleted

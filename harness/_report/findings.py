@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness._model import Case, Lane, Observation, Suite
-from harness._reject.delta import FAIL_ON, KINDS, delta, totals
+from harness._reject.delta import FAIL_ON, KINDS, Lost, delta, totals
 from harness._reject.silenced import silenced_rules
 from harness._reject.unselected import LaneSelections
 from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding, unselected
-from harness._reject.delta import Lost
-from harness._report.sections import Delta, DeltaGroup, Finding, Unselected, RejectionsSection, RejectionSummary, Stale
+from harness._report.sections import Delta, DeltaGroup, Finding, RejectionsSection, RejectionSummary, Stale, Unselected
 from harness._report.stream import OrderedLines
 
 __all__ = ["INDEX", "RejectionStream", "fail_on_setting"]
