@@ -9,7 +9,9 @@ rejection is silenced and the constraint lost (LiteLLM 1.80 and 1.110 drop a roo
 Judged at each place the rule hit on the old body, against the value at the same place in the
 new body: silenced when that value is gone, or when it is the old value with at least one key the
 rule keys on removed and nothing else changed (every key it kept holds the old value, and it has
-no key the old one lacked). A rewrite changes something else, so it stays a fix.
+no key the old one lacked), nor in the object holding it (a tool whose description now states the
+union, as seed 001's narrowing writes it, is a rewrite). A rewrite changes something else, so it
+stays a fix.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from harness._common.selectors import select
+from harness._common.selectors import compile_selector, location, select
 from harness._errors import ConfigError
 from harness._reject.rules import Rule
 
@@ -77,6 +79,28 @@ def _dropped(rule: Rule, old: Any, new: list[Any]) -> bool:
     return all(value[k] == old[k] for k in value)
 
 
+def _holder_unchanged(place: str, old_body: Any, new_body: Any) -> bool:
+    """Whether the object holding ``place`` says in the new body what it said in the old one,
+    apart from the value at ``place`` itself (a place with no holder: nothing else to say)."""
+    try:
+        parts = [arg for _, arg in compile_selector(place)]
+    except ConfigError:
+        return True
+    if not parts:
+        return True
+    holder, key = location(parts[:-1]), parts[-1]
+    before, after = _at(old_body, holder), _at(new_body, holder)
+    if not before or not after:
+        return True
+    if isinstance(before[0], Mapping) and isinstance(after[0], Mapping):
+        return _without(before[0], key) == _without(after[0], key)
+    return True
+
+
+def _without(value: Mapping[str, Any], key: Any) -> dict[str, Any]:
+    return {k: v for k, v in value.items() if k != key}
+
+
 def silenced(rule: Rule, locations: Iterable[str], old_body: Any, new_body: Any) -> bool:
     """Whether a rejection the new body no longer has was silenced at every place it hit the old
     body (``locations``: the old finding's, for this rule): the constraint was deleted, not fixed."""
@@ -86,6 +110,8 @@ def silenced(rule: Rule, locations: Iterable[str], old_body: Any, new_body: Any)
     for place in places:
         before = _at(old_body, place)
         if not before or not _dropped(rule, before[0], _at(new_body, place)):
+            return False
+        if not _holder_unchanged(place, old_body, new_body):
             return False
     return True
 

@@ -143,6 +143,16 @@ def test_a_new_side_that_rewrites_the_root_one_of_into_properties_is_fixed(tmp_p
     assert (summary["fixed"], summary["silenced"]) == (1, 0)
 
 
+def test_a_new_side_that_moves_the_union_into_the_tool_description_is_fixed(tmp_path: Path) -> None:
+    """Seed 001's narrowing: the root union leaves input_schema and the tool's description states it."""
+    suite, obs = _suite(tmp_path, None, _one_tool(_UNION))
+    narrowed = _one_tool({"type": "object"})
+    narrowed["tools"][1]["description"] = "Exactly one of these parameter groups must be provided: `a` | `b`."
+    obs["c1", "gw", "new"] = Observation("c1", "gw", "new", "ok", None, narrowed)
+    summary = evaluate(suite, obs)["delta"]["summary"]
+    assert (summary["fixed"], summary["silenced"]) == (1, 0)
+
+
 def test_a_new_side_that_drops_the_tool_carrying_the_union_is_silenced(tmp_path: Path) -> None:
     suite, obs = _suite(tmp_path, None, _one_tool(_UNION))
     gone = {"model": "m", "tools": [{"name": "ok", "input_schema": {"type": "object", "properties": {}}}]}
