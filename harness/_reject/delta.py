@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any, TypeGuard
 
-__all__ = ["FAIL_ON", "KINDS", "delta", "failing", "totals"]
+__all__ = ["FAIL_ON", "KINDS", "delta", "failing", "persisting_undeclared", "totals"]
 
 FAIL_ON = ("introduced", "any")
 KINDS = ("introduced", "fixed", "silenced", "persisting")
@@ -56,6 +56,17 @@ def failing(findings: Iterable[Mapping[str, Any]], fail_on: str) -> list[tuple[s
         inherited = _rules(sides.get("old")) if fail_on == "introduced" else set()
         out += [(case, lane, rule) for rule in sorted(_rules(sides.get("new"), undeclared_only=True) - inherited)]
     return out
+
+
+def persisting_undeclared(section: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """(case, lane, rule) of each undeclared known rejection of the new pipeline that the old one
+    had too, when the run fails only on introduced ones (a rejections section's ``findings`` and
+    ``fail_on``): what a first run (old = new, no baseline) passes without a word unless it is said."""
+    if section.get("fail_on") != "introduced":
+        return []
+    findings = list(section.get("findings", []))
+    introduced = set(failing(findings, "introduced"))
+    return [key for key in failing(findings, "any") if key not in introduced]
 
 
 _LISTS = (*KINDS, "undeclared")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness._reject.delta import KINDS, failing
+from harness._reject.delta import KINDS, failing, persisting_undeclared
 
 __all__ = ["FORMS", "MAX_NAMES", "MAX_RECEIPTS", "MAX_ROWS", "delta_line", "headline", "render_markdown", "text_lines",
            "warning_lines"]
@@ -357,8 +357,6 @@ def delta_line(section: Mapping[str, Any]) -> str | None:
 def warning_lines(section: Mapping[str, Any]) -> list[str]:
     """What must not pass unremarked, even quiet: undeclared rejections the run passes because the
     old side had them too (a first run), and rules that never saw what they judge."""
-    from harness._reject.verdicts import persisting_undeclared
-
     lines = []
     kept = persisting_undeclared(section)
     if kept:

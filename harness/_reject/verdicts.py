@@ -23,7 +23,7 @@ from harness._exitcodes import ExitCode
 from harness._model import Case, Lane, Observation, Suite
 from harness._reject.cassettes import Catalog, Interaction, load_catalog
 from harness._reject.compiled import compiled
-from harness._reject.delta import FAIL_ON, delta, failing
+from harness._reject.delta import FAIL_ON, delta, failing, persisting_undeclared
 from harness._reject.match import Hit
 from harness._reject.preload import preload
 from harness._reject.report import render_markdown
@@ -307,17 +307,6 @@ def _append_new(names: list[str], name: str) -> None:
 
 def _few(names: list[str], shown: int = 2) -> str:
     return ", ".join(names[:shown]) + (f" +{len(names) - shown}" if len(names) > shown else "")
-
-
-def persisting_undeclared(section: Mapping[str, Any]) -> list[tuple[str, str, str]]:
-    """(case, lane, rule) of each undeclared known rejection of the new pipeline that the old one
-    had too, when the run fails only on introduced ones: what a first run (old = new, no
-    baseline) passes without a word unless it is said."""
-    if section.get("fail_on") != "introduced":
-        return []
-    findings = list(section.get("findings", []))
-    introduced = set(failing(findings, "introduced"))
-    return [key for key in failing(findings, "any") if key not in introduced]
 
 
 def ok_reason(section: Mapping[str, Any]) -> str | None:
