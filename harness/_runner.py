@@ -122,6 +122,7 @@ class RejectionStage(Protocol):
 
     def exit_code(self, section: RejectionsSection) -> ExitCode: ...
     def exit_reason(self, section: RejectionsSection, limit: int = 3) -> str: ...
+    def ok_reason(self, section: RejectionsSection) -> str | None: ...
     def preload(self, suite: Suite) -> None: ...
 
 
@@ -193,6 +194,13 @@ def _stage_codes(sections: Sections) -> list[tuple[ExitCode, str]]:
     return codes
 
 
+def _ok_reason(sections: Sections) -> str:
+    """"clean", unless undeclared rejections the old side shared passed unremarked (a first run)."""
+    if sections.rejections is None:
+        return "clean"
+    return _rejection_stage().ok_reason(sections.rejections) or "clean"
+
+
 def _exit(report: Report, sections: Sections) -> tuple[ExitCode, str]:
     codes: list[tuple[ExitCode, str]] = []
     failed = report["summary"]["failed"]
@@ -200,7 +208,7 @@ def _exit(report: Report, sections: Sections) -> tuple[ExitCode, str]:
         codes.append((ExitCode.DIVERGENCE, f"{failed} failing case x lane verdict(s)"))
     codes += _pin_codes(sections.pins) + _stage_codes(sections)
     if not codes:
-        return ExitCode.OK, "clean"
+        return ExitCode.OK, _ok_reason(sections)
     best = combine(*(c for c, _ in codes))
     return best, "; ".join(reason for c, reason in codes if c == best)
 

@@ -22,15 +22,15 @@ def command() -> None:
 
 
 @command.command("build")
-@click.option("--receipts", "receipts", type=click.Path(path_type=Path), required=True,
-              help="receipts.jsonl to transcribe")
+@click.option("--receipts", "receipts", type=click.Path(path_type=Path), required=True, multiple=True,
+              help="receipts.jsonl to transcribe (repeatable: the shared transcriptions and a project's own)")
 @click.option("--rules", "rules_dir", type=click.Path(path_type=Path), default=Path("cases/rules"),
               show_default=True, help="folder of *.rules.yaml naming the receipts each rule backs")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("cassettes"), show_default=True)
-def build(receipts: Path, rules_dir: Path, out: Path) -> int:
+def build(receipts: tuple[Path, ...], rules_dir: Path, out: Path) -> int:
     """Rebuild cassettes and manifest from receipts, deterministically."""
     rules = load_rules(_rules_files(rules_dir), rules_dir)
-    counts = build_catalog(receipts, rules, out)
+    counts = build_catalog(list(receipts), rules, out)
     click.echo(f"built {counts['cassettes']} cassettes, {counts['interactions']} interactions "
                f"({counts['receipts']} receipts) for {counts['rules']} rules in {out}")
     return ExitCode.OK

@@ -17,6 +17,7 @@ from harness._differential import build
 from harness._exitcodes import ExitCode
 from harness._load.suite import load_suite
 from harness._model import Observation, Suite
+from harness._reject.report import warning_lines
 from harness._reject.verdicts import catalog_of, evaluate, preload
 
 __all__ = ["command", "lane_section", "nothing_to_check"]
@@ -89,12 +90,15 @@ def command(lane: str, suite_dir: Path, side: str, as_json: bool) -> int:
     sides = _SIDES[side]
     findings = _met(section, sides)
     note = str(section.get("nothing_to_check", ""))
+    blind = (section.get("unselected") or {}).get(lane)
     if as_json:
-        _print_json(lane, findings, note)
+        _print_json(lane, findings, note, blind)
     elif note:
         click.echo(f"{lane}: 0 bodies checked: {note} (exit 0: nothing failed, nothing was checked)", err=True)
     else:
         _print_findings(lane, section, findings, sides)
+        for line in warning_lines({"unselected": {lane: blind}} if blind else {}):
+            click.echo(line.strip(), err=True)
     return ExitCode.KNOWN_REJECTION if _undeclared(findings) else ExitCode.OK
 
 
@@ -108,10 +112,12 @@ def _undeclared(findings: list[dict[str, Any]]) -> bool:
     return any(not r["expected"] for f in findings for r in f["rejections"])
 
 
-def _print_json(lane: str, findings: list[dict[str, Any]], note: str) -> None:
+def _print_json(lane: str, findings: list[dict[str, Any]], note: str, blind: dict[str, Any] | None) -> None:
     shown: dict[str, Any] = {"lane": lane, "findings": findings}
     if note:
         shown["nothing_to_check"] = note
+    if blind:
+        shown["unselected"] = blind  # rules whose select reached nothing in the lane's bodies
     click.echo(json.dumps(shown, indent=2, ensure_ascii=False))
 
 

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from harness._cli.args import default_suite, not_nan
 from harness._cli.output import interactive, progress, render_text
+from harness._cli.summary import summary_lines
 from harness._differential import units
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
@@ -37,8 +38,8 @@ def _width() -> int:
 @click.argument("suite", required=False, type=click.Path(path_type=Path))
 @click.option("--case", "cases", multiple=True, help="Only case ids matching this glob (repeatable).")
 @click.option("--lane", "lanes", multiple=True, help="Only lanes matching this glob (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
-              show_default=True, help="What to print on stdout.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "summary"]), default="text",
+              show_default=True, help="What to print on stdout (summary: counts only, a line per stage; also -qq).")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
               help="Folder for reports/<run-id>/ and reports/latest.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
@@ -76,12 +77,14 @@ def _width() -> int:
 @click.option("--in-diff", "in_diff", metavar="REV", default=None,
               help="With --mutate: mutate only what `git diff REV` touches; any new escape there fails.")
 # -- end baselines --
-@click.option("-q", "--quiet", is_flag=True, help="No progress output; rejections as counts, not a line per group.")
+@click.option("-q", "--quiet", count=True,
+              help="No progress output; rejections as counts, not a line per group. "
+                   "-qq: counts only (--format summary).")
 def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], fmt: str, out: Path,
             workers: int | None, timeout: float | None, pin_set: str | None, no_pins: bool, pins_against: str,
             rejections: bool, mutate: bool, old_ref: str | None, new_ref: str | None,
             fail_on_rejections: str | None, versions: str | None, baseline: Path | None, fail_on: str | None,
-            in_diff: str | None, quiet: bool) -> int:
+            in_diff: str | None, quiet: int) -> int:
     """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
     loaded = _matrix(_loaded(suite, pin_set), versions)
     if fail_on_rejections:
@@ -94,9 +97,9 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
                          timeout=timeout, out=out, revisions=revisions, baseline=baseline, fail_on=fail_on,
                          mutation_options={"progress": not quiet, **({"in_diff": in_diff} if in_diff else {})})
     total = len(units(loaded, cases, lanes, timeout))  # no --case/--lane: an empty filter, every unit
-    with progress(total, quiet) as tick:
+    with progress(total, quiet > 0) as tick:
         result = run(loaded, options, tick)
-    _show(result, fmt, quiet)
+    _show(result, "summary" if quiet > 1 and fmt == "text" else fmt, quiet > 0)
     return int(ExitCode(result.code))
 
 
@@ -129,6 +132,8 @@ def _show(result: RunResult, fmt: str, quiet: bool) -> None:
         click.echo(f"harness: {result.report['exit']['reason']}", err=True)
     if fmt in _SAVED:  # the rows are streamed into the file, not held in memory
         click.echo((result.folder / _SAVED[fmt]).read_text(), nl=False)
+    elif fmt == "summary":
+        click.echo("\n".join(summary_lines(result.report)))
     else:
         render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()),
                     quiet)

@@ -4,6 +4,9 @@
     tools[0].name                one value
     messages[*].content[*].type  any depth of [*]
     input_schema.properties.*    every value of an object (``*`` as a key step)
+    tools[*].(function_declarations|functionDeclarations)
+                                 either key, where a provider accepts two spellings of one field
+                                 (not a wildcard: it numbers no ``{N}`` capture)
     $                            the whole value (also the empty selector)
 
 Each match comes with its location in the same syntax with concrete indices and keys
@@ -23,10 +26,12 @@ from harness._errors import ConfigError, InputError, Place
 
 __all__ = ["Selector", "check_selectors", "compile_selector", "location", "select", "walk"]
 
-_STEP = re.compile(r'\.?(?:(?P<key>[A-Za-z_$][\w$-]*)|"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<star>\*))'
+_STEP = re.compile(r'\.?(?:(?P<key>[A-Za-z_$][\w$-]*)|"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<star>\*)'
+                   r"|\((?P<keys>[A-Za-z_$][\w$-]*(?:\|[A-Za-z_$][\w$-]*)+)\))"
                    r"|\[(?:(?P<index>-?\d+)|(?P<all>\*))\]")
 
-Step = tuple[str, Any]  # ("key", name) | ("index", n) | ("any-key", None) | ("any-index", None)
+# ("key", name) | ("keys", (name, ...)) | ("index", n) | ("any-key", None) | ("any-index", None)
+Step = tuple[str, Any]
 Selector = tuple[Step, ...]
 
 
@@ -53,6 +58,8 @@ def _step(m: re.Match[str]) -> Step:
         return ("key", json.loads(f'"{m["quoted"]}"'))
     if m["star"] is not None:
         return ("any-key", None)
+    if m["keys"] is not None:
+        return ("keys", tuple(m["keys"].split("|")))
     if m["index"] is not None:
         return ("index", int(m["index"]))
     return ("any-index", None)
@@ -103,6 +110,10 @@ def _by_index(value: Any, index: int) -> Iterable[tuple[str | int, Any]]:
     return []
 
 
+def _by_keys(value: Any, keys: tuple[str, ...]) -> Iterable[tuple[str | int, Any]]:
+    return [(k, value[k]) for k in keys if k in value] if isinstance(value, dict) else []
+
+
 def _every_key(value: Any, _: None) -> Iterable[tuple[str | int, Any]]:
     return value.items() if isinstance(value, dict) else []
 
@@ -112,7 +123,7 @@ def _every_index(value: Any, _: None) -> Iterable[tuple[str | int, Any]]:
 
 
 _CHILDREN: dict[str, Callable[[Any, Any], Iterable[tuple[str | int, Any]]]] = {
-    "key": _by_key, "index": _by_index, "any-key": _every_key, "any-index": _every_index}
+    "key": _by_key, "keys": _by_keys, "index": _by_index, "any-key": _every_key, "any-index": _every_index}
 
 
 def walk(value: Any, steps: Selector) -> Iterator[tuple[list[str | int], Any]]:

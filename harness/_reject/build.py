@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -345,9 +345,10 @@ def _kept_entries(out: Path, built: set[str]) -> list[dict[str, Any]]:
             and e.get("cassette") not in built]
 
 
-def _check_inputs(receipts_path: Path, rules: RuleSet) -> None:
-    if not receipts_path.is_file():
-        raise ConfigError("--receipts", str(receipts_path), "an existing receipts.jsonl")
+def _check_inputs(receipts_paths: Sequence[Path], rules: RuleSet) -> None:
+    for receipts_path in receipts_paths:
+        if not receipts_path.is_file():
+            raise ConfigError("--receipts", str(receipts_path), "an existing receipts.jsonl")
     if not rules.rules:
         # stale built cassettes are deleted below: with no rules that would be the whole catalog
         raise ConfigError("--rules", "(no rules)", "at least one rule (nothing was built or deleted)")
@@ -389,12 +390,27 @@ def _counts(rules: RuleSet, files: Mapping[str, str], manifest: list[dict[str, A
             "interactions": len(manifest), "receipts": sum(1 for e in manifest if e["outcome"] == "rejected")}
 
 
-def build_catalog(receipts_path: Path, rules: RuleSet, out: Path) -> dict[str, int]:
-    """Write every cassette and the manifest under ``out``; returns counts. Stale builds are removed."""
-    _check_inputs(receipts_path, rules)
+def _all_receipts(paths: Sequence[Path]) -> dict[str, dict[str, Any]]:
+    """Every receipts file's receipts by id; an id two files give is bad input naming the second."""
+    out: dict[str, dict[str, Any]] = {}
+    where: dict[str, Path] = {}
+    for path in paths:
+        for rid, rec in load_receipts(path).items():
+            if rid in out:
+                raise InputError(Place(str(path)), "receipt ids unique across the receipts files",
+                                 f"{rid!r}, also in {where[rid]}")
+            out[rid], where[rid] = rec, path
+    return out
+
+
+def build_catalog(receipts: Path | Sequence[Path], rules: RuleSet, out: Path) -> dict[str, int]:
+    """Write every cassette and the manifest under ``out`` from one receipts file or several (the
+    shared transcriptions and a project's own); returns counts. Stale builds are removed."""
+    paths = [receipts] if isinstance(receipts, Path) else list(receipts)
+    _check_inputs(paths, rules)
     secrets = tuple(env_secrets())
     manifest: list[dict[str, Any]] = []
-    files = _cassettes(rules, load_receipts(receipts_path), manifest, secrets)
+    files = _cassettes(rules, _all_receipts(paths), manifest, secrets)
     kept = _kept_entries(out, set(files))
     manifest.extend(kept)
     files[MANIFEST_NAME] = _manifest_text(manifest)

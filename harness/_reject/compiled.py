@@ -239,6 +239,10 @@ def _by_key(found: Reached, key: Any) -> Reached:
     return [([*at, key], v[key]) for at, v in found if isinstance(v, dict) and key in v]
 
 
+def _by_keys(found: Reached, keys: Any) -> Reached:
+    return [([*at, k], v[k]) for at, v in found if isinstance(v, dict) for k in keys if k in v]
+
+
 def _by_index(found: Reached, i: Any) -> Reached:
     return [([*at, i % len(v)], v[i]) for at, v in found if isinstance(v, list) and -len(v) <= i < len(v)]
 
@@ -252,7 +256,7 @@ def _every_entry(found: Reached, _: Any) -> Reached:
 
 
 _STEPS: dict[str, Callable[[Reached, Any], Reached]] = {
-    "key": _by_key, "index": _by_index, "any-index": _every_item, "any-key": _every_entry,
+    "key": _by_key, "keys": _by_keys, "index": _by_index, "any-index": _every_item, "any-key": _every_entry,
 }
 
 
@@ -273,6 +277,7 @@ class _Group:
     """Rules with one ``select`` and one ``within``: one selection, one walk per selected value."""
 
     def __init__(self, select: str, within: str | None) -> None:
+        self.text = select
         self.select: Selector = compile_selector(select)
         self.within: Selector | None = compile_selector(within) if within is not None else None
         self.wild = tuple(i for i, (kind, _) in enumerate(self.select) if kind in ("any-index", "any-key"))
@@ -377,13 +382,16 @@ class CompiledRules:
             groups[key].add(_plan(i, rule))
         self.groups = list(groups.values())
 
-    def fire(self, body: Any) -> list[tuple[Rule, Hit]]:
-        """(rule, hit) for every rule that fires on ``body``: rule by rule, in document order."""
+    def fire(self, body: Any, reached: set[str] | None = None) -> list[tuple[Rule, Hit]]:
+        """(rule, hit) for every rule that fires on ``body``: rule by rule, in document order.
+        ``reached`` gets the ``select`` of every rule whose selection found something in it."""
         per_rule: list[list[Hit]] = [[] for _ in self.rules]
         walks: dict[int, Tree] = {}  # the body is alive meanwhile: ids are not reused
         selections: dict[Selector, Reached] = {}
         for group in self.groups:
             group.fire(body, per_rule, walks, selections)
+        if reached is not None:
+            reached.update(g.text for g in self.groups if selections.get(g.select))
         return [(rule, hit) for rule, hits in zip(self.rules, per_rule, strict=True) for hit in hits]
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness._reject.delta import KINDS, failing
+from harness._reject.delta import KINDS, failing, persisting_undeclared
 
-__all__ = ["FORMS", "MAX_NAMES", "MAX_RECEIPTS", "MAX_ROWS", "render_markdown", "text_lines"]
+__all__ = ["FORMS", "MAX_NAMES", "MAX_RECEIPTS", "MAX_ROWS", "delta_line", "headline", "render_markdown", "text_lines",
+           "warning_lines"]
 
 FORMS = ("full", "short", "findings")  # what report.md's budget asks for (harness/_report/markdown.py)
 
@@ -97,7 +98,7 @@ def _kinds(section: Mapping[str, Any]) -> dict[tuple[str, str, str], str]:
     out: dict[tuple[str, str, str], str] = {}
     for group in (section.get("delta") or {}).get("groups", []):
         for kind in KINDS:
-            for case in group[kind]:
+            for case in group.get(kind, ()):
                 out[(group["lane"], group["rule"], case)] = kind
     return out
 
@@ -162,22 +163,27 @@ def _undeclared(rows: list[Row], kinds: Mapping[tuple[str, str, str], str], fail
 
 def _delta_headline(totals: Mapping[str, Any], fail_on: str) -> str:
     fails = "undeclared introduced" if fail_on == "introduced" else "any undeclared new"
-    return (f"Delta, new against old per case x lane: {totals['introduced']} introduced ({totals['undeclared']} "
-            f"undeclared), {totals['fixed']} fixed, {totals['persisting']} persisting; the run fails on "
+    bodies = totals.get("bodies")
+    pairs = (f"in bodies (case x lane): {bodies['introduced']} introduced ({bodies['undeclared']} undeclared), "
+             f"{bodies['fixed']} fixed, {bodies.get('silenced', 0)} silenced, {bodies['persisting']} persisting; "
+             "per rule: " if bodies else "per case x lane and rule: ")
+    return (f"Delta, new against old {pairs}{totals['introduced']} introduced ({totals['undeclared']} "
+            f"undeclared), {totals['fixed']} fixed, {totals.get('silenced', 0)} silenced (the new body deleted "
+            f"the constraint the rule keys on: not a fix), {totals['persisting']} persisting; the run fails on "
             f"{fails} rejections.")
 
 
 def _delta_row(group: Mapping[str, Any], subjects: bool) -> str:
     """One subject, lane and rule: how many cases of each kind, naming the first few."""
     cells = [*([group["subject"]] if subjects else []), group["lane"], f"`{group['rule']}`"]
-    cells += [f"{len(group[k])}" + (f" ({_names(group[k])})" if group[k] else "") for k in KINDS]
+    cells += [f"{len(group.get(k, []))}" + (f" ({_names(group[k])})" if group.get(k) else "") for k in KINDS]
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 
 def _delta_head(subjects: bool) -> list[str]:
     head = ["subject"] if subjects else []
-    return ["| " + " | ".join([*head, "lane", "rule", "introduced", "fixed", "persisting"]) + " |",
-            "|" + "---|" * (len(head) + 5)]
+    return ["| " + " | ".join([*head, "lane", "rule", *KINDS]) + " |",
+            "|" + "---|" * (len(head) + 2 + len(KINDS))]
 
 
 def _delta(section: Mapping[str, Any]) -> list[str]:
@@ -274,10 +280,21 @@ def _failing_table(section: Mapping[str, Any], undeclared: list[Row], fail_on: s
 def _counts(section: Mapping[str, Any]) -> str:
     summary = section.get("summary", {})
     catalog = section.get("catalog", {})
-    return (f"{summary.get('bodies', 0)} bodies checked against {catalog.get('rules', 0)} rules "
-            f"({catalog.get('receipts', 0)} receipts): {summary.get('new_undeclared', 0)} undeclared and "
-            f"{summary.get('new_expected', 0)} declared rejection(s) on the new pipeline, "
-            f"{summary.get('old', 0)} on the old.")
+    hits = (f"{summary.get('new_undeclared', 0)} undeclared and {summary.get('new_expected', 0)} declared "
+            f"rejection(s) on the new pipeline, {summary.get('old', 0)} on the old")
+    checked = (f"{summary.get('bodies', 0)} bodies checked against {catalog.get('rules', 0)} rules "
+               f"({catalog.get('receipts', 0)} receipts)")
+    if "new_rejected_bodies" not in summary:
+        return f"{checked}: {hits}."
+    return (f"{checked}: {summary['new_rejected_bodies']} new bodies rejected ({summary['new_undeclared_bodies']} "
+            f"with an undeclared rejection), {summary['old_rejected_bodies']} old ones; in hits (one per rule and "
+            f"place): {hits}.")
+
+
+def _warnings(section: Mapping[str, Any]) -> list[str]:
+    """The terminal's warnings, as a quoted block a reviewer cannot miss."""
+    found = warning_lines(section)
+    return ["", *(f"> **{line.strip()}**" for line in found)] if found else []
 
 
 def render_markdown(section: Mapping[str, Any], form: str = "full") -> str:
@@ -288,7 +305,7 @@ def render_markdown(section: Mapping[str, Any], form: str = "full") -> str:
     fail_on = str(section.get("fail_on", "any"))
     if form == "findings":
         return _failing_table(section, undeclared, fail_on)
-    lines = ["## Known rejections", "", _counts(section)]
+    lines = ["## Known rejections", "", _counts(section), *_warnings(section)]
     if not rows:
         lines += ["", "No known rejection on any lane."]
     lines += _delta(section)
@@ -313,17 +330,62 @@ def _rejected_lines(section: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def headline(section: Mapping[str, Any]) -> str:
+    """Bodies rejected per side (the unit a reader counts in), hits per rule and place as detail.
+    A report from before the body counts existed says hits alone, and says so."""
+    s = section["summary"]
+    hits = f"new {s['new_undeclared']} undeclared + {s['new_expected']} declared, old {s['old']}"
+    if "new_rejected_bodies" not in s:
+        return f"rejections: {s['bodies']} bodies checked; hits (rule x place): {hits} (details in report.md)"
+    return (f"rejections: {s['bodies']} bodies checked; new pipeline: {s['new_rejected_bodies']} bodies rejected "
+            f"({s['new_undeclared_bodies']} with an undeclared rejection); old pipeline: "
+            f"{s['old_rejected_bodies']} bodies rejected; hits (rule x place): {hits} (details in report.md)")
+
+
+def delta_line(section: Mapping[str, Any]) -> str | None:
+    """The delta in case x lane pairs when the report has them, else per case x lane x rule."""
+    data = section.get("delta")
+    if not data:
+        return None
+    t = data["summary"]
+    unit, counts = ("bodies", t["bodies"]) if "bodies" in t else ("case x lane x rule", t)
+    return (f"  delta in {unit} (new against old): {counts['introduced']} introduced ({counts['undeclared']} "
+            f"undeclared), {counts['fixed']} fixed, {counts.get('silenced', 0)} silenced (constraint lost, not a "
+            f"fix), {counts['persisting']} persisting; fails on: {section.get('fail_on', 'any')}")
+
+
+def warning_lines(section: Mapping[str, Any]) -> list[str]:
+    """What must not pass unremarked, even quiet: undeclared rejections the run passes because the
+    old side had them too (a first run), and rules that never saw what they judge."""
+    lines = []
+    kept = persisting_undeclared(section)
+    if kept:
+        rules = sorted({rule for _, _, rule in kept})
+        lanes = sorted({lane for _, lane, _ in kept})
+        lines.append(f"  WARNING: {len(kept)} undeclared known rejection(s) on the new pipeline are persisting "
+                     f"({len(rules)} rule(s): {_names(rules)}; lanes: {_names(lanes)}): the old pipeline has them "
+                     "too (old and new the same code, or no baseline yet), so --fail-on-rejections introduced "
+                     "does not fail on them. The provider refuses these bodies: declare each, or run with "
+                     "--fail-on-rejections any.")
+    for lane, blind in sorted((section.get("unselected") or {}).items()):
+        lines.append(f"  WARNING: on {lane}, {len(blind['rules'])} rule(s) selected nothing in {blind['bodies']} "
+                     f"bodies ({_names(blind['rules'])}): the lane's bodies never hold the fields these rules "
+                     "judge, so they pass unjudged; the bodies may spell those fields another way.")
+    return lines
+
+
+def _silenced_lines(section: Mapping[str, Any]) -> list[str]:
+    """One line per lane and rule whose rejection the new pipeline silenced rather than fixed."""
+    groups = [g for g in (section.get("delta") or {}).get("groups", []) if g.get("silenced")]
+    return [f"  SILENCED {g['rule']} on {g['lane']}: {len(g['silenced'])} case(s), the new body deleted what the "
+            f"rule keys on (not a fix): {_names(g['silenced'])}" for g in groups]
+
+
 def text_lines(section: Mapping[str, Any] | None, quiet: bool = False) -> list[str]:
-    """The terminal's lines: counts and the delta; unless ``quiet``, then one line per lane and
-    rule of the new pipeline's undeclared rejections, with how many each side brought."""
+    """The terminal's lines: counts and the delta, and the warnings; unless ``quiet``, then one
+    line per lane and rule silenced, and per lane and rule of the new pipeline's undeclared
+    rejections, with how many each side brought."""
     if not section:
         return ["rejections: not checked"]
-    s = section["summary"]
-    lines = [f"rejections: {s['bodies']} bodies checked; new pipeline: {s['new_undeclared']} undeclared, "
-             f"{s['new_expected']} declared; old pipeline: {s['old']} (details in report.md)"]
-    data = section.get("delta")
-    if data:
-        t = data["summary"]
-        lines.append(f"  delta (new against old): {t['introduced']} introduced ({t['undeclared']} undeclared), "
-                     f"{t['fixed']} fixed, {t['persisting']} persisting; fails on: {section.get('fail_on', 'any')}")
-    return lines if quiet else lines + _rejected_lines(section)
+    lines = [headline(section), *filter(None, [delta_line(section)]), *warning_lines(section)]
+    return lines if quiet else lines + _silenced_lines(section) + _rejected_lines(section)

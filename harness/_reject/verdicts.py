@@ -23,14 +23,17 @@ from harness._exitcodes import ExitCode
 from harness._model import Case, Lane, Observation, Suite
 from harness._reject.cassettes import Catalog, Interaction, load_catalog
 from harness._reject.compiled import compiled
-from harness._reject.delta import FAIL_ON, delta, failing
+from harness._reject.delta import FAIL_ON, delta, failing, persisting_undeclared
 from harness._reject.match import Hit
 from harness._reject.preload import preload
 from harness._reject.report import render_markdown
 from harness._reject.rules import Rule
+from harness._reject.silenced import silenced_rules
+from harness._reject.unselected import LaneSelections
 
 __all__ = ["SECTION_VERSION", "cached_catalog", "catalog_of", "evaluate", "exit_code", "exit_reason", "finding",
-           "findings_for_body", "preload", "render_markdown", "undeclared_new"]
+           "findings_for_body", "ok_reason", "persisting_undeclared", "preload", "render_markdown", "undeclared_new",
+           "unselected"]
 
 SECTION_VERSION = 1
 Key = tuple[str, str, str]
@@ -86,13 +89,15 @@ def _covers(decl: Mapping[str, Any], rule_id: str, lane_id: str, side: str) -> b
             and decl.get("side", "new") in ("both", side))
 
 
-def findings_for_body(catalog: Catalog, lane: Lane, body: Any) -> list[tuple[Rule, Hit]]:
-    """(rule, hit) for every rule of the lane's fronted validators that fires on ``body``."""
-    return compiled(catalog.rules.for_lane(lane)).fire(body)
+def findings_for_body(catalog: Catalog, lane: Lane, body: Any,
+                      reached: set[str] | None = None) -> list[tuple[Rule, Hit]]:
+    """(rule, hit) for every rule of the lane's fronted validators that fires on ``body``;
+    ``reached`` gets the ``select`` of each of those rules whose selection found something."""
+    return compiled(catalog.rules.for_lane(lane)).fire(body, reached)
 
 
 def finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observation | None,
-            output: str) -> dict[str, Any]:
+            output: str, reached: set[str] | None = None) -> dict[str, Any]:
     """One case x lane x side's finding (the runner streams these: harness._report.findings)."""
     base: dict[str, Any] = {"case": case.id, "lane": lane.id, "side": side, "fronts": list(lane.fronts)}
     if output != "request-body":
@@ -101,7 +106,7 @@ def finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observatio
         return {**base, "status": "not-built", "rejections": []}
     # the rules fire in this frame: a body nested near the recursion limit leaves few to spare
     rejections = [_rejection(catalog, case, lane, side, rule, hit)
-                  for rule, hit in findings_for_body(catalog, lane, obs.value)]
+                  for rule, hit in findings_for_body(catalog, lane, obs.value, reached)]
     status = "known-rejected" if rejections else "no-known-rejection"
     return {**base, **_gateway_answer(obs), "status": status, "rejections": rejections}
 
@@ -165,8 +170,27 @@ def _was_run(observations: Mapping[Key, Observation], case_id: str, lane_id: str
     return (case_id, lane_id, "old") in observations or (case_id, lane_id, "new") in observations
 
 
-def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observation]) -> list[dict[str, Any]]:
-    """One finding per observed case x lane x side, in case, lane and side order."""
+def _lost(catalog: Catalog, findings: list[dict[str, Any]],
+          observations: Mapping[Key, Observation]) -> dict[tuple[str, str], set[str]]:
+    """Per case x lane, the rules the new body silenced by deleting their constraint."""
+    rules = catalog.rules.by_id()
+    pairs: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for f in findings:
+        pairs.setdefault((f["case"], f["lane"]), {})[f["side"]] = f
+    out: dict[tuple[str, str], set[str]] = {}
+    for (case, lane), sides in pairs.items():
+        bodies = [observations.get((case, lane, side)) for side in ("old", "new")]
+        values = [obs.value if obs is not None and obs.outcome == "ok" else None for obs in bodies]
+        lost = silenced_rules(rules, sides.get("old"), sides.get("new"), *values)
+        if lost:
+            out[case, lane] = lost
+    return out
+
+
+def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observation],
+              selections: dict[str, LaneSelections]) -> list[dict[str, Any]]:
+    """One finding per observed case x lane x side, in case, lane and side order; ``selections``
+    gets what each lane's rules selected (``harness._reject.unselected``)."""
     findings: list[dict[str, Any]] = []
     for case in suite.cases:
         output = _output_of(suite, case)
@@ -174,20 +198,40 @@ def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observa
             if not _was_run(observations, case.id, lane_id):
                 continue  # this case x lane was not part of the run
             lane = suite.lanes[lane_id]
-            findings.extend(finding(catalog, case, lane, side, observations.get((case.id, lane_id, side)), output)
-                            for side in ("old", "new"))
+            seen = selections.setdefault(lane_id, LaneSelections(catalog.rules.for_lane(lane), lane.wire))
+            for side in ("old", "new"):
+                obs = observations.get((case.id, lane_id, side))
+                found = finding(catalog, case, lane, side, obs, output, seen.reached)
+                if found["status"] in ("known-rejected", "no-known-rejection") and obs is not None:
+                    seen.note(obs.value)
+                findings.append(found)
     return findings
+
+
+def unselected(selections: Mapping[str, LaneSelections]) -> dict[str, dict[str, Any]]:
+    """Per lane, the rules that selected nothing in any of its bodies though their head did."""
+    out: dict[str, dict[str, Any]] = {}
+    for lane, seen in sorted(selections.items()):
+        blind = seen.blind()
+        if blind:
+            out[lane] = {"bodies": seen.bodies, "rules": blind}
+    return out
 
 
 def _summary(findings: list[dict[str, Any]]) -> dict[str, int]:
     statuses = Counter(f["status"] for f in findings)
     hits = Counter((f["side"], bool(r["expected"])) for f in findings for r in f["rejections"])
+    rejected = [f for f in findings if f["rejections"]]
     return {
         "bodies": statuses["known-rejected"] + statuses["no-known-rejection"],
         "known_rejected": statuses["known-rejected"],
         "new_undeclared": hits[("new", False)],
         "new_expected": hits[("new", True)],
         "old": hits[("old", False)] + hits[("old", True)],
+        "new_rejected_bodies": sum(1 for f in rejected if f["side"] == "new"),
+        "new_undeclared_bodies": sum(1 for f in rejected if f["side"] == "new"
+                                     and any(not r["expected"] for r in f["rejections"])),
+        "old_rejected_bodies": sum(1 for f in rejected if f["side"] == "old"),
     }
 
 
@@ -207,7 +251,8 @@ def _fail_on(suite: Suite) -> str:
 def evaluate(suite: Suite, observations: Mapping[Key, Observation]) -> dict[str, Any]:
     """The report's ``rejections`` section for every observed case x lane x side."""
     catalog = catalog_of(suite)
-    findings = _findings(suite, catalog, observations)
+    selections: dict[str, LaneSelections] = {}
+    findings = _findings(suite, catalog, observations, selections)
     fail_on = _fail_on(suite)
     return {
         "version": SECTION_VERSION,
@@ -216,7 +261,8 @@ def evaluate(suite: Suite, observations: Mapping[Key, Observation]) -> dict[str,
         "findings": findings,
         "stale_declarations": _stale(suite, findings),
         "fail_on": fail_on,
-        "delta": delta(findings, {c.id: c.subject for c in suite.cases}),
+        "delta": delta(findings, {c.id: c.subject for c in suite.cases}, _lost(catalog, findings, observations)),
+        "unselected": unselected(selections),
     }
 
 
@@ -261,6 +307,17 @@ def _append_new(names: list[str], name: str) -> None:
 
 def _few(names: list[str], shown: int = 2) -> str:
     return ", ".join(names[:shown]) + (f" +{len(names) - shown}" if len(names) > shown else "")
+
+
+def ok_reason(section: Mapping[str, Any]) -> str | None:
+    """Why a run that passes is still not clean, or None: undeclared rejections it inherited."""
+    kept = persisting_undeclared(section)
+    if not kept:
+        return None
+    rules = sorted({rule for _, _, rule in kept})
+    return (f"not clean: {len(kept)} undeclared known rejection(s) persist on the new pipeline "
+            f"({_few(rules)}); the old pipeline has them too, so --fail-on-rejections introduced passes them "
+            "(declare them, or --fail-on-rejections any)")
 
 
 def exit_reason(section: Mapping[str, Any], limit: int = 3) -> str:

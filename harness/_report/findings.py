@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness._model import Case, Lane, Observation, Suite
-from harness._reject.delta import FAIL_ON, KINDS, delta
-from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding
-from harness._report.sections import Delta, DeltaGroup, Finding, RejectionsSection, RejectionSummary, Stale
+from harness._reject.delta import FAIL_ON, KINDS, Lost, delta, totals
+from harness._reject.silenced import silenced_rules
+from harness._reject.unselected import LaneSelections
+from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding, unselected
+from harness._report.sections import Delta, DeltaGroup, Finding, RejectionsSection, RejectionSummary, Stale, Unselected
 from harness._report.stream import OrderedLines
 
 __all__ = ["INDEX", "RejectionStream", "fail_on_setting"]
@@ -30,6 +32,11 @@ INDEX = "rejections.jsonl"
 _GROUP_KINDS = (*KINDS, "undeclared")
 _SIDES = ("old", "new")
 GroupKey = tuple[str, str, str]  # subject, lane, rule
+
+
+def _value(obs: Observation | None) -> Any:
+    """A built body (what the rules read), else None."""
+    return obs.value if obs is not None and obs.outcome == "ok" else None
 
 
 def fail_on_setting(suite: Suite) -> str:
@@ -46,6 +53,15 @@ def _count_key(side: str, rejection: Mapping[str, Any]) -> str:
     return "new_expected" if rejection["expected"] else "new_undeclared"
 
 
+def _body_keys(found: Finding) -> list[str]:
+    """The per-body counts a rejected body adds to: rejected on its side, and on the new side
+    rejected undeclared when any of its rejections is undeclared."""
+    if found["side"] == "old":
+        return ["old_rejected_bodies"]
+    undeclared = any(not r["expected"] for r in found["rejections"])
+    return ["new_rejected_bodies", *(["new_undeclared_bodies"] if undeclared else [])]
+
+
 class RejectionStream:
     """Findings of each finished unit, listed to disk or counted; ``section()`` at the end."""
 
@@ -59,6 +75,8 @@ class RejectionStream:
         self.groups: dict[GroupKey, dict[str, list[tuple[int, str]]]] = {}
         # only cases that declare rejections can have stale declarations: only theirs are kept
         self.declaring = {c.id for c in suite.cases if c.rejections}
+        self.rules = self.catalog.rules.by_id()
+        self.selections: dict[str, LaneSelections] = {}
         self.seen: set[tuple[str, str, str, str]] = set()
         self.built: set[tuple[str, str, str]] = set()
 
@@ -66,11 +84,22 @@ class RejectionStream:
         """The findings of one finished case x lane (``slot``: its place in the suite)."""
         subject = self.suite.subjects.get(case.subject)
         output = subject.output if subject is not None else "request-body"
-        pair = {side: cast(Finding, finding(self.catalog, case, lane, side, obs, output))
+        seen = self._selections(lane)
+        pair = {side: cast(Finding, finding(self.catalog, case, lane, side, obs, output, seen.reached))
                 for side, obs in zip(_SIDES, (old, new), strict=True)}
+        for side, obs in zip(_SIDES, (old, new), strict=True):
+            if pair[side]["status"] in ("known-rejected", "no-known-rejection"):
+                seen.note(_value(obs))
         for i, side in enumerate(_SIDES):
             self._count(slot * 2 + i, pair[side])
-        self._delta(slot, case, list(pair.values()))
+        lost = silenced_rules(self.rules, pair["old"], pair["new"], _value(old), _value(new))
+        self._delta(slot, case, list(pair.values()), {(case.id, lane.id): lost} if lost else None)
+
+    def _selections(self, lane: Lane) -> LaneSelections:
+        found = self.selections.get(lane.id)
+        if found is None:
+            found = self.selections[lane.id] = LaneSelections(self.catalog.rules.for_lane(lane), lane.wire)
+        return found
 
     def _count(self, slot: int, found: Finding) -> None:
         status = found["status"]
@@ -78,6 +107,7 @@ class RejectionStream:
             self.counts["bodies"] += 1
         if found["rejections"]:
             self.counts["known_rejected"] += 1
+            self.counts.update(_body_keys(found))
             self.listed.put(slot, found)
         else:
             self.unlisted.setdefault(found["lane"], Counter())[status] += 1
@@ -91,8 +121,8 @@ class RejectionStream:
             self.built.add((found["case"], found["lane"], found["side"]))
         self.seen.update((found["case"], found["lane"], found["side"], r["rule"]) for r in found["rejections"])
 
-    def _delta(self, slot: int, case: Case, pair: list[Finding]) -> None:
-        part = delta(cast(list[Mapping[str, Any]], pair), {case.id: case.subject})
+    def _delta(self, slot: int, case: Case, pair: list[Finding], lost: Lost | None) -> None:
+        part = delta(cast(list[Mapping[str, Any]], pair), {case.id: case.subject}, lost)
         for group in part["groups"]:
             kinds = self.groups.setdefault((group["subject"], group["lane"], group["rule"]),
                                            {k: [] for k in _GROUP_KINDS})
@@ -117,10 +147,9 @@ class RejectionStream:
         for (subject, lane, rule), kinds in sorted(self.groups.items()):
             named = {k: [name for _, name in sorted(kinds[k])] for k in _GROUP_KINDS}
             rows.append({"subject": subject, "lane": lane, "rule": rule, "introduced": named["introduced"],
-                         "fixed": named["fixed"], "persisting": named["persisting"],
+                         "fixed": named["fixed"], "silenced": named["silenced"], "persisting": named["persisting"],
                          "undeclared": named["undeclared"]})
-        totals = {k: sum(len(g[k]) for g in self.groups.values()) for k in _GROUP_KINDS}
-        return {"summary": totals, "groups": rows}
+        return {"summary": totals(cast(list[Mapping[str, Any]], rows)), "groups": rows}
 
     def section(self) -> RejectionsSection:
         """report.json's ``rejections``; the listed findings are read from disk as it is written."""
@@ -128,7 +157,9 @@ class RejectionStream:
         c = self.counts
         summary: RejectionSummary = {"bodies": c["bodies"], "known_rejected": c["known_rejected"],
                                      "new_undeclared": c["new_undeclared"], "new_expected": c["new_expected"],
-                                     "old": c["old"]}
+                                     "old": c["old"], "new_rejected_bodies": c["new_rejected_bodies"],
+                                     "new_undeclared_bodies": c["new_undeclared_bodies"],
+                                     "old_rejected_bodies": c["old_rejected_bodies"]}
         receipts = sum(1 for i in self.catalog.interactions if i.entry.outcome == "rejected")
         return {
             "version": SECTION_VERSION,
@@ -140,4 +171,5 @@ class RejectionStream:
             "stale_declarations": self._stale(),
             "fail_on": self.fail_on,
             "delta": self._delta_section(),
+            "unselected": cast(dict[str, Unselected], unselected(self.selections)),
         }

@@ -154,11 +154,19 @@ class Catalog(TypedDict):
 
 
 class RejectionSummary(TypedDict):
+    """``bodies`` checked, ``known_rejected`` of them with a known rejection; per side the bodies
+    rejected (``new_rejected_bodies``, ``new_undeclared_bodies``: with an undeclared one,
+    ``old_rejected_bodies``), and the hits (one per rule and place): ``new_undeclared``,
+    ``new_expected``, ``old``."""
+
     bodies: int
     known_rejected: int
     new_undeclared: int
     new_expected: int
     old: int
+    new_rejected_bodies: NotRequired[int]
+    new_undeclared_bodies: NotRequired[int]
+    old_rejected_bodies: NotRequired[int]
 
 
 class DeltaGroup(TypedDict):
@@ -167,12 +175,13 @@ class DeltaGroup(TypedDict):
     rule: str
     introduced: list[str]
     fixed: list[str]
+    silenced: list[str]
     persisting: list[str]
     undeclared: list[str]
 
 
 class Delta(TypedDict):
-    summary: dict[str, int]
+    summary: dict[str, Any]
     groups: list[DeltaGroup]
 
 
@@ -181,6 +190,13 @@ class Stale(TypedDict):
     rule: str
     lanes: list[str]
     sides: list[str]
+
+
+class Unselected(TypedDict):
+    """A lane's rules whose ``select`` reached nothing in any of its ``bodies`` (harness._reject.unselected)."""
+
+    bodies: int
+    rules: list[str]
 
 
 class RejectionsSection(TypedDict):
@@ -196,6 +212,7 @@ class RejectionsSection(TypedDict):
     stale_declarations: list[Stale]
     fail_on: str
     delta: Delta
+    unselected: NotRequired[dict[str, Unselected]]
 
 
 class VerdictCounts(TypedDict):

@@ -30,9 +30,12 @@ MISSING = {"node": node_missing, "rust": cargo_missing, "python": lambda: None}
 # node and rust: old flattens everywhere, so the new side only introduces (declared) rejections;
 # python: old is the seed's first revision (verbatim everywhere), whose 400s the new side fixes.
 EXPECTED: dict[str, tuple[tuple[int, int, int], dict[str, int], int]] = {
-    "node": ((9, 16, 25), {"known_rejected": 3, "new_undeclared": 0, "new_expected": 4, "old": 0}, 43),
-    "rust": ((9, 16, 25), {"known_rejected": 3, "new_undeclared": 0, "new_expected": 4, "old": 0}, 43),
-    "python": ((19, 6, 25), {"known_rejected": 12, "new_undeclared": 0, "new_expected": 4, "old": 12}, 41),
+    "node": ((9, 16, 25), {"known_rejected": 3, "new_undeclared": 0, "new_expected": 4, "old": 0,
+                            "new_rejected_bodies": 3, "new_undeclared_bodies": 0, "old_rejected_bodies": 0}, 43),
+    "rust": ((9, 16, 25), {"known_rejected": 3, "new_undeclared": 0, "new_expected": 4, "old": 0,
+                            "new_rejected_bodies": 3, "new_undeclared_bodies": 0, "old_rejected_bodies": 0}, 43),
+    "python": ((19, 6, 25), {"known_rejected": 12, "new_undeclared": 0, "new_expected": 4, "old": 12,
+                             "new_rejected_bodies": 3, "new_undeclared_bodies": 0, "old_rejected_bodies": 9}, 41),
 }
 
 

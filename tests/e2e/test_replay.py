@@ -97,3 +97,14 @@ def test_a_body_nested_just_within_the_limit_is_matched_as_usual(tmp_path: Path)
     got = replay(body, fresh=True)
     assert got.returncode == 0, (got.stdout, got.stderr)
     assert got.stdout.startswith("unknown:")
+
+
+def test_a_gemini_rest_body_in_camel_case_replays_the_recorded_type_list_400(tmp_path: Path) -> None:
+    body = tmp_path / "rest.json"
+    body.write_text(json.dumps({"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "tools": [
+        {"functionDeclarations": [{"name": "lookup", "parameters": {
+            "type": "object", "properties": {"q": {"type": ["string", "integer"]}}}}]}]}))
+    got = replay(body, lane="gemini-api")
+    assert got.returncode == 3, (got.stdout, got.stderr)
+    assert "gemini.type-list" in got.stdout and "tools[0].functionDeclarations[0].parameters.properties.q" in got.stdout
+    assert "replayed 400" in got.stdout and "R071" in got.stdout

@@ -49,3 +49,12 @@ def test_a_leading_dollar_and_dots_are_optional_and_blank_is_the_whole_value() -
         ("key", "a"), ("index", 0))
     assert compile_selector("  ") == () and compile_selector("a.*[*]") == (("key", "a"), ("any-key", None),
                                                                             ("any-index", None))
+
+
+def test_a_key_alternation_takes_either_spelling_and_numbers_no_capture() -> None:
+    body = {"tools": [{"functionDeclarations": [{"name": "a"}]}, {"function_declarations": [{"name": "b"}]}]}
+    sel = "tools[*].(function_declarations|functionDeclarations)[*].name"
+    assert select(body, sel) == [("tools[0].functionDeclarations[0].name", "a"),
+                                 ("tools[1].function_declarations[0].name", "b")]
+    assert compile_selector("(a|b)") == (("keys", ("a", "b")),)
+    assert select({"a": 1}, "(b|c)") == [] and select([1], "(a|b)") == []

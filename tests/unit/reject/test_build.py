@@ -43,13 +43,26 @@ def test_a_message_only_source_gets_the_documented_envelope() -> None:
 def test_the_committed_catalog_is_exactly_what_the_builder_makes(tmp_path: Path, shared: Path) -> None:
     rules = load_rules(sorted((REPO / "cases" / "rules").glob("*.rules.yaml")), REPO / "cases" / "rules")
     out = tmp_path / "cassettes"
-    counts = build_catalog(shared / "receipts" / "receipts.jsonl", rules, out)
+    counts = build_catalog([shared / "receipts" / "receipts.jsonl", REPO / "cassettes" / "receipts.jsonl"], rules, out)
     assert counts["rules"] >= 40 and counts["receipts"] >= 80
     built = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.yaml"))
     committed = sorted(p.relative_to(REPO / "cassettes").as_posix() for p in (REPO / "cassettes").rglob("*.yaml"))
     assert built == committed
     _, mismatch, errors = filecmp.cmpfiles(out, REPO / "cassettes", built, shallow=False)
     assert mismatch == [] and errors == []
+
+
+def test_a_receipt_id_two_receipts_files_give_is_bad_input_naming_the_second(tmp_path: Path) -> None:
+    from harness._errors import InputError
+
+    line = '{"id": "X1", "provider": "p", "status": 400, "error_text": "m"}\n'
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text(line)
+    second.write_text(line)
+    rules = load_rules(sorted((REPO / "cases" / "rules").glob("*.rules.yaml")), REPO / "cases" / "rules")
+    with pytest.raises(InputError, match=r"b\.jsonl.*'X1', also in .*a\.jsonl"):
+        build_catalog([first, second], rules, tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # refused before anything was written
 
 
 def test_no_bundled_cassette_has_a_metadata_block() -> None:

@@ -99,6 +99,9 @@ CONFORMING: dict[str, Any] = {
     "vertex.response-schema-pattern": {"generationConfig": {"responseMimeType": "application/json", "responseSchema": {
         "type": "OBJECT", "properties": {"code": {"type": "STRING", "description": "three capitals"}}}}},
     "openai-strict.chat.additional-properties": _chat(_STRICT_NESTED, strict=True),
+    "openai-strict.chat.tool-all-required": _chat(_closed(id={"type": "string", "format": "uuid"}), strict=True),
+    "openai-strict.chat.required-not-in-properties": _chat(_closed(recipe=_obj(steps=_S) | {
+        "required": ["steps"], "additionalProperties": False}), strict=True),
     "openai-strict.responses.additional-properties": _responses(_STRICT_NESTED),
     "openai-strict.responses.tool-all-required": _responses(_closed(params={"type": "array", "items": _S})),
     "openai-strict.responses.text-format-all-required": {"model": "m", "text": {"format": {
@@ -153,6 +156,18 @@ def test_a_strict_chat_tool_with_an_open_object_anywhere_meets_the_additional_pr
     assert fire(rule, _chat(params, strict=False)) == []  # strict off: the rule does not apply
 
 
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_strict_chat_tool_leaving_a_property_out_of_required_or_requiring_an_undefined_one_is_refused(
+        catalog: Catalog, strict: bool) -> None:
+    rules = catalog.rules.by_id()
+    optional = _chat({**_closed(a=_S, b=_closed(c=_S, d=_S, required=["c"])), "required": ["a"]}, strict=strict)
+    hits = fire(rules["openai-strict.chat.tool-all-required"], optional)
+    assert [h.path for h in hits] == (["", "'properties', 'b'"] if strict else [])
+    unsatisfiable = _chat(_closed(required=["a", "ghost"], a=_S), strict=strict)
+    hits = fire(rules["openai-strict.chat.required-not-in-properties"], unsatisfiable)
+    assert [h.path for h in hits] == ([""] if strict else [])
+
+
 def test_a_strict_tool_missing_a_required_property_meets_the_all_required_rule_only_when_strict(
         catalog: Catalog) -> None:
     rule = catalog.rules.by_id()["openai-strict.responses.tool-all-required"]
@@ -163,7 +178,9 @@ def test_a_strict_tool_missing_a_required_property_meets_the_all_required_rule_o
 
 
 def _receipts(shared: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (shared / "receipts" / "receipts.jsonl").read_text().splitlines() if line]
+    """The shared transcriptions and the ones this project found (cassettes/receipts.jsonl)."""
+    files = (shared / "receipts" / "receipts.jsonl", REPO / "cassettes" / "receipts.jsonl")
+    return [json.loads(line) for path in files for line in path.read_text().splitlines() if line]
 
 
 def _in_scope(receipt: dict[str, Any]) -> bool:

@@ -78,3 +78,15 @@ def test_a_lane_fronting_validators_no_rule_names_is_told_which(tmp_path: Path) 
     result = CliRunner().invoke(cli, ["check-lane", lanes[0]["id"], "--suite", str(suite)], standalone_mode=False)
     assert result.return_value == ExitCode.OK, result.output
     assert f"{lanes[0]['id']} fronts no validator with rules (it fronts mistral, which no rule names)" in result.output
+
+
+def test_a_lane_whose_bodies_never_hold_what_its_rules_select_says_so() -> None:
+    """The Anthropic-compatible DeepSeek endpoint fronts the DeepSeek rules, recorded on its
+    OpenAI-compatible endpoint (tools[*].function): its bodies pass them unjudged."""
+    code, out = _run("deepseek-anthropic", "--json")
+    assert code == ExitCode.OK, out
+    blind = json.loads(out[out.index("{"):])["unselected"]
+    assert blind["bodies"] > 0 and "deepseek.tool-name-pattern" in blind["rules"]
+    result = CliRunner().invoke(cli, ["check-lane", "deepseek-anthropic", "--suite", str(REPO / "cases")],
+                                standalone_mode=False)
+    assert f"WARNING: on deepseek-anthropic, {len(blind['rules'])} rule(s) selected nothing in" in result.output

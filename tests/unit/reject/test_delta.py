@@ -12,7 +12,7 @@ from harness._exitcodes import ExitCode
 from harness._model import Case, Lane, Observation, Suite
 from harness._reject.delta import delta, failing
 from harness._reject.report import render_markdown, text_lines
-from harness._reject.verdicts import evaluate, exit_code, exit_reason
+from harness._reject.verdicts import evaluate, exit_code, exit_reason, ok_reason
 from tests.unit.reject.scenario import GOOD_BODY, write_scenario
 from tests.unit.reject.test_verdicts import SCHEMA
 
@@ -33,7 +33,8 @@ FINDINGS = [
 
 def test_each_case_and_lane_is_introduced_fixed_or_persisting_per_rule() -> None:
     got = delta(FINDINGS, {c: "s" for c in ("brought", "kept", "mended")})
-    assert got["summary"] == {"introduced": 1, "fixed": 1, "persisting": 1, "undeclared": 1}
+    counts = {"introduced": 1, "fixed": 1, "silenced": 0, "persisting": 1, "undeclared": 1}
+    assert got["summary"] == {**counts, "bodies": counts}
     by_rule = {g["rule"]: g for g in got["groups"]}
     assert by_rule["r.name"]["introduced"] == ["brought"] and by_rule["r.name"]["persisting"] == ["kept"]
     assert by_rule["r.root"]["fixed"] == ["mended"] and by_rule["r.root"]["subject"] == "s"
@@ -53,15 +54,16 @@ def test_a_new_rejection_where_the_old_side_built_nothing_counts_as_introduced()
 def test_a_case_and_lane_whose_new_side_built_nothing_counts_nothing_fixed_or_introduced() -> None:
     for new_status in ("not-built", "not-a-request-body"):
         findings = [_finding("c", "old", "r.root"), _finding("c", "new", status=new_status)]
-        assert delta(findings, {}) == {"summary": {"introduced": 0, "fixed": 0, "persisting": 0, "undeclared": 0},
-                                       "groups": []}
+        zero = {"introduced": 0, "fixed": 0, "silenced": 0, "persisting": 0, "undeclared": 0}
+        assert delta(findings, {}) == {"summary": {**zero, "bodies": zero}, "groups": []}
         assert failing(findings, "any") == []
 
 
 def test_a_declared_introduced_rejection_is_counted_but_does_not_fail() -> None:
     findings = [_finding("c", "old"), _finding("c", "new", "r.name", expected=True)]
     assert failing(findings, "introduced") == []
-    assert delta(findings, {})["summary"] == {"introduced": 1, "fixed": 0, "persisting": 0, "undeclared": 0}
+    counts = {"introduced": 1, "fixed": 0, "silenced": 0, "persisting": 0, "undeclared": 0}
+    assert delta(findings, {})["summary"] == {**counts, "bodies": counts}
 
 
 def _suite(tmp_path: Path, fail_on: str | None, old_body: Any) -> tuple[Suite, dict[Any, Observation]]:
@@ -91,8 +93,8 @@ def test_a_rejection_the_old_pipeline_had_too_passes_by_default_and_fails_with_a
 def test_the_report_shows_the_delta_table_and_groups_findings_by_lane_rule_and_side(tmp_path: Path) -> None:
     suite, obs = _suite(tmp_path, None, GOOD_BODY)
     text = render_markdown(evaluate(suite, obs))
-    assert "| lane | rule | introduced | fixed | persisting |" in text
-    assert "| gw | `demo.root-composition` | 0 | 0 | 1 (c1) |" in text
+    assert "| lane | rule | introduced | fixed | silenced | persisting |" in text
+    assert "| gw | `demo.root-composition` | 0 | 0 | 0 | 1 (c1) |" in text
     row = next(line for line in text.splitlines() if line.startswith("| gw | demo.root-composition | new |"))
     assert "1 persisting" in row
 
@@ -104,3 +106,69 @@ def test_quiet_terminal_output_is_counts_without_a_line_per_group(tmp_path: Path
     assert any(line.startswith("  REJECTED demo.root-composition on gw (new): 1 case(s), 1 introduced")
                for line in loud)
     assert quiet == loud[:2] and "1 introduced (1 undeclared)" in quiet[1]
+
+
+_UNION = {"type": "object", "oneOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]},
+                                      {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}
+
+
+def _one_tool(schema: Any) -> dict[str, Any]:
+    return {"model": "m", "tools": [{"name": "ok", "input_schema": {"type": "object", "properties": {}}},
+                                    {"name": "pick", "input_schema": schema}]}
+
+
+def _old_new(tmp_path: Path, new_schema: Any) -> dict[str, Any]:
+    """The section for one case whose old body carries a root oneOf and whose new one has ``new_schema``."""
+    suite, obs = _suite(tmp_path, None, _one_tool(_UNION))
+    obs["c1", "gw", "new"] = Observation("c1", "gw", "new", "ok", None, _one_tool(new_schema))
+    return evaluate(suite, obs)
+
+
+def test_a_new_side_that_drops_the_root_one_of_is_silenced_not_fixed(tmp_path: Path) -> None:
+    section = _old_new(tmp_path, {"type": "object"})
+    jsonschema.validate(section, SCHEMA)
+    summary = section["delta"]["summary"]
+    assert (summary["fixed"], summary["silenced"]) == (0, 1)
+    assert section["delta"]["groups"][0]["silenced"] == ["c1"]
+    lines = text_lines(section)
+    assert "0 fixed, 1 silenced (constraint lost, not a fix)" in lines[1]
+    assert any(line.startswith("  SILENCED demo.root-composition on gw: 1 case(s)") for line in lines)
+    assert "| gw | `demo.root-composition` | 0 | 0 | 1 (c1) | 0 |" in render_markdown(section)
+
+
+def test_a_new_side_that_rewrites_the_root_one_of_into_properties_is_fixed(tmp_path: Path) -> None:
+    rewritten = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+                 "description": "Give exactly one of a or b."}
+    summary = _old_new(tmp_path, rewritten)["delta"]["summary"]
+    assert (summary["fixed"], summary["silenced"]) == (1, 0)
+
+
+def test_a_new_side_that_moves_the_union_into_the_tool_description_is_fixed(tmp_path: Path) -> None:
+    """Seed 001's narrowing: the root union leaves input_schema and the tool's description states it."""
+    suite, obs = _suite(tmp_path, None, _one_tool(_UNION))
+    narrowed = _one_tool({"type": "object"})
+    narrowed["tools"][1]["description"] = "Exactly one of these parameter groups must be provided: `a` | `b`."
+    obs["c1", "gw", "new"] = Observation("c1", "gw", "new", "ok", None, narrowed)
+    summary = evaluate(suite, obs)["delta"]["summary"]
+    assert (summary["fixed"], summary["silenced"]) == (1, 0)
+
+
+def test_a_new_side_that_drops_the_tool_carrying_the_union_is_silenced(tmp_path: Path) -> None:
+    suite, obs = _suite(tmp_path, None, _one_tool(_UNION))
+    gone = {"model": "m", "tools": [{"name": "ok", "input_schema": {"type": "object", "properties": {}}}]}
+    obs["c1", "gw", "new"] = Observation("c1", "gw", "new", "ok", None, gone)
+    assert evaluate(suite, obs)["delta"]["summary"]["silenced"] == 1
+
+
+def test_a_first_run_with_the_same_rejection_on_both_sides_says_so_and_is_not_called_clean(tmp_path: Path) -> None:
+    suite, obs = _suite(tmp_path, None, GOOD_BODY)
+    section = evaluate(suite, obs)
+    assert exit_code(section) == ExitCode.OK
+    warning = [line for line in text_lines(section, quiet=True) if "WARNING" in line]
+    assert len(warning) == 1 and "1 undeclared known rejection(s) on the new pipeline are persisting" in warning[0]
+    assert "demo.root-composition" in warning[0] and "--fail-on-rejections any" in warning[0]
+    reason = ok_reason(section)
+    assert reason is not None and reason.startswith("not clean: 1 undeclared known rejection(s) persist")
+    assert "**WARNING: 1 undeclared" in render_markdown(section)
+    suite, obs = _suite(tmp_path / "any", "any", GOOD_BODY)
+    assert ok_reason(evaluate(suite, obs)) is None  # with any, the run fails on them instead

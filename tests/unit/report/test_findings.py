@@ -35,5 +35,5 @@ def test_units_in_any_finishing_order_give_evaluates_section_with_quiet_rows_cou
     assert section.get("unlisted") == {lane: dict(c) for lane, c in quiet.items()}
     assert sum(n for c in section.get("unlisted", {}).values() for n in c.values()) == \
         len(reference["findings"]) - len(listed)
-    for key in ("summary", "delta", "stale_declarations", "fail_on", "catalog", "version"):
+    for key in ("summary", "delta", "stale_declarations", "fail_on", "catalog", "version", "unselected"):
         assert section[key] == reference[key], key  # type: ignore[literal-required]
