@@ -305,7 +305,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
     _input_checked(doc, at, raw, subject)
     from harness._sources import resolve_tools  # here, not at the top: harness._sources imports harness._load
 
-    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"), roots)
+    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"), roots, doc)
     case_lanes = _case_lanes(doc, at, raw, subject, lanes)
     _expect_checked(doc, at, raw, case_lanes)
     _same_as_input_picks(doc, at, raw, {"tools": tools, **raw.get("input", {})})
