@@ -357,8 +357,12 @@ def _subject_line(path: Path) -> int | None:
 
 
 def python_pins(root: Path) -> list[Path]:
-    """The Python pin files of a suite folder, by pytest's default names (test_*.py, *_test.py)."""
-    return _globbed(root, ["**/test_*.py", "**/*_test.py"])
+    """The Python pin files of a suite folder: what pytest would collect tests from, by the
+    project's own python_files/python_functions/python_classes (``harness._common.pytest_names``)."""
+    from harness._common.files import project_root
+    from harness._common.pytest_names import naming, pin_files  # pytest's config reader, only when asked
+
+    return pin_files(root, naming(root, project_root(root.resolve())))
 
 
 def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> list[Path]:
