@@ -182,6 +182,25 @@ def _selectors_compile(doc: Document, where: str, pin: dict[str, Any]) -> None:
     check_selectors(pin, ("select", "same_as_input"), lambda key: doc.place(f"{where}.{key}"))
 
 
+def _checks(doc: Document, where: str, pin: dict[str, Any], pin_lanes: tuple[str, ...]) -> dict[str, Any]:
+    """An ``all`` pin's checks (several assertions as one pin), each with its lanes: the pin's,
+    or some of them."""
+    checks = []
+    for i, entry in enumerate(pin["checks"]):
+        at = f"{where}.checks[{i}]"
+        _selectors_compile(doc, at, entry)
+        owned = [key for key in ("name", "why", "catches_old") if key in entry]
+        if owned or entry["kind"] == "all":
+            raise InputError(doc.place(f"{at}.{owned[0] if owned else 'kind'}"), "a check of one kind, without "
+                             "name, why or catches_old (the pin's own)", f"{owned[0]!r}" if owned else "another 'all'")
+        lanes = tuple(entry.get("lanes", pin_lanes))
+        stray = [lane for lane in lanes if lane not in pin_lanes]
+        if stray:
+            raise InputError(doc.place(f"{at}.lanes"), f"lanes of this pin ({', '.join(pin_lanes)})", repr(stray))
+        checks.append({**entry, "lanes": list(lanes)})
+    return {"checks": checks}
+
+
 def _pin_lanes(doc: Document, where: str, pin: dict[str, Any], lanes: tuple[str, ...],
                seen: dict[tuple[str, str], int]) -> tuple[str, ...]:
     """The pin's lanes: the case's own, and none where a pin of the same name already is (one
@@ -213,7 +232,8 @@ def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -
         seen.update({(p["name"], lane): j for lane in pin_lanes})
         pins.append(PinSpec(
             name=p["name"], kind=p["kind"], lanes=pin_lanes,
-            params={k: v for k, v in p.items() if k not in common},
+            params=_checks(doc, where, p, pin_lanes) if p["kind"] == "all" else
+            {k: v for k, v in p.items() if k not in common},
             why=p.get("why", ""), catches_old=p.get("catches_old", False),
             line=doc.lines.line_of(where),
         ))
