@@ -6,7 +6,7 @@ A case names its tools in one of five forms (the ``source`` definition in cases.
     tools: {inline: [tool, ...], shape: gemini}         inline, the shape declared
     tools: {file: tools.json, pick: [a, b], shape: X}   a JSON/YAML list, {tools: [...]} (a request
                                                         body), or a Gemini {functionDeclarations}
-    tools: {mcp: server.tools.json, pick: [...]}        an MCP ``tools/list`` answer (inputSchema)
+    tools: {mcp: server.tools.json, pick: [...]}        an MCP ``tools/list`` answer (or any listing)
     tools: {openapi: api.json, operations: [...]}       an OpenAPI 3.0/3.1 document, a tool an operation
 
 A tool may be written in any shape of ``harness._sources.shapes`` (OpenAI Chat Completions and
@@ -123,7 +123,7 @@ def _listed_tools(source: dict[str, Any], case_file: Path, place: Place,
                   roots: Sequence[Path] | None) -> list[dict[str, Any]]:
     """The tools of a ``file:`` or ``mcp:`` listing, picked, as the case's own copy."""
     key = "mcp" if "mcp" in source else "file"
-    shape = "mcp" if key == "mcp" else source.get("shape")
+    shape = source.get("shape")  # an MCP dump's entries are detected too: some write input_schema
     path = resolve_path(source[key], case_file.parent, place, roots)
     display = source[key] if Path(source[key]).is_absolute() else str(Path(place.file).parent / source[key])
     doc = load_once(path, display)  # parsed once per run however many cases pick from it

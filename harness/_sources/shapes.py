@@ -13,8 +13,10 @@ in the shapes their own code sends, so a case may give them as any of these, det
 
 The name, the description and the schema are kept; the other fields a shape allows (``strict``,
 ``cache_control``, ``annotations``, ...) describe how a provider should treat the tool, which
-is the pipeline's decision per lane, so they are dropped. A field no shape allows is an error,
-not dropped: a typo (``input_shema``) would otherwise become a tool with no schema. Gemini's
+is the pipeline's decision per lane, so they are dropped. A field the provider's API does not
+know is an error, not dropped, as the API itself would refuse it: a typo (``descripton``) would
+otherwise become a tool without it. MCP entries are the exception: servers add fields of their
+own to ``tools/list``, and those are dropped with the other fields. Gemini's
 ``parameters`` is an OpenAPI-subset Schema whose SDKs write type names in capitals (``OBJECT``);
 those become the JSON Schema names (``object``) at every schema position; nothing else changes.
 """
@@ -42,6 +44,12 @@ _KEYS: dict[str, frozenset[str]] = {
                       "execution", "_meta"}),
 }
 SHAPES = tuple(_KEYS)
+_OPEN = frozenset({"mcp"})
+_TELLING = frozenset({"function", "input_schema", "inputSchema", "parameters", "parametersJsonSchema",
+                      "parameters_json_schema", "functionDeclarations", "function_declarations"})
+"""The keys that tell a shape: never taken as a server's own field of an open shape."""
+"""Shapes whose source takes fields of its own: MCP servers add theirs to ``tools/list`` entries
+(the provider APIs refuse a field they do not know, so a tool carrying one was never sent)."""
 _CHAT_FUNCTION = frozenset({"name", "description", "parameters", "strict"})
 _DECLARATIONS = ("functionDeclarations", "function_declarations")
 _GEMINI_JSON = ("parametersJsonSchema", "parameters_json_schema")
@@ -59,7 +67,7 @@ def converted(entry: Any, path: str, where: Where, shape: str | None = None) -> 
     if shape in (None, "gemini") and any(k in entry for k in _DECLARATIONS):
         return _declarations(entry, path, where)
     shape = shape or _detected(entry, path, where)
-    unknown = sorted(set(entry) - _KEYS[shape])
+    unknown = sorted(set(entry) - _KEYS[shape] - (set() if shape not in _OPEN else set(entry) - _TELLING))
     if unknown:
         fields = ", ".join(sorted(_KEYS[shape]))
         raise InputError(where(_join(path, unknown[0])), f"the fields of a {shape} tool ({fields})",

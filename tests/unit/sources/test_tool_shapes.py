@@ -139,11 +139,24 @@ def test_a_tool_in_no_known_shape_names_every_shape_it_could_have_been(tmp_path:
     assert message.endswith("found a tool with the keys name, schema")
 
 
-def test_a_misspelt_field_of_a_detected_shape_is_an_error_not_a_dropped_field(tmp_path: Path) -> None:
-    root = suite_with(tmp_path, "\n      - {name: forecast, inputSchema: {type: object}, outputschema: {}}")
+def test_a_misspelt_field_of_a_provider_s_shape_is_an_error_not_a_dropped_field(tmp_path: Path) -> None:
+    root = suite_with(tmp_path, "\n      - {type: function, name: forecast, descripton: x, parameters: {}}")
     [message] = errors_of(root)
-    assert "w.cases.yaml:6 at cases[0].tools[0].outputschema: expected the fields of a mcp tool" in message
-    assert message.endswith("found unknown field(s) outputschema")
+    assert "w.cases.yaml:6 at cases[0].tools[0].descripton: expected the fields of a openai-responses tool" in message
+    assert message.endswith("found unknown field(s) descripton")
+
+
+def test_a_declared_mcp_tool_with_another_shape_s_schema_key_is_refused_not_left_without_a_schema(
+        tmp_path: Path) -> None:
+    root = suite_with(tmp_path, "{file: tools.json, shape: mcp}", {"tools.json": SHAPED["anthropic"]})
+    [message] = errors_of(root)
+    assert message.endswith("found unknown field(s) input_schema")
+
+
+def test_an_mcp_server_s_own_fields_are_dropped_like_the_other_fields_mcp_allows(tmp_path: Path) -> None:
+    tools = [{**SHAPED["mcp"][0], "source": "transcribed from the server's Rust source", "x-vendor": {}}]
+    root = suite_with(tmp_path, "{mcp: tools.json}", {"tools.json": tools})
+    assert pipeline_tools(root) == PIPELINE_INPUT
 
 
 def test_a_gemini_built_in_tool_beside_declarations_is_refused_not_dropped(tmp_path: Path) -> None:
