@@ -6,6 +6,7 @@ message cannot clear the screen or recolour it."""
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -116,7 +117,9 @@ def _differential(rows: Iterable[Mapping[str, Any]], console: Console) -> None:
             _subject_lines(subject, picked, console)
 
 
-def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False) -> None:
+def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False, root: str = ".") -> None:
+    """``report`` as text; ``root``: the project root relative to the working folder, where the
+    printed ids rerun (said once, when it is not the working folder)."""
     # The runner sanitizes its report before writing it; a report from anywhere else (a merge, a
     # replay, an old report.json) gets the same treatment here, since this goes to a terminal.
     # Each distinct string is memoised, so an already-clean report costs one dictionary lookup each.
@@ -136,6 +139,9 @@ def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False
         _pins(report["pins"], console, options)
     _rejections(report.get("rejections"), console, quiet)
     _mutation(report.get("mutation"), console)
+    if root != "." and report["exit"]["code"]:
+        console.print(f"the ids above are relative to the project root: rerun one there, "
+                      f"`cd {shlex.quote(root)} && pytest ID`", markup=False, highlight=False)
     # no markup: an id's [lane] is not a style tag
     console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", markup=False, highlight=False)
 

@@ -95,3 +95,11 @@ def test_a_session_at_a_revision_and_a_later_one_without_it_do_not_share_a_loade
     finally:
         cache.set_revisions(None, None)
     assert at_revision != cache._key(tmp_path) and SHA in at_revision
+
+
+def test_run_from_below_the_project_root_says_where_the_ids_rerun() -> None:
+    console = Console(width=400, record=True, soft_wrap=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    render_text(run_report(), console, root="..")
+    assert "the ids above are relative to the project root: rerun one there, `cd .. && pytest ID`" in \
+        console.export_text().splitlines()
+    assert not any("relative to the project root" in line for line in printed(run_report()))
