@@ -63,14 +63,14 @@ def converted(entry: Any, path: str, where: Where, shape: str | None = None) -> 
     """The tools ``entry`` (at key ``path``) stands for, as the pipeline's input holds them: one,
     or each declaration of a Gemini tool object. ``shape`` declared, or detected when None."""
     if not isinstance(entry, dict):
-        raise InputError(where(path), EXPECTED, f"a {type(entry).__name__}: {repr(entry)[:60]}")
+        raise InputError(where(path), EXPECTED, f"{type(entry).__name__} {repr(entry)[:60]}")
     if shape in (None, "gemini") and any(k in entry for k in _DECLARATIONS):
         return _declarations(entry, path, where)
     shape = shape or _detected(entry, path, where)
     unknown = sorted(set(entry) - _KEYS[shape] - (set() if shape not in _OPEN else set(entry) - _TELLING))
     if unknown:
         fields = ", ".join(sorted(_KEYS[shape]))
-        raise InputError(where(_join(path, unknown[0])), f"the fields of a {shape} tool ({fields})",
+        raise InputError(where(_join(path, unknown[0])), f"the fields of the {shape} shape ({fields})",
                          f"unknown field(s) {', '.join(unknown)}")
     return [_CONVERT[shape](entry, path, where)]
 
