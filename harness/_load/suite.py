@@ -183,22 +183,19 @@ def _selectors_compile(doc: Document, where: str, pin: dict[str, Any]) -> None:
 
 
 def _checks(doc: Document, where: str, pin: dict[str, Any], pin_lanes: tuple[str, ...]) -> dict[str, Any]:
-    """An ``all`` pin's checks (several assertions as one pin), each with its lanes: the pin's,
-    or some of them."""
-    checks = []
+    """An ``all`` pin's checks (several assertions as one pin), each on the pin's lanes or some."""
     for i, entry in enumerate(pin["checks"]):
         at = f"{where}.checks[{i}]"
         _selectors_compile(doc, at, entry)
         owned = [key for key in ("name", "why", "catches_old") if key in entry]
         if owned or entry["kind"] == "all":
-            raise InputError(doc.place(f"{at}.{owned[0] if owned else 'kind'}"), "a check of one kind, without "
-                             "name, why or catches_old (the pin's own)", f"{owned[0]!r}" if owned else "another 'all'")
-        lanes = tuple(entry.get("lanes", pin_lanes))
-        stray = [lane for lane in lanes if lane not in pin_lanes]
+            key = owned[0] if owned else "kind"
+            raise InputError(doc.place(f"{at}.{key}"), "a check of one kind, without name, why or catches_old "
+                             "(the pin's own)", repr(key) if owned else "another 'all'")
+        stray = [lane for lane in entry.get("lanes", ()) if lane not in pin_lanes]
         if stray:
             raise InputError(doc.place(f"{at}.lanes"), f"lanes of this pin ({', '.join(pin_lanes)})", repr(stray))
-        checks.append({**entry, "lanes": list(lanes)})
-    return {"checks": checks}
+    return {"checks": [{**entry, "lanes": list(entry.get("lanes", pin_lanes))} for entry in pin["checks"]]}
 
 
 def _pin_lanes(doc: Document, where: str, pin: dict[str, Any], lanes: tuple[str, ...],
@@ -377,8 +374,7 @@ def _subject_line(path: Path) -> int | None:
 
 
 def python_pins(root: Path) -> list[Path]:
-    """The Python pin files of a suite folder: what pytest would collect tests from, by the
-    project's own python_files/python_functions/python_classes (``harness._common.pytest_names``)."""
+    """The suite folder's files pytest would collect tests from, by the project's own naming."""
     from harness._common.files import project_root
     from harness._common.pytest_names import naming, pin_files  # pytest's config reader, only when asked
 
