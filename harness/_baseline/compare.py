@@ -18,6 +18,7 @@ from typing import Any, TypeGuard
 from harness._errors import ConfigError
 from harness._evidence.runs import load_report, run_folder
 from harness._exitcodes import ExitCode, combine
+from harness._pins.rerun import command, expect_ids, pytest_options
 from harness._reject.delta import failing
 
 __all__ = ["KINDS", "Findings", "compare", "escape_names", "findings", "judge", "load_baseline",
@@ -190,9 +191,24 @@ def _kind_reason(kind: str, names: list[str], fail_on: str) -> str:
     return f"{len(names)}{new} {_WORDS[kind]}: {', '.join(names[:3])}{more}"
 
 
+def _rerunnable(report: Mapping[str, Any], kind: str, names: list[str]) -> list[str]:
+    """The names a reason prints, each the command that reruns it (``harness._pins.rerun``): a
+    pin by its node id, a verdict and a rejection by their case x lane's expect item (when the
+    pins ran); other names as they are."""
+    options, expect = pytest_options(report.get("options") or {}), expect_ids(report.get("pins"))
+    if kind == "pins":
+        return [command(name, options) for name in names]
+    out = []
+    for name in names:
+        head, colon, rule = name.partition(": ")
+        nodeid = expect.get(head) if kind in ("verdicts", "rejections") else None
+        out.append(name if nodeid is None else command(nodeid, options) + (f" ({rule})" if colon else ""))
+    return out
+
+
 def _codes(report: Mapping[str, Any], failing: Mapping[str, list[str]], fail_on: str) -> list[tuple[ExitCode, str]]:
     """Each failing stage's exit code, with the reason to print for it."""
-    codes = [(_CODE[kind], _kind_reason(kind, failing[kind], fail_on))
+    codes = [(_CODE[kind], _kind_reason(kind, _rerunnable(report, kind, failing[kind]), fail_on))
              for kind in ("verdicts", "pins", "rejections") if failing[kind]]
     section = report.get("mutation")
     code = mutation_exit(section, report.get("baseline"), fail_on) if section else ExitCode.OK

@@ -6,6 +6,9 @@ message cannot clear the screen or recolour it."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from itertools import groupby
@@ -17,6 +20,7 @@ from rich.table import Table
 from harness._common.progress import EVERY_S, Ticker, interactive
 from harness._common.redact import redactor
 from harness._differential import UnitResult
+from harness._pins.rerun import command, expect_ids, pytest_options
 
 __all__ = ["interactive", "progress", "render_text", "unmarked_failures"]
 
@@ -104,7 +108,9 @@ def _differential(rows: Iterable[Mapping[str, Any]], console: Console) -> None:
             _subject_lines(subject, picked, console)
 
 
-def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False) -> None:
+def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False, root: str = ".") -> None:
+    """``report`` as text; ``root``: the project root relative to the working folder, where the
+    printed ids rerun (said once, when it is not the working folder)."""
     # The runner sanitizes its report before writing it; a report from anywhere else (a merge, a
     # replay, an old report.json) gets the same treatment here, since this goes to a terminal.
     # Each distinct string is memoised, so an already-clean report costs one dictionary lookup each.
@@ -118,55 +124,65 @@ def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False
     console.print(f"{s['units']} runs: {v['identical']} same, {v['reordered']} order, "
                   f"{v['intended']} intended, {v['unexpected']} DIFF, {v['error']} ERROR; "
                   f"{s['failed']} failing", highlight=False)
-    _failing(report["differential"], console)
+    options = pytest_options(report.get("options") or {})  # every printed id reruns its one result (_pins/rerun.py)
+    _failing(report["differential"], console, expect_ids(report.get("pins")), options)
     if report.get("pins"):
-        _pins(report["pins"], console)
+        _pins(report["pins"], console, options)
     _rejections(report.get("rejections"), console, quiet)
     _mutation(report.get("mutation"), console)
-    console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", highlight=False)
+    if root != "." and report["exit"]["code"]:
+        console.print(f"the ids above are relative to the project root: rerun one there, "
+                      f"`cd {shlex.quote(root)} && pytest ID`", markup=False, highlight=False)
+    # no markup: an id's [lane] is not a style tag
+    console.print(f"exit {report['exit']['code']}: {report['exit']['reason']}", markup=False, highlight=False)
 
 
-def _failing(rows: Iterable[Mapping[str, Any]], console: Console) -> None:
-    """A line for each case x lane that fails the run, with the start of its detail."""
+def _failing(rows: Iterable[Mapping[str, Any]], console: Console, ids: Mapping[str, str],
+             options: list[str]) -> None:
+    """A line for each case x lane that fails the run, named by the expect item that reruns it
+    (when the pins ran), with the start of its detail."""
     for row in rows:
         if row["failed"]:
-            console.print(f"  FAIL {row['case']} on {row['lane']}: {row['verdict']}: {row['detail'][:200]}",
-                          markup=False, highlight=False)
+            nodeid = ids.get(f"{row['case']}[{row['lane']}]")
+            name = command(nodeid, options) if nodeid else f"{row['case']} on {row['lane']}"
+            console.print(f"  FAIL {name}: {row['verdict']}: {row['detail'][:200]}", markup=False, highlight=False)
 
 
-def _pins(pins: Mapping[str, Any], console: Console) -> None:
+def _pins(pins: Mapping[str, Any], console: Console, options: list[str]) -> None:
     p = pins["summary"]
     expect = sum(1 for r in pins["results"] if r["id"].endswith("::expect"))
     chosen = f", set {pins['set']}" if pins.get("set") else ""
     console.print(f"pins (against {pins['against']}{chosen}): {p['passed']} passed, {p['failed']} failed, "
                   f"{p['skipped']} skipped, {p['error']} errors ({len(pins['results']) - expect} pins and "
                   f"{expect} expect items)", highlight=False)
-    _pin_lines(pins, console)
+    _pin_lines(pins, console, options)
     if pins.get("problem"):
         console.print(f"  pytest could not run the pins:\n{pins['problem']}", markup=False, highlight=False)
 
 
-def _pin_lines(pins: Mapping[str, Any], console: Console) -> None:
+def _pin_lines(pins: Mapping[str, Any], console: Console, options: list[str]) -> None:
     """Against new: every failing pin. Against old: failing is the point, so only the verdict on
     the catches_old claims, and the marked pins that passed (they cannot catch the old code)."""
     if pins["against"] == "old" and pins.get("catches_old") is not None:
-        _catches_old_lines(pins, console)
+        _catches_old_lines(pins, console, options)
         return
     for r in pins["results"]:
         if r["outcome"] in ("failed", "error"):
-            console.print(f"  {r['outcome'].upper()} {r['id']}: {r['message'][:200]}", markup=False, highlight=False)
+            console.print(f"  {r['outcome'].upper()} {command(r['id'], options)}: {r['message'][:200]}",
+                          markup=False, highlight=False)
 
 
-def _catches_old_lines(pins: Mapping[str, Any], console: Console) -> None:
+def _catches_old_lines(pins: Mapping[str, Any], console: Console, options: list[str]) -> None:
     claims = pins["catches_old"]
     passed = claims["passed"]
     console.print(f"  {claims['failed']} pin(s) marked catches_old failed against old, as they should; "
                   f"{len(passed)} passed" + (" (pins that cannot catch the old behaviour):" if passed else "."),
                   highlight=False)
     for node in passed:
-        console.print(f"  PASSED-AGAINST-OLD {node}", markup=False, highlight=False)
+        console.print(f"  PASSED-AGAINST-OLD {command(node, options)}", markup=False, highlight=False)
     for r in unmarked_failures(pins):
-        console.print(f"  also fails against old (not marked catches_old): {r['id']}", markup=False, highlight=False)
+        console.print(f"  also fails against old (not marked catches_old): {command(r['id'], options)}",
+                      markup=False, highlight=False)
 
 
 def unmarked_failures(pins: Mapping[str, Any]) -> list[Mapping[str, Any]]:

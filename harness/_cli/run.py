@@ -18,6 +18,7 @@ from harness._exitcodes import ExitCode
 from harness._load import load_suite
 from harness._load.suite import python_pins
 from harness._model import Suite
+from harness._pins.ids import node_root
 from harness._pins.ids import pin_set as known_set
 from harness._provision import expand, parse_versions
 from harness._revisions import at_revisions
@@ -99,7 +100,8 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
     total = len(units(loaded, cases, lanes, timeout))  # no --case/--lane: an empty filter, every unit
     with progress(total, quiet > 0) as tick:
         result = run(loaded, options, tick)
-    _show(result, "summary" if quiet > 1 and fmt == "text" else fmt, quiet > 0)
+    _show(result, "summary" if quiet > 1 and fmt == "text" else fmt, quiet > 0,
+          os.path.relpath(node_root(loaded), Path.cwd()))
     return int(ExitCode(result.code))
 
 
@@ -125,7 +127,7 @@ def _matrix(loaded: Suite, versions: str | None) -> Suite:
 _SAVED = {"json": "report.json", "markdown": "report.md"}
 
 
-def _show(result: RunResult, fmt: str, quiet: bool) -> None:
+def _show(result: RunResult, fmt: str, quiet: bool, root: str = ".") -> None:
     if result.warning:
         click.echo(f"harness: warning: {result.warning}", err=True)
     if "partial" in result.report:
@@ -136,5 +138,5 @@ def _show(result: RunResult, fmt: str, quiet: bool) -> None:
         click.echo("\n".join(summary_lines(result.report)))
     else:
         render_text(result.report, Console(highlight=False, soft_wrap=True, width=None if interactive() else _width()),
-                    quiet)
+                    quiet, root)
     click.echo(f"reports: {result.folder}", err=True)  # stderr: never in the way of --format json

@@ -187,6 +187,22 @@ def _selectors_compile(doc: Document, where: str, pin: dict[str, Any]) -> None:
     check_selectors(pin, ("select", "same_as_input"), lambda key: doc.place(f"{where}.{key}"))
 
 
+def _checks(doc: Document, where: str, pin: dict[str, Any], pin_lanes: tuple[str, ...]) -> dict[str, Any]:
+    """An ``all`` pin's checks (several assertions as one pin), each on the pin's lanes or some."""
+    for i, entry in enumerate(pin["checks"]):
+        at = f"{where}.checks[{i}]"
+        _selectors_compile(doc, at, entry)
+        owned = [key for key in ("name", "why", "catches_old") if key in entry]
+        if owned or entry["kind"] == "all":
+            key = owned[0] if owned else "kind"
+            raise InputError(doc.place(f"{at}.{key}"), "a check of one kind, without name, why or catches_old "
+                             "(the pin's own)", repr(key) if owned else "another 'all'")
+        stray = [lane for lane in entry.get("lanes", ()) if lane not in pin_lanes]
+        if stray:
+            raise InputError(doc.place(f"{at}.lanes"), f"lanes of this pin ({', '.join(pin_lanes)})", repr(stray))
+    return {"checks": [{**entry, "lanes": list(entry.get("lanes", pin_lanes))} for entry in pin["checks"]]}
+
+
 def _pin_lanes(doc: Document, where: str, pin: dict[str, Any], lanes: tuple[str, ...],
                seen: dict[tuple[str, str], int]) -> tuple[str, ...]:
     """The pin's lanes: the case's own, and none where a pin of the same name already is (one
@@ -218,7 +234,8 @@ def _pins(doc: Document, at: str, raw: dict[str, Any], lanes: tuple[str, ...]) -
         seen.update({(p["name"], lane): j for lane in pin_lanes})
         pins.append(PinSpec(
             name=p["name"], kind=p["kind"], lanes=pin_lanes,
-            params={k: v for k, v in p.items() if k not in common},
+            params=_checks(doc, where, p, pin_lanes) if p["kind"] == "all" else
+            {k: v for k, v in p.items() if k not in common},
             why=p.get("why", ""), catches_old=p.get("catches_old", False),
             line=doc.lines.line_of(where),
         ))
@@ -310,7 +327,7 @@ def _case(doc: Document, i: int, subject: Subject, lanes: dict[str, Lane], path:
     _input_checked(doc, at, raw, subject)
     from harness._sources import resolve_tools  # here, not at the top: harness._sources imports harness._load
 
-    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"), roots)
+    tools = resolve_tools(raw["tools"], path, doc.place(f"{at}.tools"), roots, doc)
     case_lanes = _case_lanes(doc, at, raw, subject, lanes)
     _expect_checked(doc, at, raw, case_lanes)
     _same_as_input_picks(doc, at, raw, {"tools": tools, **raw.get("input", {})})
@@ -362,8 +379,11 @@ def _subject_line(path: Path) -> int | None:
 
 
 def python_pins(root: Path) -> list[Path]:
-    """The Python pin files of a suite folder, by pytest's default names (test_*.py, *_test.py)."""
-    return _globbed(root, ["**/test_*.py", "**/*_test.py"])
+    """The suite folder's files pytest would collect tests from, by the project's own naming."""
+    from harness._common.files import project_root
+    from harness._common.pytest_names import naming, pin_files  # pytest's config reader, only when asked
+
+    return pin_files(root, naming(root, project_root(root.resolve())))
 
 
 def _globbed(root: Path, patterns: list[str], roots: tuple[Path, ...] = ()) -> list[Path]:

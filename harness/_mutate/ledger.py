@@ -10,7 +10,7 @@ more than once inside the site is an error naming the mutant, never a guess.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -71,14 +71,13 @@ def _load_all(suite_root: Path, patterns: list[str] | str, project_root: Path) -
     paths = suite_files(suite_root, patterns, Place("suite.yaml", None, "ledgers"))
     ledgers: list[Ledger] = []
     errors: list[InputError] = []
-    seen: dict[str, Place] = {}
     for path in paths:
         ledger, failed = _load_or_errors(path, suite_root, project_root)
         errors.extend(failed)
         if ledger is not None:
-            errors.extend(_reused_ids(ledger, seen))
             ledgers.append(ledger)
-    return ledgers, errors
+    scoped, reused = _scoped_ids(ledgers)
+    return scoped, errors + reused
 
 
 def _load_or_errors(path: Path, suite_root: Path, project_root: Path) -> tuple[Ledger | None, list[InputError]]:
@@ -91,14 +90,40 @@ def _load_or_errors(path: Path, suite_root: Path, project_root: Path) -> tuple[L
         return None, [exc]
 
 
-def _reused_ids(ledger: Ledger, seen: dict[str, Place]) -> list[InputError]:
-    """An error for each mutant of ``ledger`` whose id an earlier one took; ``seen`` learns its ids."""
+def _scoped_ids(ledgers: list[Ledger]) -> tuple[list[Ledger], list[InputError]]:
+    """Mutant ids unique among the ledgers that can run together. Ledgers bound to disjoint pin
+    sets (one review round each) may reuse an id; every mutant with such an id is then named by
+    its ledger's pin sets, ``r1:M1`` and ``r2:M1``, so a run of every pin still has one id per
+    mutant. Any other reuse is an error at each reuse."""
     errors: list[InputError] = []
-    for m in ledger.mutants:
-        if m.id in seen:
-            errors.append(InputError(m.place, "a mutant id unique in the suite", f"{m.id!r}, also at {seen[m.id]}"))
-        seen[m.id] = m.place
-    return errors
+    seen: dict[str, list[tuple[Place, tuple[str, ...], str]]] = {}
+    for ledger in ledgers:
+        for m in ledger.mutants:
+            earlier = seen.setdefault(m.id, [])
+            clash = next((e for e in reversed(earlier)
+                          if e[2] == ledger.file or _run_together(e[1], ledger.pin_sets)), None)
+            if clash is not None:
+                shared = sorted(set(clash[1]) & set(ledger.pin_sets))
+                note = f" (both run with pin set {shared[0]})" if shared else ""
+                errors.append(InputError(m.place, "a mutant id unique in the suite",
+                                         f"{m.id!r}, also at {clash[0]}{note}"))
+            earlier.append((m.place, ledger.pin_sets, ledger.file))
+    reused = {mid for mid, uses in seen.items() if len(uses) > 1}
+    return [_scoped(ledger, reused) for ledger in ledgers], errors
+
+
+def _run_together(sets: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """Whether ledgers bound to these pin sets run in one run of a chosen set (an unbound
+    ledger runs with every set)."""
+    return not sets or not other or bool(set(sets) & set(other))
+
+
+def _scoped(ledger: Ledger, reused: set[str]) -> Ledger:
+    if not any(m.id in reused for m in ledger.mutants):
+        return ledger
+    prefix = "+".join(ledger.pin_sets)
+    mutants = tuple(replace(m, id=f"{prefix}:{m.id}") if m.id in reused else m for m in ledger.mutants)
+    return replace(ledger, mutants=mutants)
 
 
 def check_ledgers(suite: Suite) -> None:

@@ -115,15 +115,19 @@ def suite_for(path: Path) -> Suite:
     raise LookupError(f"{path} is not inside a suite folder (no suite.yaml above it)")
 
 
-def adopt(suite: Suite) -> None:
+def adopt(suite: Suite, revisions: Mapping[str, str] | None = None) -> None:
     """Hold ``suite`` as the one loaded from its folder (a forked child of the harness has it
-    loaded already, at the run's revisions and versions): ``suite_for`` will not load it again."""
+    loaded already, at the run's ``revisions`` and versions): ``suite_for`` will not load it again."""
     _versions[:] = list(suite.settings.matrix)
+    set_revisions((revisions or {}).get("old"), (revisions or {}).get("new"))
     _suites[_key(Path(suite.root))] = suite
 
 
 def _key(folder: Path) -> str:
-    return str(folder.resolve()) + ("@" + ",".join(_versions) if _versions else "")
+    """A suite as loaded for the sides it plays: a session at a revision (or versions) and a later
+    one in the same process (pytester, an IDE) without it must not share the loaded suite."""
+    played = [f"{side}:{rev}" for side, rev in sorted(_revisions.items()) if rev] + list(_versions)
+    return str(folder.resolve()) + ("@" + ",".join(played) if played else "")
 
 
 def played_by(side: Side) -> Side:

@@ -125,7 +125,8 @@ def _read_results(path: Path) -> list[dict[str, Any]]:
             for r in map(json.loads, lines)]
 
 
-def _pytest_here(suite: Suite, args: list[str], output: Path, gate: Gate, parent: int) -> int:
+def _pytest_here(suite: Suite, args: list[str], output: Path, gate: Gate, parent: int,
+                 revisions: Mapping[str, str] | None = None) -> int:
     """In the forked child: become a plain pytest process for ``args`` and run it."""
     os.setpgid(0, 0)  # its own group: ended whole, with what its pins start
     supervise.forked_child(parent)
@@ -143,7 +144,7 @@ def _pytest_here(suite: Suite, args: list[str], output: Path, gate: Gate, parent
     # the suite folder importable, here and in any interpreter a pin starts, as PYTHONPATH made it
     sys.path.insert(0, suite.root)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))
-    cache.adopt(suite)
+    cache.adopt(suite, revisions)  # loaded at the revisions pytest's --harness-revisions will name
     # pytest collects garbage at the end of the session; the harness's heap, inherited, is no
     # garbage: left out of every collection, it is neither walked nor copied page by page
     gc.freeze()
@@ -189,7 +190,7 @@ class PythonPins:
             try:
                 os.close(self._go)
                 gate = Gate(wait_fd, spool, stream, stream_later)
-                code = _pytest_here(self.suite, args, self.folder / "output.txt", gate, parent)
+                code = _pytest_here(self.suite, args, self.folder / "output.txt", gate, parent, opts.revisions)
             finally:
                 with contextlib.suppress(Exception):
                     sys.stdout.flush()

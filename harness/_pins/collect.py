@@ -7,8 +7,9 @@ the plugin gives it, in collection order. It follows pytest's walk: case files n
 virtualenv).
 
 ``python_pin_files``: whether the suite folder holds Python pins, i.e. a ``.py`` file (walked the
-same way) that defines a test function or class. Over-approximate on purpose: a file only
-looking like a test costs one pytest child; a missed one would lose pins.
+same way) that pytest would collect tests from, by the project's own ``python_files``,
+``python_functions`` and ``python_classes`` (``harness._common.pytest_names``). Over-approximate
+on purpose: a file only looking like a test costs one pytest child; a missed one would lose pins.
 
 ``item_hooks``: the ``conftest.py`` files pytest would load for the suite (in the suite folder,
 or in a folder between the project root and it) that may act on case-file items: one defining a
@@ -28,13 +29,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness._common.pytest_names import naming, pin_files, skipped_dir
 from harness._model import Case, PinSpec, Suite
+from harness._pins.ids import node_root
 
 __all__ = ["CaseItem", "case_items", "case_lanes", "item_hooks", "python_pin_files"]
 
-# pytest's default norecursedirs
-_NORECURSE = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}")
-_TEST_DEF = re.compile(rb"^\s*(?:async\s+def\s+test|def\s+test|class\s+Test)", re.M)
 _HOOK_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(?P<name>pytest_\w+)", re.M)
 _INERT_HOOKS = re.compile(r"pytest_(?:addoption|addhooks|report_header|report_collectionfinish|terminal_summary"
                           r"|xdist_\w+)")
@@ -52,11 +52,6 @@ class CaseItem:
     pin: PinSpec | None = None
 
 
-def _skipped_dir(folder: Path) -> bool:
-    return (any(fnmatch.fnmatch(folder.name, pattern) for pattern in _NORECURSE)
-            or (folder / "pyvenv.cfg").is_file())
-
-
 def _entered(root: Path, path: Path) -> bool:
     """Whether pytest, walking from ``root``, reaches ``path`` (a file under it)."""
     try:
@@ -66,7 +61,7 @@ def _entered(root: Path, path: Path) -> bool:
     folder = root
     for part in rel.parts[:-1]:
         folder = folder / part
-        if _skipped_dir(folder):
+        if skipped_dir(folder):
             return False
     return True
 
@@ -114,20 +109,15 @@ def case_items(suite: Suite, rootdir: Path, cases: Sequence[str] | None = None,
 def _walk(root: Path) -> Iterator[Path]:
     for folder, dirs, files in os.walk(root):
         here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if not _skipped_dir(here / d))
+        dirs[:] = sorted(d for d in dirs if not skipped_dir(here / d))
         yield from (here / f for f in sorted(files) if f.endswith(".py"))
 
 
-def python_pin_files(suite: Suite) -> list[Path]:
-    """The suite folder's ``.py`` files that define a test (see the module docstring)."""
-    found = []
-    for path in _walk(Path(suite.root)):
-        try:
-            if _TEST_DEF.search(path.read_bytes()):
-                found.append(path)
-        except OSError:
-            found.append(path)  # unreadable here: pytest will say what it makes of it
-    return found
+def python_pin_files(suite: Suite, rootdir: Path | None = None) -> list[Path]:
+    """The suite folder's ``.py`` files pytest would collect tests from (see the module
+    docstring); ``rootdir``: the project root the pins' pytest runs in."""
+    root = Path(suite.root)
+    return pin_files(root, naming(root, rootdir or node_root(suite)))
 
 
 def _acts_on_items(conftest: Path) -> bool:

@@ -9,6 +9,10 @@
     deterministic   two runs give the same bytes
     idempotent      feeding the output back in (the subject's refeed) changes nothing
     raises          the new pipeline raises ``error`` (type name) with ``message`` (a regex)
+    all             several of the above as one pin (``checks``, each on the pin's lanes or some
+                    of them): it fails when any check fails on its lane, saying which. A review's
+                    test with several assertions is one pin, so a mutant that breaks any of them
+                    kills the pin a ledger claims, as the test did
 """
 
 from __future__ import annotations
@@ -28,7 +32,10 @@ from harness._errors import Place
 from harness._model import Case, Observation, PinSpec, Side, Suite
 from harness._pins import cache
 
-__all__ = ["PinFailure", "evaluate"]
+__all__ = ["FRESH_KINDS", "PinFailure", "calls_again", "evaluate"]
+
+FRESH_KINDS = frozenset({"deterministic", "idempotent"})
+"""Pin kinds that call a pipeline again rather than read the saved observations."""
 
 
 class PinFailure(AssertionError):
@@ -138,6 +145,19 @@ def _raises(ctx: Context, p: dict[str, Any]) -> None:
         raise PinFailure(f"expected a message matching {pattern!r}; found {obs.error.message!r}")
 
 
+def _all(ctx: Context, p: dict[str, Any]) -> None:
+    failed = []
+    for i, check in enumerate(p["checks"]):
+        if ctx.lane_id not in check["lanes"]:
+            continue
+        try:
+            KINDS[check["kind"]](ctx, check)
+        except PinFailure as exc:
+            failed.append(f"checks[{i}] ({check['kind']}): {exc}")
+    if failed:
+        raise PinFailure("; ".join(failed))
+
+
 KINDS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     "same-as-old": _same_as_old,
     "equals": _equals,
@@ -145,7 +165,15 @@ KINDS: dict[str, Callable[[Context, dict[str, Any]], None]] = {
     "deterministic": _deterministic,
     "idempotent": _idempotent,
     "raises": _raises,
+    "all": _all,
 }
+
+
+def calls_again(pin: PinSpec) -> bool:
+    """Whether checking ``pin`` calls a pipeline again (determinism, idempotence), rather than
+    reading the case x lane's two observations only."""
+    kinds = {pin.kind, *(c["kind"] for c in pin.params.get("checks", ()) if pin.kind == "all")}
+    return bool(kinds & FRESH_KINDS)
 
 
 def evaluate(suite: Suite, case: Case, lane_id: str, pin: PinSpec) -> None:

@@ -28,7 +28,7 @@ from harness._common import supervise
 from harness._model import Observation, Side, Suite, Verdict
 from harness._pins import cache
 from harness._pins.collect import CaseItem
-from harness._pins.declarative import PinFailure, evaluate
+from harness._pins.declarative import FRESH_KINDS, PinFailure, calls_again, evaluate
 from harness._pins.judge import (
     CATCHES_OLD_PASSED,
     EXPECT_AGAINST_OLD,
@@ -43,8 +43,6 @@ __all__ = ["FRESH_KINDS", "Forked", "ItemResult", "Saved", "evaluate_items", "it
 Saved = Mapping[tuple[str, str, str], Observation]
 """Observations by (case id, lane id, side), as the build stage made them."""
 
-FRESH_KINDS = frozenset({"deterministic", "idempotent"})
-"""Pin kinds that call a pipeline again rather than read the saved observations."""
 
 
 @dataclass(frozen=True)
@@ -202,7 +200,7 @@ def _read(fd: int, deadline: float) -> bytes | None:
 def _one(suite: Suite, item: CaseItem, timeout: float, verdict: Verdict | None) -> ItemResult:
     if item.pin is None:
         return _expect(suite, item, verdict)
-    if item.pin.kind in FRESH_KINDS:
+    if calls_again(item.pin):
         return start_check(suite, item, timeout).result()
     return _pin(suite, item)
 

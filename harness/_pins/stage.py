@@ -33,10 +33,10 @@ from harness._model import Observation, Suite, Verdict
 from harness._pins import cache
 from harness._pins.child import ChildRun, PythonPins, StageOptions
 from harness._pins.collect import CaseItem, item_hooks, python_pin_files
+from harness._pins.declarative import calls_again
 from harness._pins.document import Chosen, check_refs, choose, document
 from harness._pins.ids import node_root
 from harness._pins.inproc import (
-    FRESH_KINDS,
     Forked,
     ItemResult,
     Saved,
@@ -86,7 +86,7 @@ class Outcomes:
 
 def _forks(item: CaseItem) -> bool:
     """Whether checking ``item`` forks to call a pipeline again (not done during the build)."""
-    return item.pin is not None and item.pin.kind in FRESH_KINDS
+    return item.pin is not None and calls_again(item.pin)
 
 
 def _split(items: list[CaseItem]) -> tuple[list[CaseItem], list[CaseItem]]:

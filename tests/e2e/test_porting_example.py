@@ -102,6 +102,22 @@ def test_a_suite_of_python_pins_only_runs(project: Path) -> None:
     assert report["pins"]["summary"]["passed"] == 4 and report["pins"]["set"] == "r1"
 
 
+def test_a_pin_module_named_as_the_project_s_pytest_config_says_runs_without_a_rename(project: Path) -> None:
+    """The reviewer's module is review_pins.py, which the project's pytest config collects
+    (python_files): harness run finds its pins as pytest does, with no test_*.py beside it."""
+    porting = project / "examples" / "porting"
+    (porting / "test_review.py").rename(porting / "review_pins.py")
+    (porting / "router.cases.yaml").unlink()
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + 'python_files = ["review_*.py"]\n')
+    got = harness("run", "examples/porting", "--pins", "r1", "--format", "json", "--no-rejections",
+                  "--out", str(project / "reports"), cwd=project)
+    assert got.returncode == 0, got.stdout + got.stderr
+    report = json.loads(got.stdout)
+    assert report["pins"]["summary"]["passed"] == 4
+    assert all(r["id"].startswith("examples/porting/review_pins.py::") for r in report["pins"]["results"])
+
+
 def test_a_claim_that_does_not_hold_fails_the_run_and_is_a_failing_junit_case(project: Path) -> None:
     ledger = project / "examples" / "porting" / "round1.ledger.yaml"
     # R1-M1 (case-sensitive host) claimed by the lookalike pin, which stays green on all its URLs

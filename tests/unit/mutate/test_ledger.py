@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -200,6 +201,33 @@ def test_a_mutant_id_reused_in_its_own_ledger_or_another_is_an_error_at_each_reu
         "y.ledger.yaml:4 at mutants[0]: expected a mutant id unique in the suite, "
         "found 'M1', also at x.ledger.yaml:10 at mutants[1]",
     ]
+
+
+def _rounds(tmp_path: Path, *bindings: str) -> Path:
+    """One ledger per review round, each declaring M1, bound to the given pin sets."""
+    _suite(tmp_path, "")
+    (tmp_path / "x.ledger.yaml").unlink()
+    for i, sets in enumerate(bindings, 1):
+        (tmp_path / f"round{i}.ledger.yaml").write_text(f"version: 1\npin_sets: [{sets}]\nmutants:\n" + _ENTRY)
+    return tmp_path
+
+
+def test_rounds_bound_to_disjoint_pin_sets_may_reuse_an_id_which_their_sets_then_scope(tmp_path: Path) -> None:
+    """A ported review numbers each round's mutants from M1: each round's ledger runs with its own
+    pin set, and a run of every pin still names each mutant once."""
+    ledgers = load_ledgers(_rounds(tmp_path, "r1", "r2", "r3, r4"), ["*.ledger.yaml"], tmp_path)
+    assert [m.id for ledger in ledgers for m in ledger.mutants] == ["r1:M1", "r2:M1", "r3+r4:M1"]
+
+
+def test_an_id_reused_by_ledgers_sharing_a_pin_set_or_one_bound_to_none_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(InputErrors) as info:
+        load_ledgers(_rounds(tmp_path, "r1, r2", "r2, r3"), ["*.ledger.yaml"], tmp_path)
+    assert [str(e) for e in info.value.errors] == [
+        "round2.ledger.yaml:5 at mutants[0]: expected a mutant id unique in the suite, "
+        "found 'M1', also at round1.ledger.yaml:5 at mutants[0] (both run with pin set r2)"]
+    (tmp_path / "round2.ledger.yaml").write_text("version: 1\nmutants:\n" + _ENTRY)  # runs with every set
+    with pytest.raises(InputErrors, match=re.escape("found 'M1', also at round1.ledger.yaml:5 at mutants")):
+        load_ledgers(tmp_path, ["*.ledger.yaml"], tmp_path)
 
 
 def _checked(folder: Path) -> list[str]:

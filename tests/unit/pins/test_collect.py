@@ -95,3 +95,49 @@ def test_the_bundled_suite_evaluates_its_case_items_in_the_harness_not_through_p
     # run of all 1,177 case-file items
     repo = Path(__file__).resolve().parents[3]
     assert item_hooks(load(repo / "cases"), repo) == []
+
+
+REVIEW_PINS = "def check_host_is_lowercased(router):\n    assert router.host('A.example') == 'a.example'\n"
+PYTEST_CONFIGS = {  # the same naming, in each file pytest reads it from
+    "pytest.ini": "[pytest]\npython_files = review_*.py\npython_functions = check_\n",
+    "pyproject.toml": '[tool.pytest.ini_options]\npython_files = ["review_*.py"]\npython_functions = ["check_*"]\n',
+    "tox.ini": "[tox]\nenvlist = py\n\n[pytest]\npython_files = review_*.py\npython_functions = check_*\n",
+    "setup.cfg": "[metadata]\nname = p\n\n[tool:pytest]\npython_files = review_*.py\npython_functions = check\n",
+}
+
+
+@pytest.mark.parametrize("config", sorted(PYTEST_CONFIGS))
+def test_a_ported_pin_module_is_found_by_the_project_s_own_pytest_naming(suite_dir: Path, config: str) -> None:
+    """The reviewer's module keeps its name and its function names: pytest's python_files and
+    python_functions, from whichever file configures pytest, say it holds tests."""
+    from harness._load.suite import python_pins
+
+    project = suite_dir.parent.parent
+    (suite_dir / "test_python_pins.py").unlink()
+    (suite_dir / "review_pins.py").write_text(REVIEW_PINS)
+    (project / "pyproject.toml").unlink()
+    assert python_pin_files(load(suite_dir)) == [] and python_pins(suite_dir) == []  # pytest's defaults: no tests
+    (project / config).write_text(PYTEST_CONFIGS[config])
+    assert python_pin_files(load(suite_dir)) == [suite_dir / "review_pins.py"]
+    assert python_pins(suite_dir) == [suite_dir / "review_pins.py"]
+
+
+def test_a_file_pytest_would_not_collect_is_no_python_pin_whatever_it_defines(suite_dir: Path) -> None:
+    """A helper module defining ``test_*`` functions is not a test module by pytest's default naming."""
+    (suite_dir / "test_python_pins.py").rename(suite_dir / "helpers.py")
+    assert python_pin_files(load(suite_dir)) == []
+
+
+def test_pytest_s_private_config_reader_still_takes_and_gives_what_the_naming_reads(tmp_path: Path) -> None:
+    """Canary for ``_pytest.config.findpaths.determine_setup`` (harness/_common/pytest_names.py):
+    an upgrade that changes it fails here by name, not as "the suite has no Python pins"."""
+    import inspect
+
+    from _pytest.config.findpaths import determine_setup
+
+    assert {"inifile", "override_ini", "args", "rootdir_cmd_arg", "invocation_dir"} <= set(
+        inspect.signature(determine_setup).parameters)
+    (tmp_path / "pytest.ini").write_text("[pytest]\npython_files = review_*.py\n")
+    _, inipath, config, _ = determine_setup(inifile=None, override_ini=None, args=[str(tmp_path)],
+                                            rootdir_cmd_arg=str(tmp_path), invocation_dir=tmp_path)
+    assert inipath == tmp_path / "pytest.ini" and config["python_files"].value == "review_*.py"
