@@ -6,9 +6,7 @@ message cannot clear the screen or recolour it."""
 
 from __future__ import annotations
 
-import os
 import shlex
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from itertools import groupby
