@@ -2,6 +2,8 @@
 
 Every subcommand returns an ExitCode. HarnessErrors become one message on stderr and exit 2;
 anything else is a harness bug: one line naming it and exit 70 (``--debug`` shows the trace).
+Whatever a command prints, on stdout or stderr, passes one redacting writer
+(``harness._common.redact.redacting_output``): a command cannot forget to redact.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 import click
 
-from harness._common.redact import redactor
+from harness._common.redact import redacting_output, redactor
 from harness._common.supervise import Terminated, terminating
 from harness._errors import ConfigError, HarnessError
 from harness._exitcodes import ExitCode
@@ -69,14 +71,15 @@ class _Group(click.Group):
     """A group whose commands' failures become one line and an exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BaseException as exc:
-            failure = _failure(exc, bool(ctx.params.get("debug")))
-            if failure is None:
-                raise
-            click.echo(_message(failure[0], exc), err=True)
-            ctx.exit(failure[1])
+        with redacting_output():
+            try:
+                return super().invoke(ctx)
+            except BaseException as exc:
+                failure = _failure(exc, bool(ctx.params.get("debug")))
+                if failure is None:
+                    raise
+                click.echo(_message(failure[0], exc), err=True)
+                ctx.exit(failure[1])
 
 
 class _Commands(_Group):

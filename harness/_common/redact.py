@@ -11,20 +11,27 @@ safe to write is also safe to show on a terminal or put in junit.xml.
 
 Reports repeat strings (case ids, lane ids, rule names), so each distinct string is redacted
 once per process; ``redact_text`` is the one call for any other text leaving a run (a
-pipeline's captured stdout and stderr, a log line).
+pipeline's captured stdout and stderr, a log line). ``redacting_output`` puts a ``RedactingWriter``
+in front of ``sys.stdout`` and ``sys.stderr`` for the length of a command (``harness._cli.main``
+does it for every command), so whatever a command prints is redacted even where its author forgot.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
-from collections.abc import Iterable
+import sys
+import threading
+import weakref
+from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import Any
+from typing import Any, TextIO, cast
 
 from harness._common.sanitize import clean_text, walk_strings
 from harness._common.secrets import KEY_SHAPES, SECRET_HEADERS, encoded_forms, env_secrets
 
-__all__ = ["Redactor", "redact_text", "redactor"]
+__all__ = ["RedactingWriter", "Redactor", "redact_text", "redacting_output", "redactor"]
 
 _CACHE_LIMIT = 16_384  # distinct strings remembered; past it the memo starts over (a run's memory stays flat)
 _MEMO_MAX_CHARS = 4096  # at most ~800 MB of memo in the worst case, far less in practice
@@ -97,3 +104,84 @@ def redact_text(text: str) -> str:
     """Any text about to leave a run (captured pipeline output, a log line): credentials
     replaced by ``[REDACTED:kind]``, control characters escaped, lone surrogates replaced."""
     return redactor().text(text)
+
+
+_PENDING_MAX = 1 << 16  # a line longer than this without a newline is written in pieces
+
+
+class RedactingWriter:
+    """A text stream in front of another: what is written reaches it redacted (not sanitized: a
+    progress bar's own escapes must pass). Whole lines are redacted, so a credential printed in
+    several writes (``print("Bearer", token)``) is still one match; an unfinished line is held
+    until its newline, a flush, or ``_PENDING_MAX`` characters. Anything else (``isatty``,
+    ``fileno``, ``encoding``) is the stream's own, except ``buffer``: without it, nothing (click
+    on an ASCII locale) can reach the bytes underneath and write around the redaction."""
+
+    def __init__(self, stream: TextIO, redact: Redactor) -> None:
+        self.stream = stream
+        self._redact = redact.redact
+        self._pending = ""
+        self._lock = threading.RLock()
+        _WRITERS.add(self)
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # click probes a stream with b"": it must look like text only
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        with self._lock:
+            self._pending += text
+            cut = self._pending.rfind("\n") + 1
+            if not cut and len(self._pending) > _PENDING_MAX:
+                cut = len(self._pending)
+            if cut:
+                done, self._pending = self._pending[:cut], self._pending[cut:]
+                self.stream.write(self._redact(done))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        with self._lock:
+            if self._pending:
+                done, self._pending = self._pending, ""
+                self.stream.write(self._redact(done))
+            self.stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "buffer":
+            raise AttributeError(name)
+        return getattr(self.stream, name)
+
+
+_WRITERS: weakref.WeakSet[RedactingWriter] = weakref.WeakSet()
+
+
+def _flush_writers() -> None:
+    """Before a fork: nothing held in a writer, or parent and child would both print it."""
+    for writer in list(_WRITERS):
+        with contextlib.suppress(Exception):
+            writer.flush()
+
+
+os.register_at_fork(before=_flush_writers)
+
+
+@contextlib.contextmanager
+def redacting_output() -> Iterator[None]:
+    """``sys.stdout`` and ``sys.stderr`` redacted until the block ends (nested: once). The
+    redactor is made again from this environment first: a command reads its credentials when it
+    starts, not when the process first redacted something."""
+    if isinstance(sys.stdout, RedactingWriter) and isinstance(sys.stderr, RedactingWriter):
+        yield
+        return
+    redactor.cache_clear()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = (cast(TextIO, RedactingWriter(stream, redactor())) for stream in saved)
+    try:
+        yield
+    finally:
+        for writer in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                writer.flush()
+        sys.stdout, sys.stderr = saved
