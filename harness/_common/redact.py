@@ -53,6 +53,30 @@ _LABELLED: tuple[tuple[str, str], ...] = (
 )
 
 
+# Text each pattern cannot match without (in the lower-cased text for the case-blind ones): a
+# pattern whose anchors are all absent is not run. Scanning 10 MB of report JSON with every
+# pattern took 15 s; the substring tests take milliseconds. A kind without an entry always runs.
+_ANCHORS: dict[str, tuple[str, ...]] = {
+    "anthropic-key": ("sk-ant-",), "openai-style-key": ("sk-",), "google-api-key": ("AIza",),
+    "aws-access-key": ("AKIA", "ASIA"), "groq-key": ("gsk_",), "xai-key": ("xai-",),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), "slack-token": ("xox",),
+    "huggingface-token": ("hf_",), "jwt": ("eyJ",), "private-key": ("-----BEGIN ",),
+    "credential-query": ("key=", "token="), "url-userinfo": ("://",),
+}
+_CASE_BLIND_ANCHORS: dict[str, tuple[str, ...]] = {
+    "bearer-token": ("bearer",), "basic-auth": ("basic",), "credential-header": SECRET_HEADERS,
+}
+
+
+def _may_match(kind: str, value: str, low: str | None) -> bool:
+    """Whether pattern ``kind`` can match ``value`` (``low``: it lower-cased, None when it is not
+    ASCII, where case-blind matching has more equivalents than ``lower`` gives)."""
+    if kind in _CASE_BLIND_ANCHORS:
+        return low is None or any(anchor in low for anchor in _CASE_BLIND_ANCHORS[kind])
+    anchors = _ANCHORS.get(kind)
+    return anchors is None or any(anchor in value for anchor in anchors)
+
+
 class Redactor:
     """Replaces credentials in strings and sanitizes them; ``value`` walks a JSON value."""
 
@@ -71,10 +95,13 @@ class Redactor:
     def _redact(self, value: str) -> str:
         if self._literals is not None:
             value = self._literals.sub("[REDACTED:environment-credential]", value)
+        low = value.lower() if value.isascii() else None
         for kind, rx in self._plain:
-            value = rx.sub(f"[REDACTED:{kind}]", value)
+            if _may_match(kind, value, low):
+                value = rx.sub(f"[REDACTED:{kind}]", value)
         for kind, rx in self._labelled:
-            value = rx.sub(rf"\1[REDACTED:{kind}]", value)
+            if _may_match(kind, value, low):
+                value = rx.sub(rf"\1[REDACTED:{kind}]", value)
         return value
 
     def text(self, value: str) -> str:
