@@ -37,6 +37,7 @@ COMMAND_MODULES: dict[str, str] = {
     "catalog": "harness._cli.catalog",
     "show": "harness._cli.show",
     "bless": "harness._cli.bless",
+    "revisions": "harness._cli.revisions",
 }
 
 
