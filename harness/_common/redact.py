@@ -185,13 +185,26 @@ _WRITERS: weakref.WeakSet[RedactingWriter] = weakref.WeakSet()
 
 
 def _flush_writers() -> None:
-    """Before a fork: nothing held in a writer, or parent and child would both print it."""
+    """Before a fork: what a writer holds written first (best effort: a writer another thread is
+    using is left to it, never waited for)."""
     for writer in list(_WRITERS):
-        with contextlib.suppress(Exception):
-            writer.flush()
+        if writer._lock.acquire(blocking=False):
+            try:
+                with contextlib.suppress(Exception):
+                    writer.flush()
+            finally:
+                writer._lock.release()
 
 
-os.register_at_fork(before=_flush_writers)
+def _fresh_state() -> None:
+    """In a forked child: a lock another thread of the parent held at the fork would never be
+    released here, and an unfinished line is the parent's to write, not the child's too."""
+    for writer in list(_WRITERS):
+        writer._lock = threading.RLock()
+        writer._pending = ""
+
+
+os.register_at_fork(before=_flush_writers, after_in_child=_fresh_state)
 
 
 @contextlib.contextmanager

@@ -85,3 +85,31 @@ def test_redacting_output_restores_the_streams_and_does_not_wrap_twice() -> None
         with redacting_output():
             assert sys.stdout is inner
     assert (sys.stdout, sys.stderr) == before
+
+
+def test_a_fork_while_another_thread_holds_the_writer_neither_waits_nor_deadlocks_the_child() -> None:
+    import threading
+
+    out = io.StringIO()
+    writer = RedactingWriter(out, Redactor([]))
+    writer.write("the parent's unfinished line")
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with writer._lock:
+            held.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    held.wait(10)
+    pid = os.fork()  # the lock is held by the other thread: the fork neither waits for it nor inherits it held
+    if pid == 0:
+        writer.write("in the child\n")  # would block forever on the inherited lock
+        os._exit(0 if out.getvalue() == "in the child\n" else 3)  # the parent's line is the parent's to write
+    release.set()
+    thread.join()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    writer.flush()
+    assert out.getvalue() == "the parent's unfinished line"
