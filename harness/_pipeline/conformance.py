@@ -59,7 +59,9 @@ FIRST_ID = 7  # ids a program cannot predict by counting its own calls
 # 128 KiB passed a single 1 MiB probe answered by an error (issue 31)
 LARGE_SIZES = (64 << 10, 256 << 10, 1 << 20, 4 << 20)
 _BISECT_STEPS = 5  # after the first refusal: the limit to within a 32nd of the gap
-_QUOTE = 160  # characters of a bad line or of stderr a failure line quotes
+_QUOTE = 160  # characters of a bad line a failure line quotes
+_QUOTE_SCAN = 1 << 16  # bytes of a bad line redacted before it is cut to _QUOTE
+_STDERR_KEPT = 4000  # bytes of the program's stderr kept (its end)
 
 
 @dataclass(frozen=True)
@@ -79,12 +81,12 @@ class _QuotedLines(Lines):
         return super()._decode(raw)
 
 
-def quoted(text: str | bytes, limit: int = _QUOTE) -> str:
-    """``text`` as a failure line may show it: decoded, redacted, control characters escaped, cut."""
-    if isinstance(text, bytes):
-        text = text[: limit * 4].decode("utf-8", "replace")
-    text = redact_text(text.strip())
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+def quoted(text: bytes, limit: int = _QUOTE) -> str:
+    """A line as a failure may show it: decoded, redacted, control characters escaped, then cut.
+    Redacted before it is cut (its first 64 KiB, far past what is shown), so a cut never leaves
+    the start of a key showing where the whole would have been redacted."""
+    shown = redact_text(text[:_QUOTE_SCAN].decode("utf-8", "replace").strip())
+    return shown if len(shown) <= limit else shown[:limit] + f"... ({len(text):,} bytes in all)"
 
 
 class _Program:
@@ -97,6 +99,7 @@ class _Program:
         os.set_blocking(self.proc.stdin.fileno(), False)
         self.lines = _QuotedLines(self.proc.stdout.fileno())
         self.stderr = bytearray()
+        self.trimmed = False  # the buffer lost its front: its first line is a piece of one
         self.dead: str | None = None
         threading.Thread(target=self._drain, daemon=True).start()
 
@@ -104,13 +107,19 @@ class _Program:
         stream: Any = self.proc.stderr
         for chunk in iter(lambda: stream.read1(4096), b""):
             self.stderr += chunk
-            del self.stderr[: max(0, len(self.stderr) - 4000)]
+            if len(self.stderr) > _STDERR_KEPT:
+                del self.stderr[: len(self.stderr) - _STDERR_KEPT]
+                self.trimmed = True
 
     def tail(self) -> str:
+        """The last two lines of stderr, redacted whole before they are cut to 300 characters; a
+        line whose start was dropped is not shown (what is left of a key is no longer a key)."""
         time.sleep(0.05)
         lines = self.stderr.decode("utf-8", "replace").strip().splitlines()
-        text = " | ".join(line.strip() for line in lines[-2:])[-300:]
-        return f"; stderr ends: {quoted(text, 300)}" if text else ""
+        if self.trimmed and lines:
+            lines = lines[1:] or ["[a line longer than the 4,000 bytes kept, not shown]"]
+        text = redact_text(" | ".join(line.strip() for line in lines[-2:]))[-300:]
+        return f"; stderr ends: {text}" if text else ""
 
     def evidence(self) -> str:
         """What a failed check quotes: the last line the program wrote, the end of its stderr."""
