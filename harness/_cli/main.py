@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib
 import sys
+import traceback
+from types import TracebackType
 from typing import Any
 
 import click
@@ -104,7 +106,15 @@ def cli(debug: bool) -> None:
     """Conformance and mutation-testing harness for provider wire output."""
 
 
+def _redacted_traceback(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+    """``--debug``'s traceback, printed by the interpreter after the command's writer is gone,
+    redacted like everything else the harness prints (an exception's message can carry a key)."""
+    text = "".join(traceback.format_exception(kind, value, tb))
+    sys.stderr.write(redactor().redact(text))
+
+
 def main() -> None:
+    sys.excepthook = _redacted_traceback
     try:
         with terminating():  # SIGTERM unwinds like Ctrl-C: children ended, partial report written
             rv = cli.main(prog_name="harness", standalone_mode=False)

@@ -113,3 +113,15 @@ def test_a_fork_while_another_thread_holds_the_writer_neither_waits_nor_deadlock
     assert os.waitstatus_to_exitcode(status) == 0
     writer.flush()
     assert out.getvalue() == "the parent's unfinished line"
+
+
+def test_the_debug_traceback_the_interpreter_prints_is_redacted_too(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness._cli.main import _redacted_traceback
+
+    try:
+        raise RuntimeError(f"upstream said 401 for {KEY}")
+    except RuntimeError as exc:
+        _redacted_traceback(type(exc), exc, exc.__traceback__)
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and KEY not in err
+    assert "RuntimeError: upstream said 401 for [REDACTED:openai-style-key]" in err
