@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,29 @@ def _plan_problem(plan: Any) -> str | None:
     selected = plan.get("selected")
     if not isinstance(selected, list) or not set(selected) <= {m["key"] for m in mutants}:
         return "plan.json's selected mutants are not a list of its planned mutants' keys"
+    outside = next((m["file"] for m in mutants if _outward(m.get("file"))), None)
+    if outside is not None:
+        return f"plan.json's mutant file {str(outside)[:80]!r} is not a path inside the project"
     return _slice_problem(plan.get("shard"))
+
+
+def _outward(file: Any) -> bool:
+    """A mutant's file the merge would read sources from: relative, without ``..``."""
+    return not isinstance(file, str) or file.startswith(("/", "~")) or "\0" in file or ".." in Path(file).parts
+
+
+def _sources_root(plan: dict[str, Any], out: Path) -> str:
+    """Where the merged Stryker report reads the mutated files' sources: the shards' project root
+    when it is this folder or below it (a CI merge job runs in the checkout), else nowhere (the
+    report carries no sources): a crafted plan naming ``/`` as its root would have the merge
+    copy any file of this machine into the report."""
+    root = plan.get("project_root") or plan.get("root")
+    here = Path.cwd().resolve()
+    if isinstance(root, str) and root and Path(root).resolve().is_relative_to(here):
+        return root
+    print(f"harness merge: the shards' project root {str(root)[:200]!r} is not this folder or below it; "
+          "the Stryker report carries no sources (run the merge in the checkout)", file=sys.stderr, flush=True)
+    return str(out / "no-sources")
 
 
 def _slice_problem(shard: Any) -> str | None:
@@ -212,10 +235,11 @@ def _write(out: Path, plan: dict[str, Any], baseline: dict[str, Any], rows: dict
 
 
 def _copy_sources(folder: Path, out: Path) -> None:
-    """A shard's mutated sources, for each kind ``out`` does not hold yet."""
+    """A shard's mutated sources, for each kind ``out`` does not hold yet; a symlink is copied as
+    a symlink, never followed (a crafted shard's link to a file elsewhere stays a link)."""
     for sub in ("mutants", "declared", "external"):
-        if (folder / sub).is_dir() and not (out / sub).exists():
-            shutil.copytree(folder / sub, out / sub)
+        if (folder / sub).is_dir() and not (folder / sub).is_symlink() and not (out / sub).exists():
+            shutil.copytree(folder / sub, out / sub, symlinks=True)
 
 
 def merge(folders: list[Path], out: Path) -> MutationSection:
@@ -240,5 +264,5 @@ def merge(folders: list[Path], out: Path) -> MutationSection:
     if sandbox is not None:
         section["sandbox"] = sandbox
     _write(out, plan, baseline, rows, folders)
-    write_reports(out, plan, section)
+    write_reports(out, {**plan, "project_root": _sources_root(plan, out)}, section)
     return section

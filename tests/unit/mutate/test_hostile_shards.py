@@ -102,3 +102,39 @@ def test_a_shard_alone_or_a_section_with_pending_mutants_is_no_baseline(tmp_path
     merge([tmp_path / "a"], tmp_path / "partial")
     with pytest.raises(ConfigError, match=r"a complete run; this one has 1 pending mutant.*shards missing: 2/2"):
         load_mutation_baseline(tmp_path / "partial", validate_report, validate_mutation)
+
+
+def test_a_plan_naming_root_and_a_system_file_copies_nothing_of_it_into_the_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    outside = tmp_path / "elsewhere" / "secret.txt"
+    outside.parent.mkdir()
+    outside.write_text("root:x:0:0:the secret the crafted plan points at\n")
+    shard = _slice(tmp_path / "s", 1, 1, _row("a") + _row("b"))
+    plan = json.loads((shard / "plan.json").read_text())
+    plan.update(selected=["k-a", "k-b"], project_root=str(outside.parent))
+    for m in plan["mutants"]:
+        m["file"] = "secret.txt"
+    (shard / "plan.json").write_text(json.dumps(plan))
+    here = tmp_path / "checkout"
+    here.mkdir()
+    monkeypatch.chdir(here)  # the merge runs in a checkout; the plan's root is elsewhere
+    merge([shard], tmp_path / "out")
+    assert "the secret" not in (tmp_path / "out" / "mutation-report.json").read_text()
+    assert "is not this folder or below it; the Stryker report carries no sources" in capsys.readouterr().err
+
+
+def test_a_mutant_file_reaching_out_of_the_project_or_a_symlinked_source_folder_is_not_read(tmp_path: Path) -> None:
+    shard = _slice(tmp_path / "s", 1, 1, _row("a") + _row("b"))
+    plan = json.loads((shard / "plan.json").read_text())
+    plan.update(selected=["k-a", "k-b"])
+    plan["mutants"][0]["file"] = "../../etc/passwd"
+    (shard / "plan.json").write_text(json.dumps(plan))
+    with pytest.raises(ConfigError, match=r"mutant file '\.\./\.\./etc/passwd' is not a path inside the project"):
+        merge([shard], tmp_path / "out")
+    plan["mutants"][0]["file"] = "m.py"
+    (shard / "plan.json").write_text(json.dumps(plan))
+    (tmp_path / "secret.txt").write_text("the secret")
+    (shard / "mutants").mkdir()
+    (shard / "mutants" / "m.py").symlink_to(tmp_path / "secret.txt")
+    merge([shard], tmp_path / "out")
+    assert (tmp_path / "out" / "mutants" / "m.py").is_symlink()  # copied as a link, never read
