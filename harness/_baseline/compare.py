@@ -137,8 +137,13 @@ def load_mutation_baseline(path: Path, check_report: Callable[[Any], None],
                            check_section: Callable[[Any], None]) -> tuple[str, dict[str, Any] | None]:
     """(folder, mutation section) of an earlier ``harness mutate`` out folder, or of a run; each
     held to its schema by its check (raising ValueError) before any finding is read from it."""
+    from harness._mutate.shards import baseline_problem
+
     if not (path / "mutation.json").is_file():
         folder, report = load_baseline(path, check_report)
+        problem = baseline_problem(report.get("mutation"))
+        if problem:
+            raise ConfigError("--baseline", folder, problem)
         return folder, report.get("mutation")
     where = str(path / "mutation.json")
     try:
@@ -146,6 +151,9 @@ def load_mutation_baseline(path: Path, check_report: Callable[[Any], None],
         check_section(section)
     except (ValueError, RecursionError) as exc:  # json's C decoder recurses once per level of nesting
         raise ConfigError("--baseline", where, f"a mutation.json this harness version wrote ({exc})") from None
+    problem = baseline_problem(section)
+    if problem:
+        raise ConfigError("--baseline", where, problem)
     return str(path), section
 
 

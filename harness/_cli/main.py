@@ -2,17 +2,21 @@
 
 Every subcommand returns an ExitCode. HarnessErrors become one message on stderr and exit 2;
 anything else is a harness bug: one line naming it and exit 70 (``--debug`` shows the trace).
+Whatever a command prints, on stdout or stderr, passes one redacting writer
+(``harness._common.redact.redacting_output``): a command cannot forget to redact.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+import traceback
+from types import TracebackType
 from typing import Any
 
 import click
 
-from harness._common.redact import redactor
+from harness._common.redact import redacting_output, redactor
 from harness._common.supervise import Terminated, terminating
 from harness._errors import ConfigError, HarnessError
 from harness._exitcodes import ExitCode
@@ -35,6 +39,7 @@ COMMAND_MODULES: dict[str, str] = {
     "catalog": "harness._cli.catalog",
     "show": "harness._cli.show",
     "bless": "harness._cli.bless",
+    "revisions": "harness._cli.revisions",
 }
 
 
@@ -69,14 +74,15 @@ class _Group(click.Group):
     """A group whose commands' failures become one line and an exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BaseException as exc:
-            failure = _failure(exc, bool(ctx.params.get("debug")))
-            if failure is None:
-                raise
-            click.echo(_message(failure[0], exc), err=True)
-            ctx.exit(failure[1])
+        with redacting_output():
+            try:
+                return super().invoke(ctx)
+            except BaseException as exc:
+                failure = _failure(exc, bool(ctx.params.get("debug")))
+                if failure is None:
+                    raise
+                click.echo(_message(failure[0], exc), err=True)
+                ctx.exit(failure[1])
 
 
 class _Commands(_Group):
@@ -100,7 +106,15 @@ def cli(debug: bool) -> None:
     """Conformance and mutation-testing harness for provider wire output."""
 
 
+def _redacted_traceback(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+    """``--debug``'s traceback, printed by the interpreter after the command's writer is gone,
+    redacted like everything else the harness prints (an exception's message can carry a key)."""
+    text = "".join(traceback.format_exception(kind, value, tb))
+    sys.stderr.write(redactor().redact(text))
+
+
 def main() -> None:
+    sys.excepthook = _redacted_traceback
     try:
         with terminating():  # SIGTERM unwinds like Ctrl-C: children ended, partial report written
             rv = cli.main(prog_name="harness", standalone_mode=False)

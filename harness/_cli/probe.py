@@ -29,8 +29,17 @@ __all__ = ["command"]
 def _bodies(path: Path | None) -> list[Any]:
     if path is None:
         return []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [_body(line, f"{path}:{n}") for n, line in enumerate(lines, 1) if line.strip()]
+    lines = path.read_bytes().splitlines()
+    return [_body(_text(line, f"{path}:{n}"), f"{path}:{n}") for n, line in enumerate(lines, 1) if line.strip()]
+
+
+def _text(line: bytes, where: str) -> str:
+    """A --bodies line as text: JSON lines are UTF-8, and a line that is not is bad input at its place."""
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError("--bodies", where, f"one JSON body a line in UTF-8 (found byte 0x{line[exc.start]:02x} "
+                          f"at column {exc.start + 1}, which is not UTF-8)") from None
 
 
 def _body(line: str, where: str) -> Any:

@@ -1,9 +1,9 @@
 """``harness protocol-check CMD...``: does a program speak the pipeline protocol (docs/protocol.md)?
 
 Starts CMD, walks it through the handshake, a call per declared pipeline, an error answer, a
-malformed request, a large input, shutdown and end of input (``harness._pipeline.conformance``),
-prints one checklist line per check and exits 0 when none failed, 1 when one did (2: bad
-arguments).
+malformed request, large inputs (64 KiB to 4 MiB), shutdown and end of input
+(``harness._pipeline.conformance``), prints one checklist line per check and exits 0 when none
+failed, 1 when one did (2: bad arguments).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from harness._cli.args import not_nan
+from harness._common.redact import redact_text
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._pipeline.conformance import Check, check_program
@@ -53,10 +54,12 @@ def command(cmd: tuple[str, ...], timeout: float, start_timeout: float, input_fi
 
 
 def _print_checklist(cmd: tuple[str, ...], checks: list[Check]) -> int:
-    """A line per check, then the count that passed; how many failed."""
+    """A line per check, then the count that passed; how many failed. A check's detail quotes the
+    program (its hello, answers, stderr): redacted and its control characters escaped."""
     click.echo(f"protocol-check: {' '.join(cmd)}")
     for check in checks:
-        click.echo(f"  {_MARK[check.status]}  {check.name}" + (f": {check.detail}" if check.detail else ""))
+        detail = f": {redact_text(check.detail)}" if check.detail else ""
+        click.echo(f"  {_MARK[check.status]}  {check.name}{detail}")
     failed = sum(c.status == "fail" for c in checks)
     click.echo(f"{len(checks) - failed} of {len(checks)} checks passed" + (f", {failed} failed" if failed else ""))
     return failed

@@ -33,6 +33,7 @@ from ruamel.yaml.error import YAMLError
 from harness._common.files import confined
 from harness._common.selectors import select
 from harness._errors import ConfigError, InputError, Place
+from harness._evidence.runs import run_file
 
 __all__ = ["TODO", "Blessed", "bless_divergences", "blessable", "case_lanes", "update_golden"]
 
@@ -319,7 +320,7 @@ def _with_line(item: Blessed) -> Blessed:
 
 
 def _golden_value(folder: Path, report: Mapping[str, Any], case: str, lane: str, selector: str | None) -> Any:
-    value = json.loads((folder / _new_body(report, case, lane)).read_text(encoding="utf-8"))
+    value = json.loads(run_file(folder, _new_body(report, case, lane), "evidence.new").read_text(encoding="utf-8"))
     picked = [v for _, v in select(value, selector)] if selector else [value]
     return picked[0] if len(picked) == 1 else picked
 

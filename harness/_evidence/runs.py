@@ -1,7 +1,13 @@
 """Finding a finished run: a run folder (``reports/<run-id>``) or a reports folder whose ``latest``
 points at one, and its report.json. ``harness show``, ``harness bless`` and ``--baseline`` read
 runs this way, so each gives the same error for a folder that holds no run, is corrupt or comes from
-another version of the harness."""
+another version of the harness.
+
+A report is input like any other: one crafted (or edited) to name ``../../secret.json`` as a
+body would have ``harness show`` print that file. So every path a report names is read through
+``run_file``: resolved, ``..`` and symlinks followed, and refused unless it lies inside the run
+folder; ``load_report`` refuses a report naming an absolute or ``..`` path before anything reads
+it (without touching the disk: a report may name 200,000 bodies)."""
 
 from __future__ import annotations
 
@@ -10,9 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness._errors import ConfigError
+from harness._errors import ConfigError, InputError, Place
 
-__all__ = ["REPORT", "load_report", "run_folder"]
+__all__ = ["REPORT", "load_report", "run_file", "run_folder"]
+
+INSIDE = "a path inside the run folder"
 
 REPORT = "report.json"
 
@@ -41,7 +49,35 @@ def load_report(folder: Path, check: Callable[[Any], None], argument: str = "--r
     except ValueError as exc:
         raise ConfigError(argument, str(path), f"a {REPORT} of this harness version's schema "
                           f"(written by this version, not edited by hand); found {exc}") from None
+    _links_relative(report, path)
     return report
+
+
+def _links_relative(report: dict[str, Any], path: Path) -> None:
+    """Every body a report links is named relative to its folder, without ``..``."""
+    for i, row in enumerate(report.get("differential") or ()):
+        for side, link in ((row.get("evidence") or {}).items()):
+            if isinstance(link, str) and _outward(link):
+                raise InputError(Place(str(path), None, f"differential[{i}].evidence.{side}"), INSIDE, repr(link))
+
+
+def _outward(link: str) -> bool:
+    """Whether ``link`` names a place outside the folder it is relative to, by its text alone."""
+    return link.startswith(("/", "~")) or "\0" in link or ".." in Path(link).parts
+
+
+def run_file(folder: Path, link: str, where: str = "") -> Path:
+    """The file ``link`` (a path a report names) inside the run ``folder``: resolved, ``..`` and
+    symlinks followed; an InputError naming it when it lies elsewhere or loops."""
+    place = Place(str(folder / REPORT), None, where)
+    root = folder.resolve()
+    try:
+        real = (root / link).resolve() if not _outward(link) else None
+    except (RuntimeError, OSError):  # a symlink loop (RuntimeError on 3.11, OSError on 3.13)
+        raise InputError(place, INSIDE, f"{link!r}, a symlink loop") from None
+    if real is None or not real.is_relative_to(root):
+        raise InputError(place, INSIDE, f"{link!r}, which resolves outside {root}")
+    return real
 
 
 def _parsed(path: Path, argument: str) -> Any:

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypedDict
 
+from harness._errors import InputError, Place
 from harness._model import ErrorInfo, Observation
 
 __all__ = ["INDEX", "EvidenceSummary", "Limits", "ObservationStore", "Saved", "body_relpath", "load_observations"]
@@ -164,9 +166,16 @@ def load_observations(folder: Path) -> dict[tuple[str, str, str], Observation]:
     return out
 
 
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
 def _observation(folder: Path, line: dict[str, Any]) -> Observation:
-    """One index line as the Observation it recorded, its body read back."""
+    """One index line as the Observation it recorded, its body read back: a body is named by its
+    digest, so anything else (``../../x``) is refused rather than read as a path."""
     digest = line.get("body")
+    if digest is not None and not (isinstance(digest, str) and _DIGEST.fullmatch(digest)):
+        raise InputError(Place(str(folder / INDEX), None, "body"), "a body's sha256 digest (64 hex digits)",
+                         repr(digest)[:100])
     err = line.get("error")
     return Observation(
         line["case"], line["lane"], line["side"], line["outcome"],

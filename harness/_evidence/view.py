@@ -17,6 +17,7 @@ from typing import Any
 
 from harness._errors import ConfigError
 from harness._evidence.jsondiff import capped, unified
+from harness._evidence.runs import run_file
 
 __all__ = ["Line", "body", "diff_lines", "pick_rows", "saved_diffs", "unit_lines"]
 
@@ -73,7 +74,7 @@ def _no_body(info: Mapping[str, Any]) -> str:
 
 def _saved(folder: Path, link: str) -> tuple[Any, str | None]:
     try:
-        return json.loads((folder / link).read_text(encoding="utf-8")), None
+        return json.loads(run_file(folder, link, "evidence").read_text(encoding="utf-8")), None
     except (OSError, ValueError) as exc:
         return None, f"its saved body {link} cannot be read ({exc})"
 

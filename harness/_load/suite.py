@@ -25,7 +25,8 @@ from harness._load.imports import probe_import
 from harness._load.places import Errors, from_here, rel
 from harness._model import Case, Expectation, Lane, PinSpec, PipelineSpec, Subject, Suite
 from harness._plugins import UnknownSubject, load_callable, resolve_subject
-from harness._provision import package_side
+from harness._provision import package_side, requirement_problems
+from harness._provision.released import REQUIREMENT
 from harness._settings import Settings, read_settings
 
 __all__ = ["declared_subjects", "load_suite", "python_pins"]
@@ -77,6 +78,16 @@ def _check_imports(doc: Document | None, settings: Settings, errors: Errors, roo
             load_callable(call)
         except SubjectError as exc:
             errors.add(InputError(place, "a callable the module defines", str(exc)))
+
+
+def _check_requirements(doc: Document | None, settings: Settings, errors: Errors) -> None:
+    """A ``package:`` side's package and requirements go to pip's command line: each must be a
+    requirement specifier, never an option, a path or a URL (harness._provision.released)."""
+    for name, spec in settings.subjects.items():
+        for role in ("old", "new"):
+            for key, problem in requirement_problems(spec.get(role)):
+                at = f"subjects.{name}.{role}.{key}"
+                errors.add(InputError(doc.place(at) if doc else Place("suite.yaml", None, at), REQUIREMENT, problem))
 
 
 def _pipeline(raw: str | dict[str, Any], role: str, root: Path) -> PipelineSpec:
@@ -428,6 +439,7 @@ def _load(root: Path) -> Suite:
     errors = Errors()
     _import_first(root)
     settings, settings_doc = read_settings(root)
+    _check_requirements(settings_doc, settings, errors)
     _check_imports(settings_doc, settings, errors, root)
     _raise_if_any(errors)
     declared = declared_subjects(settings, root)

@@ -4,14 +4,23 @@ the short summary ``harness mutate`` prints by default.
 ``render_markdown``'s ``form`` is what report.md's budget asks for (harness/_report/markdown.py):
 ``full``, ``short`` (counts, verdict, one line per escape and failed claim) or ``findings`` (the
 escapes with their diffs and the failed claims alone; empty when there are none).
+
+Every string of the section is someone's text (a ledger's titles and notes, pin ids, file names),
+and mutation.md is pasted into reviews and rendered: before rendering, each has its control
+characters escaped (``\x1b``, not a live escape) and ``&``, ``<``, ``>`` written as entities, so a
+title cannot open a ``<script>`` or clear a terminal. A mutant's diff goes in a code fence longer
+than any run of backticks inside it, its control characters escaped too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import html
+import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from harness._common.sanitize import clean_text, walk_strings
 from harness._mutate.results import expand
 
 __all__ = ["FORMS", "counts_line", "pin_runs_line", "render_markdown", "render_summary"]
@@ -20,6 +29,48 @@ FORMS = ("full", "short", "findings")
 
 _RESULT = {"exact": "exact", "collateral": "claimed + collateral", "failed": "**CLAIM FAILED**",
            "equivalent": "equivalent (held)", "pending": "pending"}
+
+
+_TICKS = re.compile(r"`+")
+
+
+def _markdown_text(text: str) -> str:
+    """Text from a ledger or a run as Markdown shows it: controls escaped, ``&<>`` as entities
+    outside code spans (a title's `` `len(groups) >= 2` `` shows as written: a code span holds no
+    HTML, and an entity there would show as typed)."""
+    text = clean_text(text)
+    out, done, at = [], 0, 0
+    while (opening := _TICKS.search(text, at)) is not None:
+        run = opening.group()
+        closing = re.compile(f"(?<!`){run}(?!`)").search(text, opening.end())
+        if closing is None:  # backticks with no partner are plain text: keep looking after them
+            at = opening.end()
+            continue
+        out += [html.escape(text[done:opening.start()], quote=False), text[opening.start():closing.end()]]
+        done = at = closing.end()
+    return "".join(out) + html.escape(text[done:], quote=False)
+
+
+def _safe(section: Mapping[str, Any], text: Callable[[str], str]) -> dict[str, Any]:
+    """The expanded section with ``text`` applied to every string; diffs keep their characters
+    (they go in a code fence), their controls escaped."""
+    expanded = expand(section)
+    out: dict[str, Any] = walk_strings(expanded, text)
+    for mutant, raw in zip(out.get("mutants", []), expanded.get("mutants", []), strict=True):
+        if isinstance(raw, dict) and isinstance(raw.get("diff"), str):
+            mutant["diff"] = clean_text(raw["diff"])
+    return out
+
+
+def _code(text: str) -> str:
+    """``text`` as one code span: a backtick inside would end it early and let what follows render."""
+    return "`" + text.replace("`", "'") + "`"
+
+
+def _fence(diff: str) -> str:
+    """A code fence no run of backticks in ``diff`` can close."""
+    longest = max((len(run) for run in re.findall(r"`+", diff)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def _compact(pins: list[str]) -> list[str]:
@@ -31,7 +82,7 @@ def _compact(pins: list[str]) -> list[str]:
             groups.setdefault(named[0], []).append(named[1])
         else:
             groups.setdefault(pin, [])
-    return [f"`{name}` ({', '.join(lanes)})" if lanes else f"`{name}`" for name, lanes in groups.items()]
+    return [f"{_code(name)} ({', '.join(lanes)})" if lanes else _code(name) for name, lanes in groups.items()]
 
 
 def _case_pin(pin: str) -> tuple[str, str] | None:
@@ -74,7 +125,7 @@ def _collateral(other: list[str]) -> str:
 
 def _site(m: dict[str, Any]) -> str:
     where = f"{m['file']}:{m['line']}"
-    return f"`{where}` {m['function']}" if m.get("function") else f"`{where}`"
+    return f"{_code(where)} {m['function']}" if m.get("function") else _code(where)
 
 
 def _ledger_table(mutants: list[dict[str, Any]]) -> list[str]:
@@ -103,8 +154,9 @@ def _escapes(mutants: list[dict[str, Any]]) -> list[str]:
     for m in escaped:
         covering = len(m["covered_by"])
         why = "no pin reaches it" if m["status"] == "no_coverage" else f"{covering} covering pin(s) stayed green"
+        fence = _fence(m["diff"])
         out += [f"#### {m['id']} — {m['title']}", "", f"{_site(m)}; {why}.", "",
-                "```diff", m["diff"].rstrip(), "```", ""]
+                f"{fence}diff", m["diff"].rstrip(), fence, ""]
     return out
 
 
@@ -146,7 +198,7 @@ def _pin_lines(section: Mapping[str, Any]) -> list[str]:
 
 def _unique_killers(rows: list[dict[str, Any]]) -> list[str]:
     """One line per pin that kills a mutant no other pin kills, naming those mutants."""
-    return [f"- `{_pin_name(r)}`: {', '.join(r['unique'])}" for r in rows if r["unique_kills"]]
+    return [f"- {_code(_pin_name(r))}: {', '.join(r['unique'])}" for r in rows if r["unique_kills"]]
 
 
 def _pin_name(row: dict[str, Any]) -> str:
@@ -156,7 +208,7 @@ def _pin_name(row: dict[str, Any]) -> str:
 
 def _left_out(excluded: list[dict[str, Any]]) -> list[str]:
     """The pins left out of every row, with how they ended on unmutated code."""
-    return [f"- `{e['pin']}`: {e['outcome']} {e['detail']}".rstrip() for e in excluded]
+    return [f"- {_code(e['pin'])}: {e['outcome']} {e['detail']}".rstrip() for e in excluded]
 
 
 def pin_runs_line(section: Mapping[str, Any]) -> str:
@@ -235,7 +287,7 @@ def _title(prefix: str, section: Mapping[str, Any]) -> str:
 def render_summary(section: Mapping[str, Any], out: Path | str | None = None) -> str:
     """What a terminal wants: the counts, the claims, one line per escape, where the reports are.
     The diffs stay in mutation.md (``--format markdown``); a suite's escapes can run to hundreds."""
-    section = expand(section)
+    section = _safe(section, clean_text)
     lines = [_title("Mutation: ", section), counts_line(section), *filter(None, [pin_runs_line(section)]), "",
              *_verdict_lines(section),
              *_ledger_table(section["mutants"]),
@@ -281,7 +333,7 @@ def _short(section: Mapping[str, Any]) -> str:
 
 
 def render_markdown(section: Mapping[str, Any], form: str = "full") -> str:
-    section = expand(section)
+    section = _safe(section, _markdown_text)
     if form == "findings":
         return _findings(section)
     if form == "short":

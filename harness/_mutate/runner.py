@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from harness._errors import ConfigError, InputError, InputErrors, MutationError,
 from harness._exitcodes import ExitCode
 from harness._model import Suite
 from harness._mutate.extra import require_mutmut
+from harness._mutate.outlive import fresh_rows, outlive
 from harness._mutate.outputs import folder_lock
 from harness._mutate.plan import Options, Plan, build_plan, out_folder, parse_shard, write_plan
 from harness._mutate.results import build_section, read_rows
@@ -106,6 +107,9 @@ def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> Mutati
     guard = listing(root, skip=[out])
     try:
         plan, done, code, stderr = _run_engine(suite, options, sandbox, Path(sandbox.map(root)))
+        code, stderr = outlive(plan.out, code, stderr, lambda finished: _engine_pass(
+            Path(sandbox.map(root)), options.progress,
+            lambda: fresh_rows(sandbox, write_plan(plan, 1, finished, sandbox))))
         found = changes(guard, listing(root, skip=[out]))
         _record_outside(plan.out, sandbox.mode, content_changes(found, root, Path(sandbox.map(root))))
     finally:
@@ -130,6 +134,18 @@ def _run_engine(suite: Suite, options: Options, sandbox: Sandbox,
         engine.wait()
         raise
     return plan, done, engine.returncode, stderr
+
+
+def _engine_pass(where: Path, progress: bool, plan_path: Callable[[], Path]) -> tuple[int, bytes | None]:
+    """The engine once more on a plan ``plan_path`` writes (after a mutant killed it: ``outlive``)."""
+    engine = _start_engine(where, progress)
+    try:
+        _out, stderr = engine.communicate(f"{plan_path()}\n".encode())
+    except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
+        supervise.kill_group(engine.pid)
+        engine.wait()
+        raise
+    return engine.returncode, stderr
 
 
 def content_changes(found: list[dict[str, str]], root: Path, scratch: Path) -> list[dict[str, str]]:

@@ -1,16 +1,27 @@
-"""Join shard result folders (each a ``harness mutate --shard k/n --out DIR``) into one report."""
+"""Join shard result folders (each a ``harness mutate --shard k/n --out DIR``) into one report.
+
+A shard folder is input, and may be crafted: one whose results carry rows for another slice's
+mutants would make a missing shard's mutants look run (the merge said ``complete`` with a slice
+missing), and one whose rows name pins its baseline never collected, or whose slice is not
+``k/n`` numbers, ended in an internal error. So each shard's slice must be ``k/n`` with
+``1 <= k <= n``, no slice given twice, the slices' selections disjoint, every row a mutant its own
+shard selected, naming pins the shards' baselines collected (the same pins in every shard).
+``baseline_problem`` holds ``harness mutate --baseline`` to the same: a shard alone, or a section
+with mutants pending, is no baseline (its other slices' escapes would all look new).
+"""
 
 from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
 from harness._errors import ConfigError
 from harness._mutate.section import MutationSection
 
-__all__ = ["merge"]
+__all__ = ["baseline_problem", "merge"]
 
 
 def _load(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -36,14 +47,52 @@ def _plan_problem(plan: Any) -> str | None:
     if not isinstance(plan, dict):
         return f"plan.json holds {type(plan).__name__}, not an object"
     mutants = plan.get("mutants")
-    if not isinstance(mutants, list) or not all(isinstance(m, dict) and "key" in m for m in mutants):
+    if not isinstance(mutants, list) or not all(isinstance(m, dict) and isinstance(m.get("key"), str)
+                                                for m in mutants):
         return "plan.json's mutants are not a list of planned mutants"
+    selected = plan.get("selected")
+    if not isinstance(selected, list) or not set(selected) <= {m["key"] for m in mutants}:
+        return "plan.json's selected mutants are not a list of its planned mutants' keys"
+    outside = next((m["file"] for m in mutants if _outward(m.get("file"))), None)
+    if outside is not None:
+        return f"plan.json's mutant file {str(outside)[:80]!r} is not a path inside the project"
+    return _slice_problem(plan.get("shard"))
+
+
+def _outward(file: Any) -> bool:
+    """A mutant's file the merge would read sources from: relative, without ``..``."""
+    return not isinstance(file, str) or file.startswith(("/", "~")) or "\0" in file or ".." in Path(file).parts
+
+
+def _sources_root(plan: dict[str, Any], out: Path) -> str:
+    """Where the merged Stryker report reads the mutated files' sources: the shards' project root
+    when it is this folder or below it (a CI merge job runs in the checkout), else nowhere (the
+    report carries no sources): a crafted plan naming ``/`` as its root would have the merge
+    copy any file of this machine into the report."""
+    root = plan.get("project_root") or plan.get("root")
+    here = Path.cwd().resolve()
+    if isinstance(root, str) and root and Path(root).resolve().is_relative_to(here):
+        return root
+    print(f"harness merge: the shards' project root {str(root)[:200]!r} is not this folder or below it; "
+          "the Stryker report carries no sources (run the merge in the checkout)", file=sys.stderr, flush=True)
+    return str(out / "no-sources")
+
+
+def _slice_problem(shard: Any) -> str | None:
+    """A shard's slice is None or [k, n], whole numbers with 1 <= k <= n."""
+    if shard is None:
+        return None
+    if (not isinstance(shard, list) or len(shard) != 2 or not all(type(x) is int for x in shard)
+            or not 1 <= shard[0] <= shard[1]):
+        return f"plan.json's shard is {json.dumps(shard)[:60]}, not [k, n] with 1 <= k <= n"
     return None
 
 
 def _baseline_problem(baseline: Any) -> str | None:
     if not isinstance(baseline, dict) or not isinstance(baseline.get("outcomes"), dict):
         return "baseline.json has no outcomes object"
+    if not isinstance(baseline.get("pins"), list) or not all(isinstance(p, str) for p in baseline["pins"]):
+        return "baseline.json has no list of collected pins"
     return None
 
 
@@ -72,10 +121,74 @@ def _split(given: list[tuple[int, ...]], folders: list[Path]) -> int | None:
 
 def _same_mutants(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> list[str]:
     keys = sorted(m["key"] for m in loaded[0][0]["mutants"])
-    for (plan, _base), folder in zip(loaded, folders, strict=True):
+    pins = loaded[0][1]["pins"]
+    for (plan, base), folder in zip(loaded, folders, strict=True):
         if sorted(m["key"] for m in plan["mutants"]) != keys:
             raise ConfigError("shard folder", str(folder), "a shard of the same mutants as the others")
+        if base["pins"] != pins:
+            raise ConfigError("shard folder", str(folder),
+                              "a shard whose baseline collected the same pins as the others")
     return keys
+
+
+def _disjoint(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> None:
+    """No slice given twice, no mutant selected by two shards (their rows would overwrite each other)."""
+    owner: dict[str, Path] = {}
+    slices: dict[tuple[int, ...], Path] = {}
+    for (plan, _base), folder in zip(loaded, folders, strict=True):
+        if plan.get("shard"):
+            earlier = slices.setdefault(tuple(plan["shard"]), folder)
+            if earlier != folder:
+                raise ConfigError("shard folder", str(folder), f"a slice not given already; "
+                                  f"{'/'.join(map(str, plan['shard']))} is {earlier} too")
+        for key in plan["selected"]:
+            earlier = owner.setdefault(key, folder)
+            if earlier != folder:
+                raise ConfigError("shard folder", str(folder), f"shards selecting different mutants; mutant {key} "
+                                  f"is selected by {earlier} too")
+
+
+def _rows(loaded: list[tuple[dict[str, Any], dict[str, Any]]], folders: list[Path]) -> dict[str, dict[str, Any]]:
+    """Every shard's rows, each a mutant that shard selected, naming pins its baseline collected."""
+    from harness._mutate.results import read_rows
+
+    rows: dict[str, dict[str, Any]] = {}
+    for (plan, base), folder in zip(loaded, folders, strict=True):
+        mine, pins = set(plan["selected"]), set(base["pins"])
+        for key, row in read_rows([folder / "results.jsonl"]).items():
+            problem = _row_problem(key, row, mine, pins)
+            if problem:
+                raise ConfigError("shard folder", str(folder / "results.jsonl"),
+                                  f"rows of this shard's mutants: {problem}")
+            rows[key] = row
+    return rows
+
+
+def _row_problem(key: Any, row: dict[str, Any], mine: set[str], pins: set[str]) -> str | None:
+    if key not in mine:
+        return f"a row for mutant {str(key)[:40]!r}, which this shard did not select"
+    outcomes = row.get("pins")
+    if not isinstance(outcomes, dict) or not all(isinstance(o, str) for o in outcomes.values()):
+        return f"mutant {key}'s pins are not an object of outcomes"
+    stray = sorted(set(outcomes) - pins)
+    if stray:
+        return f"mutant {key} names pin {stray[0][:80]!r}, which the baseline did not collect"
+    return None
+
+
+def baseline_problem(section: Any) -> str | None:
+    """Why a mutation section cannot be a ``--baseline``: a shard alone, or mutants pending."""
+    if not isinstance(section, dict):
+        return None
+    missing = section.get("shards_missing") or []
+    pending = (section.get("totals") or {}).get("pending") or 0
+    shards = section.get("shard") or []
+    if missing or pending:
+        return (f"a complete run; this one has {pending} pending mutant(s)"
+                + (f", shards missing: {', '.join(missing)}" if missing else ""))
+    if len(shards) == 1 and not shards[0].endswith("/1"):
+        return f"a whole run or a merge of every shard, not shard {shards[0]} alone (harness merge the shards first)"
+    return None
 
 
 def _baseline(loaded: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
@@ -122,16 +235,17 @@ def _write(out: Path, plan: dict[str, Any], baseline: dict[str, Any], rows: dict
 
 
 def _copy_sources(folder: Path, out: Path) -> None:
-    """A shard's mutated sources, for each kind ``out`` does not hold yet."""
+    """A shard's mutated sources, for each kind ``out`` does not hold yet; a symlink is copied as
+    a symlink, never followed (a crafted shard's link to a file elsewhere stays a link)."""
     for sub in ("mutants", "declared", "external"):
-        if (folder / sub).is_dir() and not (out / sub).exists():
-            shutil.copytree(folder / sub, out / sub)
+        if (folder / sub).is_dir() and not (folder / sub).is_symlink() and not (out / sub).exists():
+            shutil.copytree(folder / sub, out / sub, symlinks=True)
 
 
 def merge(folders: list[Path], out: Path) -> MutationSection:
     """One section of every planned mutant from several shards of the same plan; mutants no shard
     ran stay ``pending``, the missing slices are named and the verdict is incomplete."""
-    from harness._mutate.results import build_section, read_rows
+    from harness._mutate.results import build_section
     from harness._mutate.runner import write_reports
 
     if not folders:
@@ -139,15 +253,16 @@ def merge(folders: list[Path], out: Path) -> MutationSection:
     loaded = [_load(f) for f in folders]
     keys = _same_mutants(loaded, folders)
     shards, missing = _missing(loaded, folders)
+    _disjoint(loaded, folders)
     baseline = _baseline(loaded)
     # every planned mutant, not only those the given shards selected: a missing shard's mutants
     # must show as pending, never vanish from the totals
     plan = {**loaded[0][0], "selected": keys, "shard": None}
-    rows = read_rows([f / "results.jsonl" for f in folders])
+    rows = _rows(loaded, folders)
     section = build_section(plan, baseline, rows, shards or None, missing)
     sandbox = _sandbox(folders)
     if sandbox is not None:
         section["sandbox"] = sandbox
     _write(out, plan, baseline, rows, folders)
-    write_reports(out, plan, section)
+    write_reports(out, {**plan, "project_root": _sources_root(plan, out)}, section)
     return section

@@ -9,14 +9,19 @@
     unknown name    a call to a pipeline it does not serve gets an error answer with the call's id
     malformed line  a line that is not JSON gets an error answer with id null, and the program
                     goes on serving (the next call is answered)
-    large input     a 1 MiB input is read whole and answered
+    large inputs    inputs of 64 KiB, 256 KiB, 1 MiB and 4 MiB are each answered as the first call
+                    was (a result, or the same kind of error); at the first that is not, the
+                    limit is found by halving the gap between the last size answered and it
     shutdown        ``shutdown`` ends it with exit status 0 within the grace the harness itself
                     gives a program at close (``SHUTDOWN_GRACE_S``) before it kills it
     end of input    a second start, stdin closed after the hello: it exits 0 as well
     stray lines     none on stdout (a warning only: the harness skips them)
 
-Every answer is checked against its JSON Schema (harness/_pipeline/schemas). Once the program
-has died or hung, the checks left are failed with that reason rather than run.
+Every answer is checked against its JSON Schema (harness/_pipeline/schemas), and a result's
+output must be JSON the harness can keep (no NaN or Infinity, as ``harness run`` refuses them).
+Once the program has died or hung, the checks left are failed with that reason rather than run.
+A failed check quotes its evidence: the line the program answered with and the end of its
+stderr, both redacted (``harness._common.redact``) and cut short.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from harness._common import supervise
+from harness._common.canonical import canonical_bytes
+from harness._common.redact import redact_text
 from harness._pipeline.command import SHUTDOWN_GRACE_S, Lines, StdinClosed, die_with_parent
 from harness._pipeline.protocol import PROTOCOL_VERSION, ProtocolViolation, call_message, schema_errors
 
@@ -48,6 +55,13 @@ PROBE_LANE: dict[str, Any] = {
     "base_url": "https://api.anthropic.com", "model": "claude-sonnet-4-5", "options": {}, "fronts": ["anthropic"],
 }
 FIRST_ID = 7  # ids a program cannot predict by counting its own calls
+# Input sizes the large-input check sends, smallest first: an adapter that refused every input over
+# 128 KiB passed a single 1 MiB probe answered by an error (issue 31)
+LARGE_SIZES = (64 << 10, 256 << 10, 1 << 20, 4 << 20)
+_BISECT_STEPS = 5  # after the first refusal: the limit to within a 32nd of the gap
+_QUOTE = 160  # characters of a bad line a failure line quotes
+_QUOTE_SCAN = 1 << 16  # bytes of a bad line redacted before it is cut to _QUOTE
+_STDERR_KEPT = 4000  # bytes of the program's stderr kept (its end)
 
 
 @dataclass(frozen=True)
@@ -55,6 +69,24 @@ class Check:
     name: str
     status: Status
     detail: str = ""
+
+
+class _QuotedLines(Lines):
+    """The program's stdout lines, keeping the last one read: a failure quotes what was said."""
+
+    last = b""
+
+    def _decode(self, raw: bytes) -> Any:
+        self.last = raw
+        return super()._decode(raw)
+
+
+def quoted(text: bytes, limit: int = _QUOTE) -> str:
+    """A line as a failure may show it: decoded, redacted, control characters escaped, then cut.
+    Redacted before it is cut (its first 64 KiB, far past what is shown), so a cut never leaves
+    the start of a key showing where the whole would have been redacted."""
+    shown = redact_text(text[:_QUOTE_SCAN].decode("utf-8", "replace").strip())
+    return shown if len(shown) <= limit else shown[:limit] + f"... ({len(text):,} bytes in all)"
 
 
 class _Program:
@@ -65,8 +97,9 @@ class _Program:
                                      cwd=cwd, preexec_fn=die_with_parent)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         os.set_blocking(self.proc.stdin.fileno(), False)
-        self.lines = Lines(self.proc.stdout.fileno())
+        self.lines = _QuotedLines(self.proc.stdout.fileno())
         self.stderr = bytearray()
+        self.trimmed = False  # the buffer lost its front: its first line is a piece of one
         self.dead: str | None = None
         threading.Thread(target=self._drain, daemon=True).start()
 
@@ -74,13 +107,24 @@ class _Program:
         stream: Any = self.proc.stderr
         for chunk in iter(lambda: stream.read1(4096), b""):
             self.stderr += chunk
-            del self.stderr[: max(0, len(self.stderr) - 4000)]
+            if len(self.stderr) > _STDERR_KEPT:
+                del self.stderr[: len(self.stderr) - _STDERR_KEPT]
+                self.trimmed = True
 
     def tail(self) -> str:
+        """The last two lines of stderr, redacted whole before they are cut to 300 characters; a
+        line whose start was dropped is not shown (what is left of a key is no longer a key)."""
         time.sleep(0.05)
         lines = self.stderr.decode("utf-8", "replace").strip().splitlines()
-        text = " | ".join(line.strip() for line in lines[-2:])[-300:]
+        if self.trimmed and lines:
+            lines = lines[1:] or ["[a line longer than the 4,000 bytes kept, not shown]"]
+        text = redact_text(" | ".join(line.strip() for line in lines[-2:]))[-300:]
         return f"; stderr ends: {text}" if text else ""
+
+    def evidence(self) -> str:
+        """What a failed check quotes: the last line the program wrote, the end of its stderr."""
+        said = f"; it said: {quoted(self.lines.last)}" if self.lines.last.strip() else ""
+        return said + self.tail()
 
     def send(self, data: bytes, timeout: float, awaited: str = "answer") -> Any:
         """Write ``data`` and read the next message; ``self.dead`` says why when there is none."""
@@ -90,13 +134,13 @@ class _Program:
                                           data)
         except TimeoutError:
             self.kill()
-            self.dead = f"no {awaited} within {timeout:g} s; killed"
+            self.dead = f"no {awaited} within {timeout:g} s; killed{self.tail()}"
             return None
         except StdinClosed:
             self.dead = f"it closed its standard input{self.tail()}"
             return None
         except ProtocolViolation as exc:
-            self.dead = str(exc)
+            self.dead = f"{exc}{self.evidence()}"
             return None
         if message is None:
             self.dead = f"it closed its standard output ({self.status()}){self.tail()}"
@@ -117,22 +161,40 @@ class _Program:
             self.proc.wait(timeout=5)
 
 
-def _answer_check(name: str, message: Any, rid: int | None, *, want: str | None = None) -> Check:
-    """Whether ``message`` is a schema-valid answer carrying ``rid`` (of kind ``want`` when given)."""
+def _answer_problem(message: Any, rid: int | None, want: str | None) -> str | None:
+    """What is wrong with ``message`` as the answer to call ``rid`` (of kind ``want`` when
+    given); None when nothing is."""
     if not isinstance(message, dict):
-        return Check(name, "fail", f"expected an answer object, found {str(message)[:200]}")
+        return "expected an answer object"
     kind = message.get("type")
     if kind not in ("result", "error"):
-        return Check(name, "fail", f"expected type result or error, found {kind!r}")
+        return f"expected type result or error, found {kind!r}"
     problems = schema_errors(kind, message)
     if problems:
-        return Check(name, "fail", "; ".join(problems[:3]))
+        return "; ".join(problems[:3])
     if message.get("id") != rid:
-        return Check(name, "fail", f"expected id {json.dumps(rid)}, found {json.dumps(message.get('id'))}")
+        return f"expected id {json.dumps(rid)}, found {json.dumps(message.get('id'))}"
     if want and kind != want:
-        return Check(name, "fail", f"expected an {want} answer, found {json.dumps(message)[:200]}")
-    said = message["error"]["type"] if kind == "error" else "result"
-    return Check(name, "pass", f"{said}, id {json.dumps(rid)}")
+        return f"expected an {want} answer"
+    if kind == "result":
+        try:
+            canonical_bytes(message["output"])
+        except (TypeError, ValueError, RecursionError) as exc:
+            return f"expected an output the harness can keep as JSON, found one it refuses ({exc})"
+    return None
+
+
+def _said(message: dict[str, Any]) -> str:
+    return message["error"]["type"] if message["type"] == "error" else "result"
+
+
+def _answer_check(name: str, message: Any, rid: int | None, program: _Program, *, want: str | None = None) -> Check:
+    """Whether ``message`` is a schema-valid answer carrying ``rid`` (of kind ``want`` when given);
+    a failure quotes the program's line and stderr."""
+    problem = _answer_problem(message, rid, want)
+    if problem is not None:
+        return Check(name, "fail", problem + program.evidence())
+    return Check(name, "pass", f"{_said(message)}, id {json.dumps(rid)}")
 
 
 def _line(message: dict[str, Any]) -> bytes:
@@ -161,7 +223,6 @@ def _hello(program: _Program, start_timeout: float) -> tuple[list[Check], list[s
 
 def _calls(program: _Program, names: list[str], probe: Any, lane: dict[str, Any], timeout: float) -> list[Check]:
     checks = []
-    big = {"tools": [{**PROBE_INPUT["tools"][0], "description": "x" * (1 << 20)}]}
     steps: list[tuple[str, bytes, int | None, str | None]] = [
         (f"call {name!r} (id {FIRST_ID + 35 * i}) is answered with its id",
          _line(call_message(FIRST_ID + 35 * i, name, probe, lane)), FIRST_ID + 35 * i, None)
@@ -175,8 +236,7 @@ def _calls(program: _Program, names: list[str], probe: Any, lane: dict[str, Any]
     if names:
         steps.append((f"it keeps serving after the malformed line (id {rid + 1})",
                       _line(call_message(rid + 1, names[0], probe, lane)), rid + 1, None))
-        steps.append((f"a 1 MiB input is read whole and answered (id {rid + 2})",
-                      _line(call_message(rid + 2, names[0], big, lane)), rid + 2, None))
+    first: dict[str, Any] | None = None  # the first pipeline's answer to the probe input
     for name, data, want_id, want in steps:
         if program.dead:
             checks.append(Check(name, "fail", "not run: the program stopped serving earlier"))
@@ -185,8 +245,78 @@ def _calls(program: _Program, names: list[str], probe: Any, lane: dict[str, Any]
         if message is None:
             checks.append(Check(name, "fail", program.dead or ""))
             continue
-        checks.append(_answer_check(name, message, want_id, want=want))
+        checks.append(_answer_check(name, message, want_id, program, want=want))
+        if first is None and want_id == FIRST_ID and checks[-1].status == "pass":
+            first = message
+    if names:
+        checks.append(_large(program, names[0], lane, timeout, first, rid + 2))
     return checks
+
+
+def _sized(size: int) -> dict[str, Any]:
+    """The probe's tool with a description making the input about ``size`` bytes."""
+    return {"tools": [{**PROBE_INPUT["tools"][0], "description": "x" * max(0, size - 200)}]}
+
+
+def _kib(size: int) -> str:
+    return f"{size / (1 << 20):g} MiB" if size >= 1 << 20 and size % (1 << 20) == 0 else f"{size >> 10} KiB"
+
+
+class _Large:
+    """The large-input check's calls: each size answered as the first call was, or why not."""
+
+    def __init__(self, program: _Program, name: str, lane: dict[str, Any], timeout: float,
+                 first: dict[str, Any] | None, rid: int) -> None:
+        self.program, self.name, self.lane, self.timeout, self.rid = program, name, lane, timeout, rid
+        self.want = None if first is None else _said(first)  # "result", or the error type the probe got
+
+    def refused(self, size: int) -> str | None:
+        """None when an input of ``size`` bytes is answered as the first call was; else what happened."""
+        self.rid += 1
+        message = self.program.send(_line(call_message(self.rid, self.name, _sized(size), self.lane)), self.timeout)
+        if message is None:
+            return self.program.dead or "no answer"
+        problem = _answer_problem(message, self.rid, None)
+        if problem is None and self.want is not None and _said(message) != self.want:
+            problem = f"expected {'a result' if self.want == 'result' else 'a ' + self.want} as for the first call, " \
+                      f"found {_said(message)}"
+        return None if problem is None else problem + self.program.evidence()
+
+    def limit(self, answered: int, refused: int) -> tuple[int, int]:
+        """The gap between the largest size answered and the smallest refused, halved while the
+        program still serves."""
+        for _ in range(_BISECT_STEPS):
+            if self.program.dead or refused - answered <= 1024:
+                break
+            middle = (answered + refused) // 2
+            if self.refused(middle) is None:
+                answered = middle
+            else:
+                refused = middle
+        return answered, refused
+
+
+def _large(program: _Program, name: str, lane: dict[str, Any], timeout: float, first: dict[str, Any] | None,
+           rid: int) -> Check:
+    """Inputs of ``LARGE_SIZES`` are read whole and answered like the first call; at the first
+    size that is not, the limit is looked for and named with the answer that showed it."""
+    title = (f"large inputs ({_kib(LARGE_SIZES[0])} to {_kib(LARGE_SIZES[-1])}) are read whole and answered "
+             "like the first call")
+    if program.dead:
+        return Check(title, "fail", "not run: the program stopped serving earlier")
+    large = _Large(program, name, lane, timeout, first, rid)
+    answered = 0
+    for size in LARGE_SIZES:
+        why = large.refused(size)
+        if why is None:
+            answered = size
+            continue
+        low, high = large.limit(answered, size)
+        if not low:
+            return Check(title, "fail", f"refused at every size tried, down to {_kib(high)} (at {_kib(size)}: {why})")
+        return Check(title, "fail", f"answered up to {_kib(low)}, refused from {_kib(high)} "
+                                    f"(first refused at {_kib(size)}: {why})")
+    return Check(title, "pass", f"{large.want or 'answered'} at {', '.join(_kib(s) for s in LARGE_SIZES)}")
 
 
 def _shutdown(program: _Program) -> Check:

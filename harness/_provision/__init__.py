@@ -9,7 +9,7 @@ the version matrix (``--versions`` / ``matrix:``).
 
 from harness._provision.envs import cache_root, env_python, provision
 from harness._provision.matrix import expand, expand_for_pins, pairs, parse_versions, pins_option
-from harness._provision.released import distribution, package_side, with_version
+from harness._provision.released import distribution, package_side, requirement_problems, with_version
 
 __all__ = ["cache_root", "distribution", "env_python", "expand", "expand_for_pins", "package_side", "pairs",
-           "parse_versions", "pins_option", "provision", "with_version"]
+           "parse_versions", "pins_option", "provision", "requirement_problems", "with_version"]

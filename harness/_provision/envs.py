@@ -114,7 +114,10 @@ def _pip_install(spec: PipelineSpec, python: str) -> list[str]:
         argv.append("--no-index")
     for link in spec.find_links:
         argv += ["--find-links", link]
-    return argv + list(spec.requirements)
+    options = [r for r in spec.requirements if r.lstrip().startswith("-")]
+    if options:  # the loader refuses these (released.requirement_problem); never let one reach pip
+        raise SubjectError(f"not a requirement, an option: {options[0]!r}")
+    return [*argv, "--", *spec.requirements]
 
 
 def _follow(proc: subprocess.Popen[bytes], say: Callable[[str], None]) -> list[str]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness._common.secrets import scan
+from harness._common.secrets import env_secrets, scan
 from harness._errors import Place
 from harness._reject.bounded import WBITS
 from harness._reject.cassettes import Catalog, Interaction, read_cassette
@@ -180,27 +180,32 @@ def _unbacked(catalog: Catalog, rule: Rule, interactions: list[Interaction]) -> 
     return [_about_rule(rule, "rule-without-receipt", "no manifest interaction backs this rule")]
 
 
-def _files(catalog: Catalog, out: list[Problem]) -> None:
+def _files(catalog: Catalog, out: list[Problem], secrets: list[str]) -> None:
+    """Each cassette and the manifest scanned for key shapes and for the values of this
+    environment's credential variables (a cassette recorded with ``$OPENAI_API_KEY`` in a header
+    whose name hides it holds no key shape, only the value)."""
     folder = Path(catalog.folder)
     described = {(e.cassette, e.index) for e in catalog.manifest.entries}
     for rel in catalog.files:
         path = folder / rel
-        found = [Problem("secret", rel, str(f), Place(str(path))) for f in scan(path.read_bytes())]
+        found = [Problem("secret", rel, str(f), Place(str(path))) for f in scan(path.read_bytes(), secrets)]
         pairs = read_cassette(path)
-        out += found + _secrets_inside(path, rel, pairs) + _unlisted(path, rel, len(pairs), described)
-    out += _manifest_secrets(Path(catalog.manifest.file))
+        out += found + _secrets_inside(path, rel, pairs, secrets) + _unlisted(path, rel, len(pairs), described)
+    out += _manifest_secrets(Path(catalog.manifest.file), secrets)
 
 
-def _manifest_secrets(manifest: Path) -> list[Problem]:
+def _manifest_secrets(manifest: Path, secrets: list[str]) -> list[Problem]:
     if not manifest.is_file():
         return []
-    return [Problem("secret", manifest.name, str(f), Place(str(manifest))) for f in scan(manifest.read_bytes())]
+    return [Problem("secret", manifest.name, str(f), Place(str(manifest)))
+            for f in scan(manifest.read_bytes(), secrets)]
 
 
-def _secrets_inside(path: Path, rel: str, pairs: list[tuple[Any, dict[str, Any]]]) -> list[Problem]:
+def _secrets_inside(path: Path, rel: str, pairs: list[tuple[Any, dict[str, Any]]],
+                    secrets: list[str]) -> list[Problem]:
     """Credentials in the recorded bodies, decoded and decompressed (see ``_bodies``)."""
     return [Problem("secret", rel, f"{f} of {where}", Place(str(path), None, where))
-            for where, data in _bodies(pairs) for f in scan(data)]
+            for where, data in _bodies(pairs) for f in scan(data, secrets)]
 
 
 def _unlisted(path: Path, rel: str, count: int, described: set[tuple[str, int]]) -> list[Problem]:
@@ -261,7 +266,10 @@ def _provenance(i: Interaction, out: list[Problem]) -> None:
         out.append(_about(i, "provenance", "a rejection must be transcribed or recorded, not synthetic"))
 
 
-def check_catalog(catalog: Catalog) -> CheckResult:
+def check_catalog(catalog: Catalog, secrets: list[str] | None = None) -> CheckResult:
+    """Every problem of ``catalog``; ``secrets``: the credential values to look for (default: this
+    environment's credential-like variables, ``harness._common.secrets.env_secrets``)."""
+    secrets = env_secrets() if secrets is None else secrets
     result = CheckResult(rules=len(catalog.rules.rules), interactions=len(catalog.interactions))
     rules = catalog.rules.by_id()
     for i in catalog.interactions:
@@ -273,5 +281,5 @@ def check_catalog(catalog: Catalog) -> CheckResult:
             result.accepted += 1
             _accepted(i, catalog, result.problems)
     _receipts(catalog, result.problems)
-    _files(catalog, result.problems)
+    _files(catalog, result.problems, secrets)
     return result

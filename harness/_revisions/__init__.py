@@ -6,9 +6,10 @@ base commit's pipelines as ``old``. For a revision the harness
 1. resolves REV in the repository holding the suite (a bad ref is exit 2 naming it);
 2. checks it out once as a git worktree in the cache, ``$HARNESS_CACHE`` or
    ``${XDG_CACHE_HOME:-~/.cache}/wire-harness``, under ``revisions/<repo>/worktrees/<tree hash>``
-   (a second run, or another commit with the same tree, reuses the folder). Outside the
-   repository on purpose: a worktree inside it would hold a second copy of every case file,
-   which a suite's ``**/*.cases.yaml`` glob would find;
+   (a second run, or another commit with the same tree, reuses the folder once ``git status``
+   shows it unchanged; a changed one is made again; hooks and filter drivers never run:
+   ``harness._revisions.worktrees``). Outside the repository on purpose: a worktree inside it
+   would hold a second copy of every case file, which a suite's ``**/*.cases.yaml`` glob would find;
 3. runs each side's ``setup`` there once, remembered by tree hash in ``.../setup/`` (a second
    run does not rebuild);
 4. points the subject's pipeline declaration at that tree. The side played there is the
@@ -29,14 +30,10 @@ A side already in another interpreter (``python:`` + ``call:``) keeps its declar
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import fcntl
 import hashlib
-import os
-import shutil
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,10 +42,9 @@ from harness._errors import ConfigError
 from harness._model import PipelineSpec, Side, Subject, Suite
 from harness._pipeline.setup import prepare
 from harness._plugins import distribution_folders
+from harness._revisions.worktrees import GIT_TIMEOUT_S, cache_root, locked, repo_cache, worktree
 
-__all__ = ["Revision", "at_revisions", "cache_root", "checkout", "side_at"]
-
-GIT_TIMEOUT_S = 300.0
+__all__ = ["Revision", "at_revisions", "cache_root", "checkout", "repo_of", "side_at"]
 
 
 @dataclass(frozen=True)
@@ -82,7 +78,7 @@ def _git(repo: Path, *args: str) -> supervise.Finished:
     return supervise.run(["git", "-C", str(repo), *args], timeout=GIT_TIMEOUT_S, cap=64 << 10)
 
 
-def _repo_of(suite_root: Path, flag: str) -> Path:
+def repo_of(suite_root: Path, flag: str) -> Path:
     done = _git(suite_root, "rev-parse", "--show-toplevel")
     if done.code != 0:
         raise ConfigError(flag, str(suite_root), "a suite folder inside a git repository (git rev-parse failed: "
@@ -101,56 +97,10 @@ def _resolve(repo: Path, ref: str, flag: str) -> tuple[str, str]:
     return sha.stdout.decode().strip(), tree.stdout.decode().strip()
 
 
-def cache_root() -> Path:
-    """``$HARNESS_CACHE``, else ``$XDG_CACHE_HOME/wire-harness``, else ``~/.cache/wire-harness``."""
-    if os.environ.get("HARNESS_CACHE"):
-        return Path(os.environ["HARNESS_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "wire-harness"
-
-
-def _cache(repo: Path) -> Path:
-    """This repository's folder in the cache: its name, and a hash of its path (two clones of
-    one project never share worktrees)."""
-    cache = cache_root() / "revisions" / f"{repo.name}-{hashlib.sha256(str(repo).encode()).hexdigest()[:12]}"
-    cache.mkdir(parents=True, exist_ok=True)
-    return cache
-
-
-@contextlib.contextmanager
-def _locked(cache: Path) -> Iterator[None]:
-    """One harness at a time makes worktrees in this cache (two CI jobs on one checkout)."""
-    with (cache / ".lock").open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _usable(folder: Path, tree: str) -> bool:
-    if not (folder / ".git").exists():
-        return False
-    done = _git(folder, "rev-parse", "HEAD^{tree}")
-    return done.code == 0 and done.stdout.decode().strip() == tree
-
-
 def checkout(repo: Path, ref: str, flag: str) -> Revision:
-    """REV as a worktree in the cache, made on first use and reused after."""
+    """REV as a worktree in the cache, made on first use and reused while unchanged."""
     sha, tree = _resolve(repo, ref, flag)
-    cache = _cache(repo)
-    folder = cache / "worktrees" / tree
-    with _locked(cache):
-        if not _usable(folder, tree):
-            if folder.exists():  # a half-made or foreign folder: start it again
-                _git(repo, "worktree", "remove", "--force", str(folder))
-                shutil.rmtree(folder, ignore_errors=True)
-            _git(repo, "worktree", "prune")
-            folder.parent.mkdir(parents=True, exist_ok=True)
-            made = _git(repo, "worktree", "add", "--detach", "--quiet", str(folder), sha)
-            if made.code != 0:
-                raise ConfigError(flag, ref, f"a revision git can check out into {folder} ({made.tail(400)})")
-    return Revision(ref, sha, tree, repo, folder)
+    return Revision(ref, sha, tree, repo, worktree(repo, ref, sha, tree, flag))
 
 
 def _tree_path(root: str, rev: Revision) -> list[str]:
@@ -206,10 +156,10 @@ def at_revisions(suite: Suite, old_ref: str | None, new_ref: str | None = None) 
     refs: dict[Side, str] = {side: ref for side, ref in named if ref}
     if not refs:
         return suite, {}
-    repo = _repo_of(Path(suite.root), f"--{next(iter(refs))}-ref")
+    repo = repo_of(Path(suite.root), f"--{next(iter(refs))}-ref")
     revs = {side: checkout(repo, ref, f"--{side}-ref") for side, ref in refs.items()}
-    cache = _cache(repo)
-    with _locked(cache):  # two runs on one checkout build a tree once, not at the same time
+    cache = repo_cache(repo)
+    with locked(cache):  # two runs on one checkout build a tree once, not at the same time
         subjects = {name: _subject_at(subject, revs, cache) for name, subject in suite.subjects.items()}
     return dataclasses.replace(suite, subjects=subjects), {side: rev.sha for side, rev in revs.items()}
 

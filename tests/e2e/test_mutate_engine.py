@@ -194,3 +194,31 @@ def test_a_claim_naming_no_collected_pin_is_bad_input_before_any_mutant_runs(tmp
     assert "calc.ledger.yaml:22 at mutants[3].killed_by[0]" in proc.stderr and "countdown-forever" in proc.stderr
     assert "'tests/test_calc.py::test_cuontdown'" in proc.stderr
     assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+KILLS_ENGINE = """  - id: add-kills-engine
+    title: add kills the process that runs its pins
+    site: {file: calc.py, function: add}
+    change: {find: "    return a + b\\n",
+             replace: "    import os, signal\\n    os.kill(os.getppid(), signal.SIGKILL)\\n"}
+    killed_by: [tests/test_calc.py::test_add]
+"""
+
+
+@pytest.mark.expensive
+def test_a_mutant_that_kills_the_engine_is_its_outcome_and_the_run_goes_on(tmp_path: Path) -> None:
+    suite = _copy(tmp_path / "calc")
+    (suite / "calc.ledger.yaml").write_text((suite / "calc.ledger.yaml").read_text() + KILLS_ENGINE)
+    proc = subprocess.run([*HARNESS, "mutate", str(suite), "--out", str(tmp_path / "out"), "-q", "--workers", "2",
+                           "--mutant", "add-kills-engine", "--mutant", "clamp-*", "--mutant", "add-exits"],
+                          capture_output=True, text=True, check=False, timeout=600)
+    assert proc.returncode != ExitCode.BAD_INPUT, proc.stderr
+    assert "mutant add-kills-engine killed the mutation engine (signal SIGKILL): recorded as its outcome" \
+           in proc.stderr
+    section = expand(json.loads((tmp_path / "out" / "mutation.json").read_text()))
+    killer = _mutant(section, "add-kills-engine")
+    assert killer["status"] == "killed" and killer["claim"]["result"] == "exact"
+    assert "killed the mutation engine (signal SIGKILL)" in killer["details"]["tests/test_calc.py::test_add"]
+    assert {m["id"]: m["status"] for m in section["mutants"]} == {
+        "add-kills-engine": "killed", "add-exits": "killed", "clamp-segfault": "killed", "clamp-high-off": "killed",
+        "clamp-noop": "equivalent"}

@@ -147,6 +147,16 @@ def test_a_bad_bodies_line_is_bad_input_naming_its_line(
     assert "bodies.jsonl:2" in got.stderr and "Traceback" not in got.stderr
 
 
+def test_a_bodies_line_that_is_not_utf8_is_bad_input_naming_its_line_and_byte(
+        tmp_path: Path, server: ThreadingHTTPServer) -> None:
+    bodies = tmp_path / "bodies.jsonl"
+    bodies.write_bytes(b'{"model": "m"}\n{"model": "caf\xe9"}\n')  # Latin-1, not UTF-8
+    got, _, _ = _probe(tmp_path, server, "drip", "--bodies", str(bodies))
+    assert got.returncode == 2, (got.stdout, got.stderr)
+    assert f"--bodies='{bodies}:2': expected one JSON body a line in UTF-8 (found byte 0xe9 at column 15" in got.stderr
+    assert "internal error" not in got.stderr
+
+
 def test_an_earlier_recording_in_the_out_folder_is_refused_before_anything_is_sent(
         tmp_path: Path, server: ThreadingHTTPServer) -> None:
     out = tmp_path / "probe-out"

@@ -96,10 +96,42 @@ def test_protocol_check_fails_a_broken_program_on_the_rule_it_breaks(mode: str, 
     assert got.stdout.rstrip().splitlines()[-1].endswith("failed")
 
 
+def test_protocol_check_redacts_the_programs_hello_answers_and_stderr_it_quotes(scenarios: Path) -> None:
+    password = "db-pass-value-never-shown"
+    got = harness_main("protocol-check", "--timeout", "3", "--start-timeout", "3", "--", sys.executable,
+                       str(scenarios / "protocol_programs" / "faulty.py"), "leaks-keys", env={"DB_PASS": password})
+    assert got.returncode == 1, got.stdout + got.stderr
+    assert "sk-proj-A1b2" not in got.stdout + got.stderr and password not in got.stdout + got.stderr
+    assert "hello: the first message: faulty-leaks-keys [REDACTED:openai-style-key] " \
+           "pass=[REDACTED:environment-credential]" in got.stdout
+    failing = next(line for line in got.stdout.splitlines() if "FAIL  call 'new'" in line)
+    assert 'it said: {"type": "error", "id": 8, "error": {"type": "Upstream", "message": ' \
+           '"[REDACTED:openai-style-key] pass=[REDACTED:environment-credential]"}}' in failing
+    assert "stderr ends: upstream said 401 for [REDACTED:openai-style-key]" in failing
+
+
+def test_protocol_check_finds_the_input_size_a_program_refuses_and_quotes_its_answer(scenarios: Path) -> None:
+    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), "small-inputs")
+    assert got.returncode == 1, got.stdout + got.stderr
+    line = next(line for line in got.stdout.splitlines() if "large inputs" in line)
+    assert line.startswith("  FAIL  large inputs (64 KiB to 4 MiB) are read whole and answered like the first call: "
+                           "answered up to 124 KiB, refused from 130 KiB (first refused at 256 KiB: expected a result "
+                           "as for the first call, found TooLarge; it said: "), line
+    assert "stderr ends: refusing a 262" in line  # its stderr, quoted
+    assert got.stdout.rstrip().endswith("11 of 12 checks passed, 1 failed")
+
+
+def test_protocol_check_refuses_a_nan_output_as_a_run_does(scenarios: Path) -> None:
+    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), "nan-output")
+    assert got.returncode == 1, got.stdout
+    assert "FAIL  call 'new' (id 7) is answered with its id: expected an output the harness can keep as JSON, " \
+           "found one it refuses (Out of range float values are not JSON compliant); it said: " in got.stdout
+
+
 def test_protocol_check_warns_about_stray_lines_without_failing(scenarios: Path) -> None:
     got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), "banner")
     assert got.returncode == 0, got.stdout
-    assert "warn  no stray lines on stdout: 4 line(s) that are not messages" in got.stdout
+    assert "warn  no stray lines on stdout: 7 line(s) that are not messages" in got.stdout  # a banner per call
 
 
 def test_protocol_check_without_a_command_is_a_usage_error() -> None:

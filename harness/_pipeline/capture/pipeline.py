@@ -83,6 +83,9 @@ def observed(exchanges: list[Exchange], observe: str, place: CallPlace, why_none
     the whole request with ``observe: request``); ``why_none`` says how the client ended without one."""
     if not exchanges:
         return place.outcome("error", "NoRequest", why_none)
+    if exchanges[0].refused:
+        return place.outcome("error", "RequestRefused",
+                             f"the capture server refused the request: {exchanges[0].refused}")
     try:
         body = json.loads(exchanges[0].request.body)
     except ValueError as exc:

@@ -9,10 +9,18 @@ Stdlib ``http.server`` in a daemon thread, HTTP/1.1 with keep-alive (SDK clients
 connections), ``Content-Length`` and chunked request bodies. Credentials never reach a record:
 a header whose name says it carries one keeps its name with the value ``[removed]``, and so does
 a query parameter such as Gemini's ``key=``.
+
+The client under test is not trusted: a body over ``MAX_BODY`` (by its Content-Length or its chunk
+sizes, found before reading), a Content-Length or chunk size that is not a byte count, or a chunk
+line past ``_MAX_LINE`` is answered 413 or 400 and the connection closed; the exchange is recorded
+with ``refused`` saying why, so the call's outcome names it. Nothing a client sends prints a
+traceback (``handle_error`` is quiet: a client that hangs up mid-request is no harness error).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import threading
 from collections.abc import Callable
@@ -26,6 +34,15 @@ __all__ = ["REMOVED", "Answer", "CaptureServer", "Exchange", "Request", "scrub_h
 REMOVED = "[removed]"
 _SECRET_NAME = re.compile(r"auth|key|token|secret|cookie|session|password|signature|credential", re.I)
 MAX_BODY = 64 << 20
+_MAX_LINE = 4096  # a chunk-size line (with extensions) or a trailer line
+
+
+class _Refused(Exception):
+    """A request body the server will not read: its HTTP status and why."""
+
+    def __init__(self, status: int, why: str) -> None:
+        super().__init__(why)
+        self.status, self.why = status, why
 
 
 @dataclass(frozen=True)
@@ -48,6 +65,7 @@ class Exchange:
     answer: bytes
     rule: str | None = None
     receipt: str | None = None
+    refused: str | None = None  # why the body was not read (too big, not a byte count): no body to observe
 
     def as_dict(self) -> dict[str, Any]:
         req = self.request
@@ -80,33 +98,71 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the record is the log."""
 
+    def _line(self) -> bytes:
+        line = self.rfile.readline(_MAX_LINE + 1)
+        if len(line) > _MAX_LINE:
+            raise _Refused(400, f"a chunk line longer than {_MAX_LINE} bytes")
+        return line
+
+    def _chunked(self) -> bytes:
+        out = bytearray()
+        while True:
+            text = self._line().split(b";")[0].strip() or b"0"
+            try:
+                size = int(text, 16)
+            except ValueError:
+                raise _Refused(400, f"a chunk size that is not hexadecimal: {text[:40]!r}") from None
+            if size < 0 or len(out) + size > MAX_BODY:
+                raise _Refused(413, f"a chunked body over {MAX_BODY} bytes (a chunk of {size})")
+            if size == 0:
+                while self._line() not in (b"\r\n", b"\n", b""):
+                    pass
+                return bytes(out)
+            chunk = self.rfile.read(size)
+            if len(chunk) < size:
+                raise _Refused(400, f"the client sent {len(chunk)} of a {size}-byte chunk")
+            out += chunk
+            self._line()
+
     def _body(self) -> bytes:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            out = bytearray()
-            while len(out) <= MAX_BODY:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass
-                    break
-                out += self.rfile.read(size)
-                self.rfile.readline()
-            return bytes(out)
-        length = min(int(self.headers.get("Content-Length") or 0), MAX_BODY)
-        return self.rfile.read(length) if length else b""
+            return self._chunked()
+        given = (self.headers.get("Content-Length") or "0").strip()
+        if not given.isdigit() or not given.isascii():
+            raise _Refused(400, f"a Content-Length that is not a byte count: {given[:40]!r}")
+        length = int(given)
+        if length > MAX_BODY:
+            raise _Refused(413, f"a body of {length} bytes, over {MAX_BODY}")
+        body = self.rfile.read(length) if length else b""
+        if len(body) < length:
+            raise _Refused(400, f"the client sent {len(body)} of the {length} bytes it announced")
+        return body
 
     def _handle(self) -> None:
         url = urlsplit(self.path)
-        request = Request(self.command, url.path, scrub_query(url.query),
-                          scrub_headers(list(self.headers.items())), self._body())
+        request = Request(self.command, url.path, scrub_query(url.query), scrub_headers(list(self.headers.items())),
+                          b"")
+        try:
+            request = dataclasses.replace(request, body=self._body())
+        except _Refused as exc:  # answered, recorded, and the connection closed: the rest is not a request
+            self.close_connection = True
+            body = json.dumps({"harness_error": exc.why}).encode()
+            self.server.capture.record(Exchange(request, exc.status, body, refused=exc.why))
+            self._send(exc.status, body)
+            return
         try:
             status, body, rule, receipt = self.server.capture.answer(request)
         except Exception as exc:  # an answer that raises is the harness's bug: the client sees a 500
             status, body, rule, receipt = 500, f'{{"harness_error": "{type(exc).__name__}"}}'.encode(), None, None
         self.server.capture.record(Exchange(request, status, body, rule, receipt))
+        self._send(status, body)
+
+    def _send(self, status: int, body: bytes) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
 
@@ -116,6 +172,9 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     capture: CaptureServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Quiet: socketserver would print a traceback for a client that hung up or sent garbage."""
 
 
 @dataclass

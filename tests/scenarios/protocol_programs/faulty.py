@@ -14,7 +14,11 @@ import time
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 FAULTS = ("no-hello", "old-protocol", "wrong-id", "dies-on-bad-json", "ignores-shutdown", "result-for-unknown",
           "never-reads", "closes-stdin", "closes-stdout", "json-logger", "banner", "huge-answer", "deep-answer",
-          "exits", "slow-start", "hangs-at-eof")
+          "exits", "slow-start", "hangs-at-eof", "leaks-keys", "small-inputs", "nan-output")
+# leaks-keys: its hello's name and every answer (under a wrong id) quote an OpenAI-style key and
+# $DB_PASS, which it also says on stderr;
+# small-inputs: an input line over 128 KiB gets an error answer (the adapter of issue 31);
+# nan-output: the output holds NaN, which json.dumps writes and the harness refuses
 assert MODE == "good" or MODE in FAULTS, MODE
 
 
@@ -30,8 +34,10 @@ if MODE == "slow-start":
     time.sleep(1)
 if MODE == "closes-stdin":  # before the hello, so no request can reach the pipe first
     os.close(0)
+LEAK = "sk-proj-" + "A1b2C3d4" * 4 + " pass=" + os.environ.get("DB_PASS", "")
 send({"type": "hello", "protocol": 0 if MODE == "old-protocol" else 1, "pipelines": ["new", "old"],
-      "implementation": {"name": f"faulty-{MODE}", "version": "1", "language": "python"}})
+      "implementation": {"name": f"faulty-{MODE}" + (f" {LEAK}" if MODE == "leaks-keys" else ""), "version": "1",
+                         "language": "python"}})
 if MODE == "never-reads":
     time.sleep(3600)
 if MODE == "closes-stdin":
@@ -56,6 +62,18 @@ for raw in sys.stdin:
         send({"type": "error", "id": rid, "error": {"type": "UnknownPipeline", "message": request["pipeline"]}})
         continue
     output = {"model": "m", "tools": request["input"].get("tools")}
+    if MODE == "leaks-keys":
+        sys.stderr.write(f"upstream said 401 for {LEAK}\n")
+        sys.stderr.flush()
+        send({"type": "error", "id": rid + 1, "error": {"type": "Upstream", "message": LEAK}})
+        continue
+    if MODE == "small-inputs" and len(raw) > 128 << 10:
+        sys.stderr.write(f"refusing a {len(raw)}-byte request\n")
+        sys.stderr.flush()
+        send({"type": "error", "id": rid, "error": {"type": "TooLarge", "message": "input over 128 KiB"}})
+        continue
+    if MODE == "nan-output":
+        output["score"] = float("nan")
     if MODE == "closes-stdout":
         os.close(1)
         time.sleep(3600)

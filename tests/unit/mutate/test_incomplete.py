@@ -92,8 +92,10 @@ def test_the_markdown_section_starts_with_a_level_two_heading_and_nests_its_part
 
 def _shard_folder(folder: Path, k: int, n: int) -> Path:
     folder.mkdir()
-    plan = {"mutants": [_meta("a"), _meta("b")], "selected": ["k-a"], "shard": [k, n], "suite_prefix": "",
-            "root": str(folder)}
+    from harness._mutate.mutants import shard_keys
+
+    plan = {"mutants": [_meta("a"), _meta("b")], "selected": sorted(shard_keys(["k-a", "k-b"], k, n)),
+            "shard": [k, n], "suite_prefix": "", "root": str(folder)}
     (folder / "plan.json").write_text(json.dumps(plan))
     (folder / "baseline.json").write_text(json.dumps({"pins": [PIN], "outcomes": {PIN: "passed"}}))
     return folder

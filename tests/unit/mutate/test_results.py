@@ -270,3 +270,42 @@ def test_pin_runs_saved_are_reported_per_mutant_totalled_and_printed_in_the_summ
     assert section["first_kill"] is True
     assert ("pin runs: 1 made, 4 saved (2 by observations equal to the baseline's, 2 by line coverage) "
             "(--first-kill: rows stop at their first kill)") in render_summary(section)
+
+
+def _hostile_section() -> dict[str, Any]:
+    """A ledger whose titles carry HTML and terminal escapes, and an escape whose diff holds a fence."""
+    section = _section()
+    for m in section["mutants"]:
+        if m["id"] in ("green", "op2"):
+            m["title"] = '<script>alert(1)</script> \x1b[2J & "x"'
+    _by_id(section)["op2"]["diff"] = "-a = '```'\n+b = '\x1b[31m````'\n"
+    return section
+
+
+def test_ledger_text_reaches_mutation_md_with_html_and_escapes_defused() -> None:
+    text = render_markdown(_hostile_section())
+    assert "<script>" not in text and "\x1b" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; \\x1b[2J &amp;" in text  # the ledger row and the escape heading
+    assert "`````diff\n-a = '```'\n+b = '\\x1b[31m````'\n`````" in text  # a fence its diff cannot close
+
+
+def test_a_code_span_in_a_title_shows_as_written_and_html_around_it_does_not_render() -> None:
+    section = _section()
+    _by_id(section)["op2"]["title"] = "`len(groups) >= 2` written `len(groups) > 1` <b>x</b> ` <i>"
+    text = render_markdown(section)
+    assert "#### op2 — `len(groups) >= 2` written `len(groups) > 1` &lt;b&gt;x&lt;/b&gt; ` &lt;i&gt;" in text
+
+
+def test_a_pin_or_file_name_cannot_close_its_code_span_to_let_html_render() -> None:
+    section = _section()
+    op2 = _by_id(section)["op2"]
+    op2["file"] = "m`<img src=x onerror=alert(1)>`.py"
+    text = render_markdown(section)
+    assert "`m'<img src=x onerror=alert(1)>'.py:3` f" in text and "`<img" not in text
+
+
+def test_the_terminal_summary_escapes_controls_but_keeps_the_text_readable() -> None:
+    from harness._mutate import render_summary
+
+    text = render_summary(_hostile_section())
+    assert "\x1b" not in text and "<script>alert(1)</script> \\x1b[2J" in text

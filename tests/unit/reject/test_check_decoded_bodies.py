@@ -42,3 +42,23 @@ def test_a_key_inside_a_binary_or_gzip_body_is_a_secret_problem_naming_the_body(
     assert secrets, check_catalog(catalog).problems
     assert any("interactions[0].response.body.string" in p.detail for p in secrets)
     assert all(KEY not in str(p) for p in secrets)
+
+
+@pytest.mark.parametrize("where", ["header", "gzip-body"])
+def test_the_value_of_a_credential_variable_in_a_cassette_is_a_secret_problem_without_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    password = "plain-words-no-key-shape-42"  # no key shape: only the environment says it is a secret
+    monkeypatch.setenv("UPSTREAM_DB_PASS", password)
+    suite = write_scenario(tmp_path)
+    envelope = json.dumps({"type": "error", "error": {"type": "invalid_request_error", "message": MESSAGE}}).encode()
+    headers = {"Content-Type": ["application/json"], "X-Debug-Echo": [password if where == "header" else "none"]}
+    if where == "gzip-body":
+        envelope = gzip.compress(envelope.replace(b'"type": "error"', f'"type": "error", "db": "{password}"'.encode()))
+        headers["Content-Encoding"] = ["gzip"]
+    _rewrite(suite, envelope + (b"\xff" if where == "header" else b""), headers)  # a !!binary body either way
+    catalog = load_catalog(suite, {"rules": ["rules/*.rules.yaml"], "cassettes": "cassettes"})
+    secrets = [p for p in check_catalog(catalog).problems if p.kind == "secret"]
+    assert any("environment credential" in p.detail for p in secrets), check_catalog(catalog).problems
+    assert all(password not in str(p) for p in secrets)
+    monkeypatch.delenv("UPSTREAM_DB_PASS")
+    assert not [p for p in check_catalog(catalog).problems if p.kind == "secret"]
