@@ -45,7 +45,10 @@ def _clear_cache() -> None:
     cache = sys.modules.get("harness._pins.cache")
     clear = getattr(cache, "clear", None)
     if callable(clear):
-        clear()
+        from harness._mutate.sides import fixed_specs
+
+        fixed = fixed_specs()  # sides at a git revision run code no mutant changes: seen once, kept
+        clear(fixed.__contains__) if fixed else clear()
 
 
 class Engine:
@@ -94,7 +97,9 @@ class Engine:
         if not self._claims_resolve(nodeids):
             return
         self._load_modules()
-        from harness._mutate.sides import run_setups
+        from harness._mutate.sides import play_fixed, run_setups
+
+        play_fixed(self.plan.get("fixed_sides") or {}, self.items)  # --old-ref: the revision's side, as the run
 
         problem = run_setups(fresh=False)  # the unmutated build, in the scratch: rows start from it
         if problem is not None:

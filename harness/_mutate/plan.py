@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,9 @@ class Options:
     # "pin": the engine before observation granularity (every covering pin as a pytest item); the
     # oracle the kill-matrix tests compare with, not a user setting
     granularity: str = "observation"
+    # sides played from a git revision (``harness run --old-ref``): the revision's code, in a tree
+    # outside the project, which no mutant changes; the engine plays them as the run did
+    revisions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,8 @@ class Plan:
     pin_set: str | None = None
     options: Options = Options()
     left_out: tuple[str, ...] = ()  # declared mutants whose claimed pins the filters leave out
+    fixed: Mapping[str, Mapping[str, dict[str, Any]]] = field(default_factory=dict)
+    """Sides played from a git revision, by subject and side, as plain specs: the engine plays them."""
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -213,9 +218,11 @@ def _selected(mutants: list[Mutant], options: Options) -> set[str]:
 
 
 def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], options: Options,
-               cases: Sequence[Case] = (), external: bool = False) -> Plan:
+               cases: Sequence[Case] = (), external: bool = False,
+               fixed: Mapping[str, Mapping[str, dict[str, Any]]] | None = None) -> Plan:
     """``external``: some side runs outside the engine's process (a command, another interpreter):
-    every mutant is then a whole-file change applied in its row's sandbox."""
+    every mutant is then a whole-file change applied in its row's sandbox. ``fixed``: sides the
+    engine plays from a git revision (plain specs by subject and side)."""
     suite_root = suite_root.resolve()
     ms = load_settings(suite_root, settings)
     out = out_folder(suite_root, options)
@@ -233,7 +240,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     return Plan(suite_root=suite_root, suite_name=suite_name, settings=ms, targets=tuple(targets),
                 mutants=tuple(mutants), selected=frozenset(_selected(mutants, options)), out=out,
                 shard=options.shard, in_diff=options.in_diff, pin_set=options.pins, options=options,
-                left_out=tuple(left_out))
+                left_out=tuple(left_out), fixed=dict(fixed or {}))
 
 
 def _pin_args(plan: Plan, at: Callable[[Path], str]) -> list[str]:
@@ -281,6 +288,7 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
         "site_modules": _site_modules(plan),
         "sandbox": sandbox.describe() if sandbox is not None else None,
         "rebuild": plan.settings.rebuild,
+        "fixed_sides": {name: dict(sides) for name, sides in plan.fixed.items()},
         "mutants": [m.as_dict() for m in plan.mutants],
         "selected": sorted(plan.selected),
         "done": sorted(done),

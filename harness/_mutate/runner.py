@@ -21,6 +21,7 @@ from harness._mutate.plan import Options, Plan, build_plan, out_folder, parse_sh
 from harness._mutate.results import build_section, read_rows
 from harness._mutate.sandbox import Sandbox, changes, listing
 from harness._mutate.section import MutationSection
+from harness._mutate.sides import spec_document
 from harness._mutate.targets import load_settings
 
 __all__ = ["content_changes", "exit_code", "finish", "run"]
@@ -157,8 +158,14 @@ def _record_outside(out: Path, mode: str, outside: list[dict[str, str]]) -> None
 
 def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     """The plan, and the rows an interrupted run already finished (with ``--resume``)."""
-    external = not all(subject.in_process for subject in suite.subjects.values())
-    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases, external=external)
+    fixed = {name: {side: spec_document(subject.pipeline(side)) for side in options.revisions}
+             for name, subject in suite.subjects.items()} if options.revisions else {}
+    # a side at a revision runs the revision's tree, outside the project: mutants never reach it,
+    # so it neither makes the mutants whole files nor plays the engine's unmutated working tree
+    external = any(not subject.pipeline(side).in_process for subject in suite.subjects.values()
+                   for side in ("old", "new") if side not in options.revisions)
+    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases, external=external,
+                      fixed=fixed)
     results = plan.out / "results.jsonl"
     for stale in ("errors.json", "baseline.json", "sandbox.json"):
         (plan.out / stale).unlink(missing_ok=True)
