@@ -14,7 +14,7 @@ from typing import Any
 
 from harness._mutate.results import expand
 
-__all__ = ["FORMS", "counts_line", "pin_runs_line", "render_markdown", "render_summary"]
+__all__ = ["FORMS", "claim_lines", "counts_line", "pin_runs_line", "render_markdown", "render_summary"]
 
 FORMS = ("full", "short", "findings")
 
@@ -103,6 +103,26 @@ def _claimed(claim: dict[str, Any]) -> str:
         if claim.get(kind):
             return f"{kind}: {claim[kind]}"
     return _pins(claim["claimed"])
+
+
+# a claim's verdict in one word, for a line of terminal text
+_VERDICT = {"exact": "held (exact)", "collateral": "held (collateral)", "failed": "FAILED", "equivalent": "held",
+            "unchecked": "UNCHECKED", "survives": "held", "pending": "pending"}
+
+
+def claim_lines(section: Mapping[str, Any]) -> list[str]:
+    """One line per declared equivalent and expected survivor with its verdict and why, and per
+    other claim that did not hold (``harness run --mutate``'s summary; the ledger table has all)."""
+    out = []
+    for m in expand(section).get("mutants", []):
+        claim = m.get("claim")
+        if not claim:
+            continue
+        kind = "equivalent" if claim.get("equivalent") else "expected survivor" if claim.get("survives") else ""
+        if kind or claim["result"] in _NOT_HELD:
+            out.append(f"{kind or 'claim'} {m['id']}: {_VERDICT.get(claim['result'], claim['result'])} "
+                       f"({claim['note']})")
+    return out
 
 
 def _expected(mutants: list[dict[str, Any]]) -> list[dict[str, Any]]:
