@@ -44,7 +44,7 @@ def first(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, tuple[int, st
 
 
 def test_an_equivalent_whose_output_changes_is_refuted_by_the_pins_own_call(first: Any) -> None:
-    _suite, (code, stdout, claims, section) = first
+    _suite, (code, _stdout, claims, section) = first
     refuted = claims["pick-finds-the-last"]
     assert refuted["status"] == "survived" and refuted["result"] == "failed", refuted  # was "equivalent" (held)
     assert "picker:pick called by tests/test_picker.py::test_pick_finds_the_named_tool" in refuted["note"]
