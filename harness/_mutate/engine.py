@@ -224,7 +224,13 @@ class Engine:
             run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
 
     def _baseline(self, nodeids: list[str], workers: int) -> dict[str, Any]:
+        from harness._mutate.outputs import reused_baseline
         from harness._mutate.pool import Job, Row
+
+        kept = reused_baseline(self.out, self.plan, nodeids)
+        if kept is not None:  # --resume on the same project and pins: its baseline holds
+            print("harness mutate: --resume: the stopped run's baseline is reused", file=sys.stderr, flush=True)
+            return kept
 
         def preparer(key: str) -> Any:
             def prepare(lane: int) -> str | None:
@@ -264,6 +270,7 @@ class Engine:
         deadline = float(self.plan["timeout"].get("baseline_s", 60.0))
         self._run_jobs(jobs, [deadline] * n, workers, on_row)
         result["duration_s"] = round(time.monotonic() - started, 3)
+        result["key"] = self.plan.get("baseline_key", "")
         (self.out / "baseline.json").write_text(json.dumps(result, indent=1, sort_keys=True))
         return result
 

@@ -31,7 +31,7 @@ from harness._mutate.targets import (
 )
 from harness._settings import Settings
 
-__all__ = ["Options", "Plan", "build_plan", "out_folder", "parse_shard"]
+__all__ = ["Options", "Plan", "baseline_key", "build_plan", "out_folder", "parse_shard"]
 
 
 @dataclass(frozen=True)
@@ -267,7 +267,21 @@ def _site_modules(plan: Plan) -> list[str]:
     return sorted({m.module for m in plan.mutants if m.how == "module"})
 
 
-def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> dict[str, Any]:
+def baseline_key(plan: Plan, tree: Mapping[str, str]) -> str:
+    """What the baseline (every pin once on unmutated code, and what each reaches) depends on: the
+    project's files as listed (path, size, mtime), the pins chosen and the modules traced. A
+    ``--resume`` whose key is the stopped run's reuses that run's baseline.json."""
+    import hashlib
+
+    what = {"tree": sorted(tree.items()), "pins": list(plan.settings.pins), "exclude": list(plan.settings.exclude),
+            "pin_set": plan.pin_set, "cases": list(plan.options.cases), "lanes": list(plan.options.lanes),
+            "modules": sorted(_modules(plan, str)), "site_modules": _site_modules(plan),
+            "fixed": {k: dict(v) for k, v in plan.fixed.items()}, "rebuild": plan.settings.rebuild}
+    return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None,
+                  key: str = "") -> dict[str, Any]:
     """What the engine process reads (plan.json). With a ``sandbox`` every path the engine runs
     from (project root, suite, pins, target modules) is the scratch copy's, not the user's."""
     root = plan.settings.root
@@ -292,6 +306,8 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
         "mutants": [m.as_dict() for m in plan.mutants],
         "selected": sorted(plan.selected),
         "done": sorted(done),
+        "baseline_key": key,  # a --resume reuses a baseline.json carrying the same key
+        "resume": plan.options.resume,
         "timeout": {"factor": plan.settings.timeout_factor, "floor_s": plan.settings.timeout_floor_s,
                     "baseline_s": plan.settings.baseline_deadline_s},
         "workers": workers,
@@ -305,8 +321,8 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
     }
 
 
-def write_plan(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> Path:
+def write_plan(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None, key: str = "") -> Path:
     path = plan.out / "plan.json"
-    document = plan_document(plan, workers, done, sandbox)
+    document = plan_document(plan, workers, done, sandbox, key)
     path.write_text(json.dumps(document, indent=1, sort_keys=True), encoding="utf-8")
     return path

@@ -17,14 +17,14 @@ from harness._exitcodes import ExitCode
 from harness._model import Suite
 from harness._mutate.extra import require_mutmut
 from harness._mutate.outputs import folder_lock
-from harness._mutate.plan import Options, Plan, build_plan, out_folder, parse_shard, write_plan
+from harness._mutate.plan import Options, Plan, baseline_key, build_plan, out_folder, parse_shard, write_plan
 from harness._mutate.results import build_section, read_rows
 from harness._mutate.sandbox import Sandbox, changes, listing
 from harness._mutate.section import MutationSection
 from harness._mutate.sides import spec_document
 from harness._mutate.targets import load_settings
 
-__all__ = ["content_changes", "exit_code", "finish", "run"]
+__all__ = ["content_changes", "exit_code", "finish", "run", "stopped_section"]
 
 
 def _errors_from_engine(out: Path, code: int, stderr: bytes | None) -> Exception:
@@ -106,9 +106,13 @@ def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> Mutati
     sandbox = Sandbox.create(root, skip=[out])
     guard = listing(root, skip=[out])
     try:
-        plan, done, code, stderr = _run_engine(suite, options, sandbox, Path(sandbox.map(root)))
+        plan, done, code, stderr = _run_engine(suite, options, sandbox, Path(sandbox.map(root)), guard)
         found = changes(guard, listing(root, skip=[out]))
         _record_outside(plan.out, sandbox.mode, content_changes(found, root, Path(sandbox.map(root))))
+    except (KeyboardInterrupt, supervise.Terminated) as stop:
+        # the rows finished so far are the run's result: reports written, the caller prints them
+        stop.section = stopped_section(out)  # type: ignore[union-attr]
+        raise
     finally:
         sandbox.remove()
     if code != 0:
@@ -116,15 +120,28 @@ def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> Mutati
     return finish(plan.out, resumed=len(done))
 
 
-def _run_engine(suite: Suite, options: Options, sandbox: Sandbox,
-                where: Path) -> tuple[Plan, set[str], int, bytes | None]:
+def stopped_section(out: Path) -> MutationSection | None:
+    """A stopped run's section and reports from the rows it finished (the rest ``pending``, so
+    the verdict is incomplete); None when it stopped before its baseline was written."""
+    if not (out / "plan.json").is_file() or not (out / "baseline.json").is_file():
+        return None
+    try:
+        return finish(out)
+    except (OSError, ValueError, KeyError):  # a plan or baseline torn by the stop: nothing to say
+        return None
+
+
+def _run_engine(suite: Suite, options: Options, sandbox: Sandbox, where: Path,
+                tree: dict[str, str]) -> tuple[Plan, set[str], int, bytes | None]:
     """Plan while the engine starts (in the scratch, ``where``: '' on its sys.path is that folder),
     hand it the plan, wait for it: the plan, the rows resumed, its exit code and stderr."""
     engine = _start_engine(where, options.progress)
     try:
         plan, done = _prepare(suite, options)
+        key = baseline_key(plan, tree)
+        _keep_baseline_if(plan.out, options.resume, key)
         workers = options.workers if options.workers is not None else plan.settings.workers
-        plan_path = write_plan(plan, workers or 0, done, sandbox)
+        plan_path = write_plan(plan, workers or 0, done, sandbox, key)
         _out, stderr = engine.communicate(f"{plan_path}\n".encode())
     except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
         supervise.kill_group(engine.pid)
@@ -167,7 +184,7 @@ def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases, external=external,
                       fixed=fixed)
     results = plan.out / "results.jsonl"
-    for stale in ("errors.json", "baseline.json", "sandbox.json"):
+    for stale in ("errors.json", "sandbox.json"):
         (plan.out / stale).unlink(missing_ok=True)
     done: set[str] = set()
     if options.resume:
@@ -178,6 +195,18 @@ def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     else:
         results.unlink(missing_ok=True)
     return plan, done
+
+
+def _keep_baseline_if(out: Path, resume: bool, key: str) -> None:
+    """The last run's baseline.json stays for a ``--resume`` on the same project and pins (its
+    key); otherwise it goes: it describes other code or other pins."""
+    path = out / "baseline.json"
+    try:
+        kept = resume and json.loads(path.read_text(encoding="utf-8")).get("key") == key
+    except (OSError, ValueError, AttributeError):
+        kept = False
+    if not kept:
+        path.unlink(missing_ok=True)
 
 
 def finish(out: Path, resumed: int = 0, shards: list[str] | None = None) -> MutationSection:
