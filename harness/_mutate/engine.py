@@ -103,7 +103,8 @@ class Engine:
 
         play_fixed(self.plan.get("fixed_sides") or {}, self.items)  # --old-ref: the revision's side, as the run
 
-        problem = run_setups(fresh=False)  # the unmutated build, in the scratch: rows start from it
+        stamps = self.rows.scratch.parent / "built" if self.plan.get("sandbox") else None  # a kept sandbox's builds
+        problem = run_setups(fresh=False, stamps=stamps)  # the unmutated build, in the scratch: rows start from it
         if problem is not None:
             raise RuntimeError(f"the unmutated code cannot run: {problem}")
         self.rows.take_shared_listing()  # the built scratch is what every row starts from

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import filecmp
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -103,21 +105,57 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> Mut
 
 
 def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> MutationSection:
-    sandbox = Sandbox.create(root, skip=[out])
     guard = listing(root, skip=[out])
+    tree = hashlib.sha256(json.dumps(sorted(guard.items())).encode()).hexdigest()
+    sandbox = _sandbox(root, out, options.resume, tree)
+    kept = False
     try:
         plan, done, code, stderr = _run_engine(suite, options, sandbox, Path(sandbox.map(root)), guard)
         found = changes(guard, listing(root, skip=[out]))
         _record_outside(plan.out, sandbox.mode, content_changes(found, root, Path(sandbox.map(root))))
     except (KeyboardInterrupt, supervise.Terminated) as stop:
-        # the rows finished so far are the run's result: reports written, the caller prints them
+        # the rows finished so far are the run's result: reports written, the caller prints them;
+        # the built scratch stays for a --resume
         stop.section = stopped_section(out)  # type: ignore[union-attr]
+        kept = _keep(sandbox, out, tree)
         raise
     finally:
-        sandbox.remove()
+        if not kept:
+            sandbox.remove()
+            (out / KEPT).unlink(missing_ok=True)
     if code != 0:
         raise _errors_from_engine(plan.out, code, stderr)
     return finish(plan.out, resumed=len(done))
+
+
+KEPT = "sandbox-kept.json"
+"""In the out folder: the sandbox a stopped run left for ``--resume`` and the tree it copied."""
+
+
+def _sandbox(root: Path, out: Path, resume: bool, tree: str) -> Sandbox:
+    """The stopped run's sandbox, built, when ``--resume`` finds the project as it copied it;
+    else a new one (a kept sandbox nobody resumes goes with the next run into this folder)."""
+    try:
+        kept = json.loads((out / KEPT).read_text(encoding="utf-8"))
+        base = Path(kept["base"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return Sandbox.create(root, skip=[out])
+    if resume and kept.get("tree") == tree and (base / "tree").is_dir():
+        print("harness mutate: --resume: the stopped run's sandbox and its build are reused", file=sys.stderr,
+              flush=True)
+        return Sandbox.reuse(base, root, skip=[out])
+    if base.name.startswith("harness-sandbox-"):
+        shutil.rmtree(base, ignore_errors=True)
+    (out / KEPT).unlink(missing_ok=True)
+    return Sandbox.create(root, skip=[out])
+
+
+def _keep(sandbox: Sandbox, out: Path, tree: str) -> bool:
+    """Leave a stopped run's sandbox (its scratch built) for ``--resume``; False when it cannot be."""
+    if not sandbox.keep():
+        return False
+    (out / KEPT).write_text(json.dumps({"base": str(sandbox.base), "tree": tree}), encoding="utf-8")
+    return True
 
 
 def stopped_section(out: Path) -> MutationSection | None:

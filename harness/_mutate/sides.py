@@ -150,17 +150,22 @@ def reroot_suites(old: Path, new: Path, items: Sequence[Any] = ()) -> None:
     _hand_to_items(moved, items)
 
 
-def run_setups(fresh: bool) -> str | None:
+def run_setups(fresh: bool, stamps: Path | None = None) -> str | None:
     """Each external side's setup (once per folder and command); a sentence when one fails.
-    ``fresh``: forget which setups this process already ran (a row's tree has changed)."""
+    ``fresh``: forget which setups this process already ran (a row's tree has changed).
+    ``stamps``: a folder remembering the setups done in this tree (the unmutated build of a
+    sandbox a ``--resume`` reuses is not paid again); never for a row's tree."""
+    import hashlib
+
     from harness._errors import SubjectError
     from harness._pipeline import setup
 
     if fresh:
         setup._done.clear()
     for spec in external_specs():
+        digest = hashlib.sha256(f"{spec.cwd or spec.root}\0{spec.setup}".encode()).hexdigest()[:16]
         try:
-            setup.prepare(spec)
+            setup.prepare(spec, stamp=stamps / f"{digest}.done" if stamps is not None else None)
         except SubjectError as exc:
             return f"the setup does not build the mutant: {exc}"
     return None

@@ -72,3 +72,63 @@ def test_a_stopped_run_prints_its_finished_rows_and_a_resume_reuses_its_baseline
     assert json.loads((out / "baseline.json").read_text()) == baseline  # not run again
     section = json.loads((out / "mutation.json").read_text())
     assert section["totals"]["pending"] == 0 and section["timing"]["resumed_rows"] == finished
+
+
+BUILT_SUITE = """version: 1
+name: built
+cases: ["*.cases.yaml"]
+lanes: ["lanes.yaml"]
+subjects:
+  body:
+    old: {{python: {python}, call: "calc:body", setup: "sleep 1; echo built >> {log}"}}
+    new: {{python: {python}, call: "calc:body", setup: "sleep 1; echo built >> {log}"}}
+    wires: [toy-wire]
+mutation:
+  root: .
+  targets: ["calc.py"]
+  rebuild: ""
+  workers: 1
+"""
+
+BODY = "def body(inp, lane):\n    return {'model': lane['model'], 'limit': 1 + 2 * 3 - 4 + 5 * 6 - 7}\n"
+
+CASES = """version: 1
+subject: body
+cases:
+  - id: one
+    tools: [{name: t}]
+    pins:
+      - {name: model_is_a_string, kind: schema, select: "model", must_match: {type: string}}
+      - {name: limit_is_the_sum, kind: schema, select: "limit", must_match: {const: 29}}
+"""
+
+
+def test_a_resume_reuses_the_stopped_run_s_sandbox_and_its_build(tmp_path: Path) -> None:
+    """The sides' setup (a build, here one second and a line in a log outside the project) ran
+    once for the stopped run's scratch; the resumed run takes that scratch as it was built."""
+    suite, log = tmp_path / "built", tmp_path / "setups.log"
+    suite.mkdir()
+    (suite / "suite.yaml").write_text(BUILT_SUITE.format(python=sys.executable, log=log))
+    (suite / "lanes.yaml").write_text("version: 1\nlanes:\n  - {id: plain, wire: toy-wire, provider: toy, model: m}\n")
+    (suite / "body.cases.yaml").write_text(CASES)
+    (suite / "calc.py").write_text(BODY)
+    out = tmp_path / "out"
+    run = _mutate(suite, out)
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 180
+    while not (results.is_file() and results.read_text().count("\n") >= 1) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    run.send_signal(signal.SIGINT)
+    _stdout, stderr = run.communicate(timeout=60)
+    assert run.returncode == ExitCode.INTERRUPTED, stderr
+    if not json.loads((out / "plan.json").read_text())["sandbox"]["mode"] == "overlay":
+        pytest.skip("no mount namespaces here: a copy-mode sandbox is never kept")
+    assert log.read_text() == "built\n" and (out / "sandbox-kept.json").is_file()
+    again = _mutate(suite, out, "--resume")
+    _stdout, stderr = again.communicate(timeout=300)
+    assert again.returncode == ExitCode.OK, stderr
+    assert "--resume: the stopped run's sandbox and its build are reused" in stderr
+    assert log.read_text() == "built\n"  # the unmutated build was not paid again
+    assert not (out / "sandbox-kept.json").exists()
+    section = json.loads((out / "mutation.json").read_text())
+    assert section["totals"]["pending"] == 0 and section["totals"]["killed"] >= 1
