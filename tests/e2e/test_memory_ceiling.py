@@ -56,6 +56,7 @@ subjects:
 """
 
 
+@pytest.mark.expensive
 def test_a_node_program_that_cannot_start_under_memory_mb_says_so_on_the_terminal(tmp_path: Path) -> None:
     """V8 reserves more address space than 300 MiB at start-up and dies framing its last words in
     ``#`` lines: the terminal's line carries the out-of-memory words and the ceiling, not ``#``."""
