@@ -24,6 +24,7 @@ import copy
 import hashlib
 import pickle
 import re
+import signal
 import sys
 import threading
 import types
@@ -190,6 +191,27 @@ def recorder_for(items: Sequence[Any], harness_items: Sequence[bool], plan: Mapp
     return Recorder(files, str(plan["root"]))
 
 
+REPLAY_DEADLINE_S = 10.0  # one recorded call replayed twice on unmutated code, in the engine's parent
+
+
+class _Overran(BaseException):
+    """A replay past its deadline (a BaseException: the replayed code's ``except Exception`` lets it through)."""
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    def overrun(signum: int, frame: Any) -> None:
+        raise _Overran
+
+    previous = signal.signal(signal.SIGALRM, overrun)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _traced(coverage: Any, run: Callable[[], Any]) -> tuple[Any, frozenset[str]]:
     """``run()`` under the coverage hook: its value and the target functions it reached."""
     coverage.hits.clear()
@@ -218,8 +240,13 @@ class EquivalenceCheck:
         cases, reach = _traced(coverage, lambda: fingerprints(suite_root))
         kept = []
         for call in recorded:
-            printed, call.reach = _traced(coverage, call.replay)
-            if printed == call.replay():  # the same output twice: a call worth comparing
+            try:
+                with _deadline(REPLAY_DEADLINE_S):
+                    printed, call.reach = _traced(coverage, call.replay)
+                    again = call.replay()
+            except _Overran:  # it ran in its pin; replayed alone it does not end: nothing to compare
+                continue
+            if printed == again:  # the same output twice: a call worth comparing
                 call.printed = printed
                 kept.append(call)
         return cls(suite_root, cases, reach, kept)
