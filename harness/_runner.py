@@ -361,7 +361,9 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
     if options.mutate:
         where.stage = "mutation"
         out = str(folder / "mutation")
-        mutation = _mutation_stage().run(suite, {**options.mutation_options, "out": out, "pins": options.pin_set})
+        # sides played from a git revision run the revision's code, which no mutant changes
+        mutation = _mutation_stage().run(suite, {**options.mutation_options, "out": out, "pins": options.pin_set,
+                                                 "revisions": tuple(sorted(options.revisions))})
     where.stage = "report"
     sections = where.sections(mutation)
     timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),

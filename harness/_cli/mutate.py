@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from harness._cli.args import default_suite
+from harness._common.supervise import Terminated
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load import load_suite
@@ -39,6 +40,17 @@ def emit(section: MutationSection, out: Path, form: str | None, quiet: bool) -> 
         click.echo(json.dumps(section, indent=1, sort_keys=True))
     else:
         click.echo(render_summary(section, out), nl=False)
+
+
+def _stopped(section: MutationSection | None, out: Path, form: str | None, quiet: bool) -> None:
+    """What a run stopped by a signal finished: its summary (the rest pending), or why there is none."""
+    if section is None:
+        click.echo("harness mutate: stopped before its baseline ended: no mutant ran, no summary", err=True)
+        return
+    emit(section, out, form, quiet)
+    t = section["totals"]
+    click.echo(f"harness mutate: stopped with {t['total'] - t['pending']} of {t['total']} mutants run; the summary "
+               f"and the reports in {out} cover those (--resume runs the rest)", err=True)
 
 
 def baseline_of(path: Path | None, fail_on: str | None) -> tuple[str, dict[str, Any] | None] | None:
@@ -119,7 +131,11 @@ def command(suite: Path | None, in_diff: str | None, shard: str | None, workers:
     options = Options(in_diff=in_diff, shard=parse_shard(shard) if shard else None, workers=workers,
                       out=out, resume=resume, progress=not quiet, pins=pin_set, mutants=mutants, cases=cases,
                       lanes=lanes, first_kill=first_kill)
-    section = run(loaded, options)
+    try:
+        section = run(loaded, options)
+    except (KeyboardInterrupt, Terminated) as stop:  # the finished rows' summary, then the signal's exit code
+        _stopped(getattr(stop, "section", None), out, form, quiet)
+        raise
     _note_left_out(out)
     emit(section, out, form, quiet)
     return int(judged(section, base, fail_on, out, quiet or form == "json"))

@@ -199,6 +199,10 @@ def _mutation(section: Mapping[str, Any] | None, console: Console) -> None:
                   f"claims {'FAILED' if section['verdict']['claims_failed'] else 'hold'}"
                   + (f"; INCOMPLETE ({t['pending']} pending)" if t.get("pending") else "")
                   + " (ledger table and escapes in report.md)", highlight=False)
+    from harness._mutate.render import claim_lines  # declared equivalents, expected survivors, failed claims
+
+    for line in claim_lines(section):
+        console.print(f"  {line}", markup=False, highlight=False)
 
 
 def _rejections(section: Mapping[str, Any] | None, console: Console, quiet: bool = False) -> None:

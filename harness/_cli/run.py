@@ -92,6 +92,9 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
         loaded = dataclasses.replace(loaded, settings=loaded.settings.updated(fail_on_rejections=fail_on_rejections))
     if in_diff and not mutate:
         raise ConfigError("--in-diff", in_diff, "--mutate as well (it limits the mutation stage)")
+    if new_ref and mutate:  # every mutant would survive: the code it changes would never run
+        raise ConfigError("--new-ref", new_ref, "no --mutate with it (the mutation stage mutates the working "
+                          "tree; --new-ref plays the new side from a revision instead)")
     loaded, revisions = at_revisions(loaded, old_ref, new_ref)
     options = RunOptions(cases=cases, lanes=lanes, against=pins_against,  # type: ignore[arg-type]
                          pins=not no_pins, pin_set=pin_set, rejections=rejections, mutate=mutate, workers=workers,

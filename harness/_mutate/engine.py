@@ -46,7 +46,10 @@ def _clear_cache() -> None:
     cache = sys.modules.get("harness._pins.cache")
     clear = getattr(cache, "clear", None)
     if callable(clear):
-        clear()
+        from harness._mutate.sides import fixed_specs
+
+        fixed = fixed_specs()  # sides at a git revision run code no mutant changes: seen once, kept
+        clear(fixed.__contains__) if fixed else clear()
 
 
 class Engine:
@@ -62,7 +65,9 @@ class Engine:
         self.collect_errors: list[dict[str, str]] = []
         self.exit_code = 0
         self.recording = False  # set in baseline children: report each pin's coverage
-        self.prints: dict[str, str] | None = None  # outputs on unmutated code (equivalents only)
+        self.check: Any = None  # the outputs a declared equivalent's row compares (harness._mutate.replay)
+        self.recorded: list[Any] = []  # the pins' own calls, recorded in the warm-up (equivalents only)
+        self.current: dict[str, Any] = {}  # the mutant this row's child runs
         from harness._mutate.sandbox import open_rows
 
         self.rows = open_rows(plan.get("sandbox"))
@@ -95,9 +100,12 @@ class Engine:
         if not self._claims_resolve(nodeids):
             return
         self._load_modules()
-        from harness._mutate.sides import run_setups
+        from harness._mutate.sides import play_fixed, run_setups
 
-        problem = run_setups(fresh=False)  # the unmutated build, in the scratch: rows start from it
+        play_fixed(self.plan.get("fixed_sides") or {}, self.items)  # --old-ref: the revision's side, as the run
+
+        stamps = self.rows.scratch.parent / "built" if self.plan.get("sandbox") else None  # a kept sandbox's builds
+        problem = run_setups(fresh=False, stamps=stamps)  # the unmutated build, in the scratch: rows start from it
         if problem is not None:
             raise RuntimeError(f"the unmutated code cannot run: {problem}")
         self.rows.take_shared_listing()  # the built scratch is what every row starts from
@@ -132,10 +140,15 @@ class Engine:
         good = [self.items[i] for i, nid in enumerate(nodeids) if baseline["outcomes"].get(nid) == "passed"]
         deadline = float(self.plan["timeout"].get("baseline_s", 60.0))
         previous = signal.signal(signal.SIGALRM, overrun)
+        from harness._mutate.replay import recorder_for
+
+        recorder = recorder_for(self.items, self.harness_items, self.plan)  # the pins' calls, for equivalents
         try:  # only an optimisation: a pin that hangs here is cut off and the run goes on
             for pos, item in enumerate(good):
                 signal.setitimer(signal.ITIMER_REAL, deadline)
-                run_item(item, good[pos + 1] if pos + 1 < len(good) else None)
+                with recorder.recording(item.nodeid):
+                    run_item(item, good[pos + 1] if pos + 1 < len(good) else None)
+            self.recorded = recorder.calls
             if not self.per_pin:  # from the cache the warm-up filled: no pipeline runs again
                 from harness._mutate.observed import baseline_prints
 
@@ -198,10 +211,7 @@ class Engine:
         return None
 
     def _outputs_check(self) -> tuple[str, dict[str, Any]]:
-        from harness._mutate.outputs import differing, fingerprints
-
-        changed = differing(self.prints or {}, fingerprints(self.plan["suite_root"]))
-        return ("failed" if changed else "passed"), {"differ": changed[:50], "count": len(changed)}
+        return self.check.run(self.current)  # type: ignore[no-any-return]
 
     def _before_pin(self) -> None:
         _clear_cache()
@@ -216,7 +226,13 @@ class Engine:
             run_jobs(jobs, self._run_pin, deadlines, workers, on_row)
 
     def _baseline(self, nodeids: list[str], workers: int) -> dict[str, Any]:
+        from harness._mutate.outputs import reused_baseline
         from harness._mutate.pool import Job, Row
+
+        kept = reused_baseline(self.out, self.plan, nodeids)
+        if kept is not None:  # --resume on the same project and pins: its baseline holds
+            print("harness mutate: --resume: the stopped run's baseline is reused", file=sys.stderr, flush=True)
+            return kept
 
         def preparer(key: str) -> Any:
             def prepare(lane: int) -> str | None:
@@ -256,6 +272,7 @@ class Engine:
         deadline = float(self.plan["timeout"].get("baseline_s", 60.0))
         self._run_jobs(jobs, [deadline] * n, workers, on_row)
         result["duration_s"] = round(time.monotonic() - started, 3)
+        result["key"] = self.plan.get("baseline_key", "")
         (self.out / "baseline.json").write_text(json.dumps(result, indent=1, sort_keys=True))
         return result
 
@@ -268,8 +285,11 @@ class Engine:
         factor, floor = float(self.plan["timeout"]["factor"]), float(self.plan["timeout"]["floor_s"])
         deadlines = [floor + factor * float(baseline["durations"].get(nid, 0.0)) for nid in nodeids]
         if any(m.get("equivalent") for m in mutants.values()):
+            from harness._mutate.replay import EquivalenceCheck
+
             started = time.monotonic()
-            self.prints = _outputs_baseline(self.plan["suite_root"])
+            self.check = EquivalenceCheck.prepare(self.plan["suite_root"], self.coverage, self.recorded)
+            _clear_cache()
             deadlines = [*deadlines, floor + factor * (time.monotonic() - started)]
         return deadlines
 
@@ -304,7 +324,7 @@ class Engine:
             m = mutants[key]
             chosen = chooser.pins_for(m)
             by_lines[key] = chosen.saved_by_lines
-            check = [len(self.items)] if m.get("equivalent") and self.prints is not None else []
+            check = [len(self.items)] if self.check is not None and self.check.wants(m) else []
             if chosen.pins or check:
                 jobs.append(self._job(m, [*chosen.pins, *check]))
             else:
@@ -317,8 +337,14 @@ class Engine:
 
         # a file mutant builds before its first pin: the setup's own deadline, not the pool's
         start = SETUP_TIMEOUT_S + 30.0 if _how(m) == "file" else 0.0
-        return Job(m["key"], pins, _preparer(m, self.rows, self.items, self.plan.get("rebuild")), _clear_once(),
-                   start, whole=not self.per_pin, stop_on_kill=bool(self.plan.get("first_kill")))
+        prepare = _preparer(m, self.rows, self.items, self.plan.get("rebuild"))
+
+        def prepare_row(lane: int) -> str | None:
+            self.current = m  # in the row's child: the mutant an output check compares
+            return prepare(lane)  # type: ignore[no-any-return]
+
+        return Job(m["key"], pins, prepare_row, _clear_once(), start, whole=not self.per_pin,
+                   stop_on_kill=bool(self.plan.get("first_kill")))
 
     def _row_writer(self, results: Any, nodeids: list[str], mutants: dict[str, Any], by_lines: dict[str, int],
                     ticker: Ticker) -> Any:
@@ -386,14 +412,6 @@ def _preparer(m: dict[str, Any], rows: Any, items: list[Any], rebuild_with: str 
         return None
 
     return prepare
-
-
-def _outputs_baseline(suite_root: str) -> dict[str, str] | None:
-    from harness._mutate.outputs import fingerprints
-
-    prints = fingerprints(suite_root)
-    _clear_cache()
-    return prints
 
 
 def _write_row(fh: Any, m: dict[str, Any], outcomes: dict[str, str], details: dict[str, str],

@@ -3,7 +3,11 @@
 - JavaScript / TypeScript: Stryker's own instrumenter (npm ``@stryker-mutator/instrumenter``,
   installed by the project beside its code). ``stryker_list.mjs`` asks it for the mutants of each
   file and prints them as JSON (place, original text, replacement); nothing of Stryker is
-  re-implemented here.
+  re-implemented here. Stryker replaces a syntax-tree node and the harness splices text, so the
+  script re-parses every spliced mutant with the instrumenter's parser and compares its tree with
+  the original's with that one node replaced, parenthesising the replacement when the bare text
+  would parse otherwise (``a || b && c`` is ``a || (b && c)``); a mutant that splices as neither
+  fails the listing, naming it.
 - Rust: cargo-mutants, when its binary is on PATH (it is not installable from our registries):
   ``cargo mutants --list --diff --json`` lists each mutant with a unified diff, applied here
   exactly like a ledger's ``diff``.
@@ -23,7 +27,7 @@ from harness._errors import HarnessError, InputError, Place
 from harness._mutate.ledger import apply_diff
 from harness._mutate.mutants import Mutant, file_mutant
 
-__all__ = ["JS_SUFFIXES", "RUST_SUFFIXES", "STRYKER_LIST", "cargo_mutants", "from_cargo_mutants_json",
+__all__ = ["JS_SUFFIXES", "RUST_SUFFIXES", "STRYKER_LIST", "TREE_CHECKED", "cargo_mutants", "from_cargo_mutants_json",
            "stryker_mutants"]
 
 JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
@@ -31,6 +35,9 @@ RUST_SUFFIXES = (".rs",)
 STRYKER_LIST = Path(__file__).resolve().parent / "stryker_list.mjs"
 INSTRUMENTER = Path("node_modules") / "@stryker-mutator" / "instrumenter"
 LIST_TIMEOUT_S = 300.0
+# how a listed JS/TS mutant's replacement splices as the node it names (stryker_list.mjs re-parses
+# each one): as it is, or parenthesised (`a && b` -> `(a || b)` inside `a && b && c`)
+TREE_CHECKED = ("same", "parenthesized")
 
 
 def _first_line(text: str) -> str:
@@ -82,6 +89,9 @@ def _stryker_mutant(item: dict[str, Any], rel: str, source: str, place: Place, f
     if source[start:end] != item["original"]:  # the listing must describe this very text
         raise InputError(place, f"Stryker's listing of {rel} to match the file",
                          f"offset {start}: {item['original'][:40]!r} is not in the file")
+    if item.get("tree") not in TREE_CHECKED:  # spliced and re-parsed as the node it names, by stryker_list.mjs
+        raise InputError(place, f"each of Stryker's mutants of {rel} checked against the tree it names",
+                         f"offset {start}: {item.get('tree')!r}")
     mutated = source[:start] + item["replacement"] + source[end:]
     title = f"{_first_line(item['original'])} -> {_first_line(item['replacement'])}"
     return file_mutant(rel, source, mutated, str(item["mutator"]), title, folder,

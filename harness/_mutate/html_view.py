@@ -82,17 +82,29 @@ def _site(m: dict[str, Any]) -> str:
     return f"{m['file']}:{m['line']}"
 
 
+def _expected(m: dict[str, Any]) -> bool:
+    """A ledger's expected survivor that still survives: a known escape, listed apart."""
+    return bool(m.get("claim", {}).get("result") == "survives")
+
+
 def _escapes(mutants: list[dict[str, Any]]) -> str:
-    escaped = [m for m in mutants if m["status"] in ESCAPES]
+    escaped = [m for m in mutants if m["status"] in ESCAPES and not _expected(m)]
+    known = [m for m in mutants if m["status"] in ESCAPES and _expected(m)]
+    apart = (f"<h2>Expected survivors ({len(known)})</h2><p>Known escapes a ledger declares (<code>survives:</code>); "
+             "a pin that starts killing one fails its claim.</p>" + "".join(map(_escape, known))) if known else ""
     if not escaped:
-        return "<h2>Escapes</h2><p>None: every mutant that ran turned at least one pin red.</p>"
-    return f"<h2>Escapes ({len(escaped)})</h2>" + "".join(map(_escape, escaped))
+        none = "None beyond the expected survivors below." if known else \
+            "None: every mutant that ran turned at least one pin red."
+        return f"<h2>Escapes</h2><p>{none}</p>" + apart
+    return f"<h2>Escapes ({len(escaped)})</h2>" + "".join(map(_escape, escaped)) + apart
 
 
 def _escape(m: dict[str, Any]) -> str:
     """One escaped mutant: its site, why no pin caught it, and its diff."""
     why = ("no pin reaches it" if m["status"] == "no_coverage"
            else f"{len(m['covered_by'])} covering pin(s) stayed green")
+    if _expected(m):
+        why += f"; expected: {m['claim']['survives']}"
     return (f'<div class="escape" id="escape-{escape(m["id"])}"><b>{escape(m["id"])}</b> '
             f'<span class="{m["status"]}">{m["status"]}</span> <code>{escape(_site(m))}</code> '
             f'{escape(m.get("function") or "")}: {escape(why)}<details open><summary>'

@@ -2,9 +2,11 @@
 
 A declared mutant is the reviewer's hand-written mutation ("gate forced off", "swap one
 function for another", "drop a disjunct"): a site (file, optionally one function), a change
-(``find``/``replace`` or a unified ``diff``), and either the pins claimed to kill it or
-``equivalent`` with the reason. The change must apply exactly: ``find`` text absent or present
-more than once inside the site is an error naming the mutant, never a guess.
+(``find``/``replace`` or a unified ``diff``), and one claim: the pins that kill it
+(``killed_by``), ``equivalent`` with the reason no pin can, or ``survives`` with the reason a
+known escape is let through (held while it survives, failed once a pin kills it). The change
+must apply exactly: ``find`` text absent or present more than once inside the site is an error
+naming the mutant, never a guess.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class DeclaredMutant:
     why: str
     place: Place  # where the entry stands in its ledger
     claim_places: tuple[Place, ...] = ()  # where each killed_by reference stands
+    survives: str | None = None  # an expected survivor: why no pin kills it
 
 
 @dataclass(frozen=True)
@@ -212,12 +215,12 @@ def _verdict_errors(doc: Document) -> list[InputError]:
 def _verdict_error(doc: Document, i: int, raw: Any) -> InputError | None:
     if not isinstance(raw, dict):
         return None  # the schema names it
-    given = [k for k in ("killed_by", "equivalent") if k in raw]
+    given = [k for k in ("killed_by", "equivalent", "survives") if k in raw]
     if len(given) == 1:
         return None
-    found = "both (they are mutually exclusive)" if given else "neither"
-    return InputError(doc.place(f"mutants[{i}]"),
-                      "either killed_by (the pins that kill it) or equivalent (why no pin can)", found)
+    found = f"{' and '.join(given)} (they are mutually exclusive)" if given else "none of them"
+    return InputError(doc.place(f"mutants[{i}]"), "one of killed_by (the pins that kill it), equivalent (why no "
+                      "pin can) and survives (why a known escape is let through)", found)
 
 
 def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredMutant:
@@ -240,7 +243,7 @@ def _mutant(doc: Document, i: int, raw: dict[str, Any], root: Path) -> DeclaredM
     return DeclaredMutant(
         id=mid, title=raw["title"], file=rel, function=function, line=first, source=mutated,
         diff=_unified_diff(source, mutated, rel), claims=tuple(raw.get("killed_by", ())),
-        equivalent=raw.get("equivalent"),
+        equivalent=raw.get("equivalent"), survives=raw.get("survives"),
         why=raw.get("why", ""), place=doc.place(at),
         claim_places=tuple(doc.place(f"{at}.killed_by[{j}]") for j in range(len(raw.get("killed_by", ())))),
     )

@@ -42,6 +42,7 @@ class Mutant:
     replacement: str = ""
     claims: tuple[str, ...] = ()
     equivalent: str | None = None
+    survives: str | None = None  # declared: an expected survivor, and why
     switch: str | None = None  # operator: the trampoline id to activate
     source_path: str | None = None  # declared: the mutated file the runner executes
     ledger: str = ""  # declared: "<ledger file>:<line>"
@@ -95,7 +96,7 @@ def declared_mutant(d: DeclaredMutant, module: str, source_path: str) -> Mutant:
     return Mutant(
         key=_key("declared", d.id, d.file, d.diff), id=d.id, kind="declared", file=d.file,
         module=module, function=d.function, line=d.line, column=1, end_line=d.line, end_column=1,
-        operator="Declared", title=d.title, diff=d.diff, claims=d.claims, equivalent=d.equivalent,
+        operator="Declared", title=d.title, diff=d.diff, claims=d.claims, equivalent=d.equivalent, survives=d.survives,
         source_path=source_path, ledger=str(d.place), claim_places=tuple(str(p) for p in d.claim_places),
     )
 

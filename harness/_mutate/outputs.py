@@ -20,15 +20,17 @@ import contextlib
 import copy
 import fcntl
 import hashlib
+import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from harness._errors import ConfigError
 from harness._model import Case, Observation, Suite
 from harness._pipeline.base import Pipeline
 
-__all__ = ["differing", "fingerprints", "folder_lock"]
+__all__ = ["differing", "fingerprints", "folder_lock", "reused_baseline"]
 
 
 @contextlib.contextmanager
@@ -48,6 +50,19 @@ def folder_lock(out: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def reused_baseline(out: Path, plan: Mapping[str, Any], nodeids: list[str]) -> dict[str, Any] | None:
+    """With ``--resume``: the stopped run's baseline.json when it was made on the same project,
+    pins and traced modules (its key, ``plan.baseline_key``) and lists the same pins; else None."""
+    path = out / "baseline.json"
+    if not plan.get("resume") or not plan.get("baseline_key") or not path.is_file():
+        return None
+    try:
+        kept: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        return None
+    return kept if kept.get("key") == plan["baseline_key"] and kept.get("pins") == nodeids else None
 
 
 def fingerprints(suite_root: str) -> dict[str, str] | None:

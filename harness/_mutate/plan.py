@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from harness._mutate.targets import (
 )
 from harness._settings import Settings
 
-__all__ = ["Options", "Plan", "build_plan", "out_folder", "parse_shard"]
+__all__ = ["Options", "Plan", "baseline_key", "build_plan", "out_folder", "parse_shard"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,9 @@ class Options:
     # "pin": the engine before observation granularity (every covering pin as a pytest item); the
     # oracle the kill-matrix tests compare with, not a user setting
     granularity: str = "observation"
+    # sides played from a git revision (``harness run --old-ref``): the revision's code, in a tree
+    # outside the project, which no mutant changes; the engine plays them as the run did
+    revisions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,8 @@ class Plan:
     pin_set: str | None = None
     options: Options = Options()
     left_out: tuple[str, ...] = ()  # declared mutants whose claimed pins the filters leave out
+    fixed: Mapping[str, Mapping[str, dict[str, Any]]] = field(default_factory=dict)
+    """Sides played from a git revision, by subject and side, as plain specs: the engine plays them."""
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -213,9 +218,11 @@ def _selected(mutants: list[Mutant], options: Options) -> set[str]:
 
 
 def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], options: Options,
-               cases: Sequence[Case] = (), external: bool = False) -> Plan:
+               cases: Sequence[Case] = (), external: bool = False,
+               fixed: Mapping[str, Mapping[str, dict[str, Any]]] | None = None) -> Plan:
     """``external``: some side runs outside the engine's process (a command, another interpreter):
-    every mutant is then a whole-file change applied in its row's sandbox."""
+    every mutant is then a whole-file change applied in its row's sandbox. ``fixed``: sides the
+    engine plays from a git revision (plain specs by subject and side)."""
     suite_root = suite_root.resolve()
     ms = load_settings(suite_root, settings)
     out = out_folder(suite_root, options)
@@ -233,7 +240,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     return Plan(suite_root=suite_root, suite_name=suite_name, settings=ms, targets=tuple(targets),
                 mutants=tuple(mutants), selected=frozenset(_selected(mutants, options)), out=out,
                 shard=options.shard, in_diff=options.in_diff, pin_set=options.pins, options=options,
-                left_out=tuple(left_out))
+                left_out=tuple(left_out), fixed=dict(fixed or {}))
 
 
 def _pin_args(plan: Plan, at: Callable[[Path], str]) -> list[str]:
@@ -260,7 +267,21 @@ def _site_modules(plan: Plan) -> list[str]:
     return sorted({m.module for m in plan.mutants if m.how == "module"})
 
 
-def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> dict[str, Any]:
+def baseline_key(plan: Plan, tree: Mapping[str, str]) -> str:
+    """What the baseline (every pin once on unmutated code, and what each reaches) depends on: the
+    project's files as listed (path, size, mtime), the pins chosen and the modules traced. A
+    ``--resume`` whose key is the stopped run's reuses that run's baseline.json."""
+    import hashlib
+
+    what = {"tree": sorted(tree.items()), "pins": list(plan.settings.pins), "exclude": list(plan.settings.exclude),
+            "pin_set": plan.pin_set, "cases": list(plan.options.cases), "lanes": list(plan.options.lanes),
+            "modules": sorted(_modules(plan, str)), "site_modules": _site_modules(plan),
+            "fixed": {k: dict(v) for k, v in plan.fixed.items()}, "rebuild": plan.settings.rebuild}
+    return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None,
+                  key: str = "") -> dict[str, Any]:
     """What the engine process reads (plan.json). With a ``sandbox`` every path the engine runs
     from (project root, suite, pins, target modules) is the scratch copy's, not the user's."""
     root = plan.settings.root
@@ -281,9 +302,12 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
         "site_modules": _site_modules(plan),
         "sandbox": sandbox.describe() if sandbox is not None else None,
         "rebuild": plan.settings.rebuild,
+        "fixed_sides": {name: dict(sides) for name, sides in plan.fixed.items()},
         "mutants": [m.as_dict() for m in plan.mutants],
         "selected": sorted(plan.selected),
         "done": sorted(done),
+        "baseline_key": key,  # a --resume reuses a baseline.json carrying the same key
+        "resume": plan.options.resume,
         "timeout": {"factor": plan.settings.timeout_factor, "floor_s": plan.settings.timeout_floor_s,
                     "baseline_s": plan.settings.baseline_deadline_s},
         "workers": workers,
@@ -297,8 +321,8 @@ def plan_document(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | N
     }
 
 
-def write_plan(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None) -> Path:
+def write_plan(plan: Plan, workers: int, done: set[str], sandbox: Sandbox | None = None, key: str = "") -> Path:
     path = plan.out / "plan.json"
-    document = plan_document(plan, workers, done, sandbox)
+    document = plan_document(plan, workers, done, sandbox, key)
     path.write_text(json.dumps(document, indent=1, sort_keys=True), encoding="utf-8")
     return path

@@ -23,12 +23,14 @@ from typing import Any
 from harness._common.sanitize import clean_text, walk_strings
 from harness._mutate.results import expand
 
-__all__ = ["FORMS", "counts_line", "pin_runs_line", "render_markdown", "render_summary"]
+__all__ = ["FORMS", "claim_lines", "counts_line", "pin_runs_line", "render_markdown", "render_summary"]
 
 FORMS = ("full", "short", "findings")
 
 _RESULT = {"exact": "exact", "collateral": "claimed + collateral", "failed": "**CLAIM FAILED**",
-           "equivalent": "equivalent (held)", "pending": "pending"}
+           "equivalent": "equivalent (held)", "unchecked": "**UNCHECKED**", "survives": "survives (expected)",
+           "pending": "pending"}
+_NOT_HELD = ("failed", "unchecked")  # a claim that did not hold: its note says why
 
 
 _TICKS = re.compile(r"`+")
@@ -138,18 +140,64 @@ def _ledger_table(mutants: list[dict[str, Any]]) -> list[str]:
 
 def _ledger_row(m: dict[str, Any]) -> str:
     claim = m["claim"]
-    claimed = f"equivalent: {claim['equivalent']}" if claim.get("equivalent") else _pins(claim["claimed"])
+    claimed = _claimed(claim)
     result = _RESULT.get(claim["result"], claim["result"])
-    if claim["result"] == "failed":
+    if claim["result"] in _NOT_HELD:
         result += f" ({claim['note']})"
     title = m["title"].replace("|", "\\|")
     return f"| {m['id']}: {title} | {_site(m)} | {claimed} | {_red(claim)} | {result} |"
 
 
+def _claimed(claim: dict[str, Any]) -> str:
+    """What a ledger entry claims: the pins that kill it, or why none can (equivalent) or does (survives)."""
+    for kind in ("equivalent", "survives"):
+        if claim.get(kind):
+            return f"{kind}: {claim[kind]}"
+    return _pins(claim["claimed"])
+
+
+# a claim's verdict in one word, for a line of terminal text
+_VERDICT = {"exact": "held (exact)", "collateral": "held (collateral)", "failed": "FAILED", "equivalent": "held",
+            "unchecked": "UNCHECKED", "survives": "held", "pending": "pending"}
+
+
+def claim_lines(section: Mapping[str, Any]) -> list[str]:
+    """One line per declared equivalent and expected survivor with its verdict and why, and per
+    other claim that did not hold (``harness run --mutate``'s summary; the ledger table has all)."""
+    out = []
+    for m in expand(section).get("mutants", []):
+        claim = m.get("claim")
+        if not claim:
+            continue
+        kind = "equivalent" if claim.get("equivalent") else "expected survivor" if claim.get("survives") else ""
+        if kind or claim["result"] in _NOT_HELD:
+            out.append(f"{kind or 'claim'} {m['id']}: {_VERDICT.get(claim['result'], claim['result'])} "
+                       f"({claim['note']})")
+    return out
+
+
+def _expected(mutants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ledger's expected survivors that still survive: known escapes, listed apart."""
+    return [m for m in mutants if m.get("claim", {}).get("result") == "survives"]
+
+
+def _expected_line(m: dict[str, Any]) -> str:
+    where = f"{m['file']}:{m['line']}" + (f" {m['function']}" if m.get("function") else "")
+    return f"expected survivor {m['id']} ({m['status']}) {where}: {m['claim']['survives']}"
+
+
+def _expected_block(mutants: list[dict[str, Any]]) -> list[str]:
+    """Known escapes (a ledger's ``survives:``), each with its reason; none: nothing at all."""
+    return _listed(f"### Expected survivors: {len(_expected(mutants))} (known escapes, a ledger's `survives:`)",
+                   [f"- {_expected_line(m)}" for m in _expected(mutants)])
+
+
 def _escapes(mutants: list[dict[str, Any]]) -> list[str]:
     escaped = _escaped(mutants)
     if not escaped:
-        return ["### Escapes", "", "None: every mutant that ran turned at least one pin red.", ""]
+        none = ("None beyond the expected survivors." if _expected(mutants)
+                else "None: every mutant that ran turned at least one pin red.")
+        return ["### Escapes", "", none, ""]
     out = ["### Escapes", "", f"{len(escaped)} mutant(s) no pin caught:", ""]
     for m in escaped:
         covering = len(m["covered_by"])
@@ -161,8 +209,9 @@ def _escapes(mutants: list[dict[str, Any]]) -> list[str]:
 
 
 def _escaped(mutants: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The mutants no pin caught: survived, or reached by no pin at all."""
-    return [m for m in mutants if m["status"] in ("survived", "no_coverage")]
+    """The mutants no pin caught: survived, or reached by no pin at all (less the expected survivors)."""
+    return [m for m in mutants if m["status"] in ("survived", "no_coverage")
+            and m.get("claim", {}).get("result") != "survives"]
 
 
 def _escape_line(m: dict[str, Any]) -> str:
@@ -292,6 +341,7 @@ def render_summary(section: Mapping[str, Any], out: Path | str | None = None) ->
              *_verdict_lines(section),
              *_ledger_table(section["mutants"]),
              *map(_escape_line, _escaped(section["mutants"])),
+             *map(_expected_line, _expected(section["mutants"])),
              *_write_lines(section)]
     if out is not None:
         lines += ["", "Reports: " + ", ".join(str(Path(out) / n) for n in _REPORTS)]
@@ -310,7 +360,7 @@ def _write_lines(section: Mapping[str, Any]) -> list[str]:
 
 def _failed_claims(mutants: list[dict[str, Any]]) -> list[str]:
     return [f"- {m['id']}: {m['title']} ({_site(m)}): {m['claim']['note']}"
-            for m in mutants if m.get("claim", {}).get("result") == "failed"]
+            for m in mutants if m.get("claim", {}).get("result") in _NOT_HELD]
 
 
 def _findings(section: Mapping[str, Any]) -> str:
@@ -329,6 +379,7 @@ def _short(section: Mapping[str, Any]) -> str:
     out = [f"## Mutation: {section.get('suite', '')}".rstrip(), "", counts_line(section), "",
            *_verdict_lines(section), *_failed_claims(section["mutants"])]
     out += [f"- {_escape_line(m)}" for m in _escaped(section["mutants"])]
+    out += [f"- {_expected_line(m)}" for m in _expected(section["mutants"])]
     return "\n".join(out) + "\n"
 
 
@@ -345,7 +396,7 @@ def render_markdown(section: Mapping[str, Any], form: str = "full") -> str:
         head += [f"Shard(s): {', '.join(section['shard'])}.", ""]
     head += _verdict_lines(section)
     return "\n".join([*head, *_ledger_table(section["mutants"]), *_escapes(section["mutants"]),
-                      *_pin_lines(section)]) + "\n"
+                      *_expected_block(section["mutants"]), *_pin_lines(section)]) + "\n"
 
 
 def _nothing_line(section: Mapping[str, Any]) -> str:

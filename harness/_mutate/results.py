@@ -81,27 +81,40 @@ def _equivalent_claim(m: Mapping[str, Any], status: str, turned_red: list[str],
     result, note = _equivalent_verdict(status, turned_red, checked)
     out = {"claimed": [], "red": turned_red, "result": result, "note": note, "equivalent": m["equivalent"]}
     if checked.get("outcome") is not None:
-        out["outputs"] = {"outcome": checked["outcome"], "differ": list(checked.get("differ", []))}
+        out["outputs"] = {"outcome": checked["outcome"], "differ": list(checked.get("differ", [])),
+                          **{k: int(checked[k]) for k in ("cases", "calls") if k in checked}}
     return out
 
 
 def _equivalent_verdict(status: str, turned_red: list[str], checked: Mapping[str, Any]) -> tuple[str, str]:
-    """A declared equivalent's result and note: failed when its output check speaks against it,
-    else what its status says."""
+    """A declared equivalent's result and note: failed when its output check speaks against it;
+    held (``equivalent``) only when outputs that reach it were compared and are identical;
+    ``unchecked`` when nothing compared its outputs (no pin seeing it is not evidence)."""
     outcome = checked.get("outcome")
     if outcome not in (None, "passed"):
         unseen = "" if turned_red else "; no pin sees it"
         return "failed", f"declared equivalent, but {_outputs_changed(checked)}{unseen}"
-    if status == "equivalent":
-        identical = "; every case x lane output is byte-identical" if outcome == "passed" else ""
-        return "equivalent", "no pin distinguishes it" + identical
+    if status in ("equivalent", "no_coverage"):
+        seen = "no pin distinguishes it" if status == "equivalent" else "no pin reaches it"
+        if outcome == "passed":
+            return "equivalent", f"{seen}; {_compared(checked)}"
+        return "unchecked", (f"{seen}, and no output reaching it was compared (no case x lane output and no call "
+                             "a pin makes reaches its function): the claim is not checked")
     return _EQUIVALENT_BY_STATUS.get(status, ("failed", f"declared equivalent but {status}"))
+
+
+def _compared(checked: Mapping[str, Any]) -> str:
+    """What an output check that passed compared (a row written before calls were compared: the cases)."""
+    if "calls" not in checked:
+        return "every case x lane output is byte-identical"
+    parts = [f"{checked['cases']} case x lane output(s)" if checked.get("cases") else "",
+             f"{checked['calls']} call(s) the pins make" if checked.get("calls") else ""]
+    return "identical on " + " and ".join(p for p in parts if p)
 
 
 # a declared equivalent's claim for the statuses that say nothing against it
 _EQUIVALENT_BY_STATUS = {
     "pending": ("pending", "not run yet"),  # not run: nothing held yet (a merge missing its shard)
-    "no_coverage": ("equivalent", "not exercised (no_coverage)"),
 }
 
 
@@ -110,7 +123,8 @@ def _outputs_changed(checked: Mapping[str, Any]) -> str:
     outcome = checked["outcome"]
     if outcome == "failed":
         where = ", ".join(checked.get("differ", [])[:5])
-        return f"the output differs on {checked.get('count', 0)} case x lane(s): {where}"
+        what = "case x lane(s)" if "calls" not in checked else "output(s) (case x lanes, calls the pins make)"
+        return f"the output differs on {checked.get('count', 0)} {what}: {where}"
     return f"the output check ended with {outcome} ({checked.get('detail', '')})"
 
 
@@ -118,9 +132,35 @@ def _claim(m: Mapping[str, Any], status: str, turned_red: list[str], claimed: li
            excluded: set[str], outputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
     if m.get("equivalent"):
         return _equivalent_claim(m, status, turned_red, outputs)
+    if m.get("survives"):
+        return _survivor_claim(m, status, turned_red)
     green = _stayed_green(claimed, turned_red)
     result, note = _CLAIM_BY_STATUS.get(status) or _pins_verdict(claimed, turned_red, green, excluded)
     return {"claimed": claimed, "red": turned_red, "green": green, "result": result, "note": note}
+
+
+def _survivor_claim(m: Mapping[str, Any], status: str, turned_red: list[str]) -> dict[str, Any]:
+    """An expected survivor: held while no pin kills it; failed, loudly, once one does (the ledger
+    is out of date: the escape is fixed, and its entry should say which pins kill it now)."""
+    result, note = _SURVIVOR_BY_STATUS.get(status) or ("failed", f"declared to survive, but {status}")
+    if status in ("killed", "timeout"):
+        note = (f"declared to survive, but {len(turned_red)} pin(s) now kill it: update the ledger "
+                "(killed_by: the pins that kill it)")
+    return {"claimed": [], "red": turned_red, "result": result, "note": note, "survives": m["survives"]}
+
+
+# an expected survivor's claim for the statuses that leave it surviving, or not run
+_SURVIVOR_BY_STATUS = {
+    "survived": ("survives", "survives, as the ledger expects"),
+    "no_coverage": ("survives", "survives, as the ledger expects (no pin reaches it)"),
+    "pending": ("pending", "not run yet"),
+    "unviable": ("failed", "the mutant does not import"),
+}
+
+
+def _expected_survivor(m: Mapping[str, Any]) -> bool:
+    """A declared expected survivor that still survives: a known escape, not a new one."""
+    return bool(m.get("claim", {}).get("result") == "survives")
 
 
 def _stayed_green(claimed: list[str], turned_red: list[str]) -> list[str]:
@@ -321,18 +361,20 @@ def _verdict(mutants: list[dict[str, Any]], threshold: Mapping[str, Any]) -> dic
     tally = Counter(m["status"] for m in mutants)
     counts = {s: tally[s] for s in STATUSES}
     score = _score(counts)
-    escaped = [m["id"] for m in mutants if m["status"] in ("survived", "no_coverage")]
+    escaping = [m for m in mutants if m["status"] in ("survived", "no_coverage")]
+    escaped = [m["id"] for m in escaping if not _expected_survivor(m)]
     failed_claims = _failed_claims(mutants)
     over = _over(threshold, len(escaped), score)
     return {"totals": {**counts, "total": len(mutants), "score": score}, "escaped": escaped,
+            "expected_survivors": [m["id"] for m in escaping if _expected_survivor(m)],
             "claims_failed": failed_claims,
             "verdict": {"escaped_over_threshold": bool(over), "claims_failed": bool(failed_claims),
                         "complete": counts["pending"] == 0}}
 
 
 def _failed_claims(mutants: list[dict[str, Any]]) -> list[str]:
-    """The declared mutants whose claim did not hold."""
-    return [m["id"] for m in mutants if m.get("claim", {}).get("result") == "failed"]
+    """The declared mutants whose claim did not hold: failed, or (an equivalent) left unchecked."""
+    return [m["id"] for m in mutants if m.get("claim", {}).get("result") in ("failed", "unchecked")]
 
 
 def _pin_runs(mutants: list[dict[str, Any]]) -> dict[str, int]:

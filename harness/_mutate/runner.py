@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import filecmp
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -18,13 +20,14 @@ from harness._model import Suite
 from harness._mutate.extra import require_mutmut
 from harness._mutate.outlive import fresh_rows, outlive
 from harness._mutate.outputs import folder_lock
-from harness._mutate.plan import Options, Plan, build_plan, out_folder, parse_shard, write_plan
+from harness._mutate.plan import Options, Plan, baseline_key, build_plan, out_folder, parse_shard, write_plan
 from harness._mutate.results import build_section, read_rows
 from harness._mutate.sandbox import Sandbox, changes, listing
 from harness._mutate.section import MutationSection
+from harness._mutate.sides import spec_document
 from harness._mutate.targets import load_settings
 
-__all__ = ["content_changes", "exit_code", "finish", "run"]
+__all__ = ["content_changes", "exit_code", "finish", "run", "stopped_section"]
 
 
 def _errors_from_engine(out: Path, code: int, stderr: bytes | None) -> Exception:
@@ -103,31 +106,84 @@ def run(suite: Suite, options: Options | Mapping[str, Any] | None = None) -> Mut
 
 
 def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> MutationSection:
-    sandbox = Sandbox.create(root, skip=[out])
     guard = listing(root, skip=[out])
+    tree = hashlib.sha256(json.dumps(sorted(guard.items())).encode()).hexdigest()
+    sandbox = _sandbox(root, out, options.resume, tree)
+    kept = False
     try:
-        plan, done, code, stderr = _run_engine(suite, options, sandbox, Path(sandbox.map(root)))
+        plan, done, code, stderr = _run_engine(suite, options, sandbox, Path(sandbox.map(root)), guard)
         code, stderr = outlive(plan.out, code, stderr, lambda finished: _engine_pass(
             Path(sandbox.map(root)), options.progress,
             lambda: fresh_rows(sandbox, write_plan(plan, 1, finished, sandbox))))
         found = changes(guard, listing(root, skip=[out]))
         _record_outside(plan.out, sandbox.mode, content_changes(found, root, Path(sandbox.map(root))))
+    except (KeyboardInterrupt, supervise.Terminated) as stop:
+        # the rows finished so far are the run's result: reports written, the caller prints them;
+        # the built scratch stays for a --resume
+        stop.section = stopped_section(out)  # type: ignore[union-attr]
+        kept = _keep(sandbox, out, tree)
+        raise
     finally:
-        sandbox.remove()
+        if not kept:
+            sandbox.remove()
+            (out / KEPT).unlink(missing_ok=True)
     if code != 0:
         raise _errors_from_engine(plan.out, code, stderr)
     return finish(plan.out, resumed=len(done))
 
 
-def _run_engine(suite: Suite, options: Options, sandbox: Sandbox,
-                where: Path) -> tuple[Plan, set[str], int, bytes | None]:
+KEPT = "sandbox-kept.json"
+"""In the out folder: the sandbox a stopped run left for ``--resume`` and the tree it copied."""
+
+
+def _sandbox(root: Path, out: Path, resume: bool, tree: str) -> Sandbox:
+    """The stopped run's sandbox, built, when ``--resume`` finds the project as it copied it;
+    else a new one (a kept sandbox nobody resumes goes with the next run into this folder)."""
+    try:
+        kept = json.loads((out / KEPT).read_text(encoding="utf-8"))
+        base = Path(kept["base"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return Sandbox.create(root, skip=[out])
+    if resume and kept.get("tree") == tree and (base / "tree").is_dir():
+        print("harness mutate: --resume: the stopped run's sandbox and its build are reused", file=sys.stderr,
+              flush=True)
+        return Sandbox.reuse(base, root, skip=[out])
+    if base.name.startswith("harness-sandbox-"):
+        shutil.rmtree(base, ignore_errors=True)
+    (out / KEPT).unlink(missing_ok=True)
+    return Sandbox.create(root, skip=[out])
+
+
+def _keep(sandbox: Sandbox, out: Path, tree: str) -> bool:
+    """Leave a stopped run's sandbox (its scratch built) for ``--resume``; False when it cannot be."""
+    if not sandbox.keep():
+        return False
+    (out / KEPT).write_text(json.dumps({"base": str(sandbox.base), "tree": tree}), encoding="utf-8")
+    return True
+
+
+def stopped_section(out: Path) -> MutationSection | None:
+    """A stopped run's section and reports from the rows it finished (the rest ``pending``, so
+    the verdict is incomplete); None when it stopped before its baseline was written."""
+    if not (out / "plan.json").is_file() or not (out / "baseline.json").is_file():
+        return None
+    try:
+        return finish(out)
+    except (OSError, ValueError, KeyError):  # a plan or baseline torn by the stop: nothing to say
+        return None
+
+
+def _run_engine(suite: Suite, options: Options, sandbox: Sandbox, where: Path,
+                tree: dict[str, str]) -> tuple[Plan, set[str], int, bytes | None]:
     """Plan while the engine starts (in the scratch, ``where``: '' on its sys.path is that folder),
     hand it the plan, wait for it: the plan, the rows resumed, its exit code and stderr."""
     engine = _start_engine(where, options.progress)
     try:
         plan, done = _prepare(suite, options)
+        key = baseline_key(plan, tree)
+        _keep_baseline_if(plan.out, options.resume, key)
         workers = options.workers if options.workers is not None else plan.settings.workers
-        plan_path = write_plan(plan, workers or 0, done, sandbox)
+        plan_path = write_plan(plan, workers or 0, done, sandbox, key)
         _out, stderr = engine.communicate(f"{plan_path}\n".encode())
     except BaseException:  # Ctrl-C, SIGTERM (Terminated) or an error: the engine and its forks go
         supervise.kill_group(engine.pid)
@@ -173,10 +229,16 @@ def _record_outside(out: Path, mode: str, outside: list[dict[str, str]]) -> None
 
 def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     """The plan, and the rows an interrupted run already finished (with ``--resume``)."""
-    external = not all(subject.in_process for subject in suite.subjects.values())
-    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases, external=external)
+    fixed = {name: {side: spec_document(subject.pipeline(side)) for side in options.revisions}
+             for name, subject in suite.subjects.items()} if options.revisions else {}
+    # a side at a revision runs the revision's tree, outside the project: mutants never reach it,
+    # so it neither makes the mutants whole files nor plays the engine's unmutated working tree
+    external = any(not subject.pipeline(side).in_process for subject in suite.subjects.values()
+                   for side in ("old", "new") if side not in options.revisions)
+    plan = build_plan(Path(suite.root), suite.name, suite.settings, options, suite.cases, external=external,
+                      fixed=fixed)
     results = plan.out / "results.jsonl"
-    for stale in ("errors.json", "baseline.json", "sandbox.json"):
+    for stale in ("errors.json", "sandbox.json"):
         (plan.out / stale).unlink(missing_ok=True)
     done: set[str] = set()
     if options.resume:
@@ -187,6 +249,18 @@ def _prepare(suite: Suite, options: Options) -> tuple[Plan, set[str]]:
     else:
         results.unlink(missing_ok=True)
     return plan, done
+
+
+def _keep_baseline_if(out: Path, resume: bool, key: str) -> None:
+    """The last run's baseline.json stays for a ``--resume`` on the same project and pins (its
+    key); otherwise it goes: it describes other code or other pins."""
+    path = out / "baseline.json"
+    try:
+        kept = resume and json.loads(path.read_text(encoding="utf-8")).get("key") == key
+    except (OSError, ValueError, AttributeError):
+        kept = False
+    if not kept:
+        path.unlink(missing_ok=True)
 
 
 def finish(out: Path, resumed: int = 0, shards: list[str] | None = None) -> MutationSection:

@@ -251,6 +251,23 @@ class Sandbox:
         (base / "rows").mkdir()
         return box
 
+    @classmethod
+    def reuse(cls, base: Path, original: Path, skip: Iterable[Path] = ()) -> Sandbox:
+        """A sandbox a stopped run kept (``keep``), taken again: its scratch as that run built it,
+        its rows' folder emptied. Only overlay sandboxes are kept: their rows never write the scratch."""
+        (base / "pid").write_text(str(os.getpid()), encoding="ascii")
+        shutil.rmtree(base / "rows", ignore_errors=True)
+        (base / "rows").mkdir()
+        return cls(original.resolve(), base, "overlay", (*(p.resolve() for p in skip), base.resolve()))
+
+    def keep(self) -> bool:
+        """Leave this sandbox for a ``--resume`` (not removed, not taken for an abandoned one);
+        False in copy mode, where a stopped row may have left the shared scratch changed."""
+        if self.mode != "overlay":
+            return False
+        (self.base / "pid").write_text("kept", encoding="ascii")
+        return True
+
     def map(self, path: str | Path) -> str:
         """A path in the user's tree, as the same path in the scratch (others unchanged)."""
         p = Path(path)

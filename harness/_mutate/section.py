@@ -42,6 +42,7 @@ class MutationSection(TypedDict):
     totals: MutationTotals
     threshold: dict[str, Any]
     escaped: list[str]
+    expected_survivors: NotRequired[list[str]]
     claims_failed: list[str]
     verdict: MutationVerdict
     mutants: list[dict[str, Any]]

@@ -22,8 +22,66 @@ from typing import Any
 
 from harness._model import PipelineSpec, Subject, Suite
 
-__all__ = ["apply_file", "external_specs", "forget_pipelines", "rebuild", "reroot", "reroot_suites", "run_setups",
-           "suites"]
+__all__ = ["apply_file", "external_specs", "fixed_specs", "forget_pipelines", "play_fixed", "rebuild", "reroot",
+           "reroot_suites", "run_setups", "spec_document", "suites"]
+
+_TUPLES = ("command", "path", "requirements", "find_links")
+
+
+def spec_document(spec: PipelineSpec) -> dict[str, Any]:
+    """``spec`` as plain JSON values (plan.json), read back by ``_spec_from``."""
+    return {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)}
+
+
+def _spec_from(raw: dict[str, Any]) -> PipelineSpec:
+    values: dict[str, Any] = {k: tuple(v) if k in _TUPLES else v for k, v in raw.items()}
+    values["env"] = tuple((str(k), str(v)) for k, v in raw.get("env", ()))
+    return PipelineSpec(**values)
+
+
+_fixed: set[PipelineSpec] = set()
+
+
+def fixed_specs() -> frozenset[PipelineSpec]:
+    """The sides this engine plays from a git revision (``play_fixed``): no mutant reaches them."""
+    return frozenset(_fixed)
+
+
+def play_fixed(fixed: dict[str, dict[str, dict[str, Any]]], items: Sequence[Any] = ()) -> None:
+    """Play each subject's sides named in ``fixed`` (by subject and side, from plan.json) as the
+    run did: ``harness run --old-ref`` plays the old side from a worktree of the revision, and the
+    engine's pins, loaded from the working tree, must read that side too (``items``: the
+    collected pins, which hold their suite)."""
+    _fixed.clear()
+    if not fixed:
+        return
+    loaded = suites()
+    moved: dict[int, Suite] = {}
+    for key, suite in list(loaded.items()):
+        subjects = {name: _played(subject, fixed.get(name, {})) for name, subject in suite.subjects.items()}
+        loaded[key] = moved.setdefault(id(suite), dataclasses.replace(suite, subjects=subjects))
+    _hand_to_items(moved, items)
+
+
+def _played(subject: Subject, sides: dict[str, dict[str, Any]]) -> Subject:
+    if not sides:
+        return subject
+    specs = {role: subject.pipeline(role) for role in ("old", "new")}
+    for side, raw in sides.items():
+        specs[side] = _spec_from(raw)
+        _fixed.add(specs[side])
+    return dataclasses.replace(subject, pipelines={**subject.pipelines, **specs})
+
+
+def _hand_to_items(moved: dict[int, Suite], items: Sequence[Any]) -> None:
+    """Every collected pin (or collector above it) holding a suite in ``moved`` holds its new one."""
+    for item in items:  # a pin reads the suite its collector holds (the case x lane node)
+        node = item
+        while node is not None:
+            held = getattr(node, "suite", None)
+            if held is not None and id(held) in moved:
+                node.suite = moved[id(held)]
+            node = getattr(node, "parent", None)
 
 
 def suites() -> dict[str, Suite]:
@@ -89,26 +147,25 @@ def reroot_suites(old: Path, new: Path, items: Sequence[Any] = ()) -> None:
     for key, suite in list(loaded.items()):
         subjects = {name: _rerooted_subject(s, old, new) for name, s in suite.subjects.items()}
         loaded[key] = moved.setdefault(id(suite), dataclasses.replace(suite, subjects=subjects))
-    for item in items:  # a pin reads the suite its collector holds (the case x lane node)
-        node = item
-        while node is not None:
-            held = getattr(node, "suite", None)
-            if held is not None and id(held) in moved:
-                node.suite = moved[id(held)]
-            node = getattr(node, "parent", None)
+    _hand_to_items(moved, items)
 
 
-def run_setups(fresh: bool) -> str | None:
+def run_setups(fresh: bool, stamps: Path | None = None) -> str | None:
     """Each external side's setup (once per folder and command); a sentence when one fails.
-    ``fresh``: forget which setups this process already ran (a row's tree has changed)."""
+    ``fresh``: forget which setups this process already ran (a row's tree has changed).
+    ``stamps``: a folder remembering the setups done in this tree (the unmutated build of a
+    sandbox a ``--resume`` reuses is not paid again); never for a row's tree."""
+    import hashlib
+
     from harness._errors import SubjectError
     from harness._pipeline import setup
 
     if fresh:
         setup._done.clear()
     for spec in external_specs():
+        digest = hashlib.sha256(f"{spec.cwd or spec.root}\0{spec.setup}".encode()).hexdigest()[:16]
         try:
-            setup.prepare(spec)
+            setup.prepare(spec, stamp=stamps / f"{digest}.done" if stamps is not None else None)
         except SubjectError as exc:
             return f"the setup does not build the mutant: {exc}"
     return None

@@ -15,7 +15,7 @@ pipeline again; only fresh calls (determinism, idempotence) still run a pipeline
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +50,13 @@ def against() -> Side:
     return _against[0]
 
 
-def clear() -> None:
+def clear(keep: Callable[[PipelineSpec], bool] | None = None) -> None:
     """Forget every observation (suites stay loaded: they do not depend on pipeline code), and
-    stop reading a run's saved ones: a mutant's pipelines must run for real."""
+    stop reading a run's saved ones: a mutant's pipelines must run for real. ``keep`` picks
+    pipelines whose observations stay (a side played from a git revision: no mutant reaches it)."""
+    kept = {key: obs for key, obs in _observations.items() if keep(key[4])} if keep is not None else {}
     _observations.clear()
+    _observations.update(kept)
     _stored.clear()
 
 

@@ -23,6 +23,7 @@ import contextlib
 import ctypes
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -56,6 +57,28 @@ def die_with_parent() -> None:  # pragma: no cover - runs in the child between f
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     os.setpgid(0, 0)
     supervise.limit_memory(supervise.ceiling())
+
+
+def _last_words(lines: list[str]) -> str:
+    """The last stderr line that says something: Node frames a fatal error in lines of ``#``
+    (``# Fatal process OOM in ...``), whose last line alone says nothing on a terminal line."""
+    for line in reversed(lines):
+        words = line.strip().strip("#").strip()
+        if any(c.isalnum() for c in words):
+            return words
+    return lines[-1].strip()
+
+
+_OUT_OF_MEMORY = re.compile(r"out of memory|\bOOM\b|heap limit|MemoryError|Cannot allocate memory|bad_alloc",
+                            re.IGNORECASE)
+
+
+def _memory_hint(words: str) -> str:
+    """Under ``memory_mb``, an out-of-memory death says which ceiling it met."""
+    limit = supervise.ceiling()
+    if not limit or not _OUT_OF_MEMORY.search(words):
+        return ""
+    return f" (memory_mb: {limit:g} MiB)"
 
 
 def _short_paths(text: str, root: str | None) -> str:
@@ -260,7 +283,8 @@ class CommandPipeline:
         lines = [line for line in tail.splitlines() if line.strip()]
         if not lines:
             return ""
-        return f": {lines[-1].strip()}; stderr: {tail}"
+        words = _last_words(lines)
+        return f": {words}{_memory_hint(words)}; stderr: {tail}"
 
     def _caught_up(self) -> None:
         """The drain thread has read what the program wrote on stderr: all of it once the

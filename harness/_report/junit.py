@@ -119,7 +119,7 @@ def _claims(section: Mapping[str, Any]) -> list[Case]:
 
 
 def _claim_case(m: Mapping[str, Any], claim: Mapping[str, Any]) -> Case:
-    kind = {"failed": "failure", "pending": "skipped"}.get(claim["result"])
+    kind = {"failed": "failure", "unchecked": "failure", "pending": "skipped"}.get(claim["result"])
     green = claim.get("green") or []
     detail = f"{claim['note']}" + (f": {', '.join(green[:10])}" if green else "")
     return m.get("ledger") or "ledger", m["id"], kind, detail if kind else None

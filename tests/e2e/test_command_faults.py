@@ -175,3 +175,25 @@ def test_closing_several_programs_gives_each_the_whole_grace_at_once(tmp_path: P
     pipes.close()
     asked = sorted(float(marker.read_text()) for marker in markers)  # each exited on its own, within its grace
     assert asked[-1] - asked[0] < 0.5, asked  # asked together, not one grace after another
+
+
+def test_node_dying_at_start_under_a_memory_ceiling_is_named_by_its_out_of_memory_words(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """V8 reserves more than 300 MiB of address space at start-up, and frames its fatal words in
+    ``#`` lines: the error's first words are those, with the ceiling it met, not ``#``. (The whole
+    run's terminal line: tests/e2e/test_memory_ceiling.py.)"""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    from harness._common import supervise
+
+    monkeypatch.setattr(supervise, "_ceiling", [300.0])  # the suite's memory_mb, as a worker holds it
+    pipe = CommandPipeline(PipelineSpec(kind="command", command=("node", "-e", "setInterval(() => {}, 1000)"),
+                                        name="new", cwd=str(tmp_path)))
+    try:
+        obs = call(pipe)
+    finally:
+        pipe.close()
+    assert obs.outcome == "error" and obs.error is not None and obs.error.type == "PipelineStart"
+    first = obs.error.message.split("; stderr:", 1)[0]
+    assert first.startswith("command node -e setInterval(() => {}, 1000) [new]: exited before its hello ("), first
+    assert first.endswith("): Fatal process OOM in Failed to reserve virtual memory for CodeRange (memory_mb: 300 MiB)")

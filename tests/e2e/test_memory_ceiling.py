@@ -43,3 +43,37 @@ def test_a_pipeline_program_gets_the_ceiling_of_its_own_not_on_top_of_its_worker
     assert got.returncode == 1, got.stderr
     [row] = json.loads(got.stdout)["differential"]
     assert (row["new"]["outcome"], row["new"]["error"]["type"]) == ("memory", "MemoryError"), row["new"]
+
+
+NODE_SUITE = """version: 1
+name: node-under-a-ceiling
+memory_mb: 300
+subjects:
+  served:
+    old: {command: [node, serve.js], name: old}
+    new: {command: [node, serve.js], name: new}
+    wires: [toy-wire]
+"""
+
+
+@pytest.mark.expensive
+def test_a_node_program_that_cannot_start_under_memory_mb_says_so_on_the_terminal(tmp_path: Path) -> None:
+    """V8 reserves more address space than 300 MiB at start-up and dies framing its last words in
+    ``#`` lines: the terminal's line carries the out-of-memory words and the ceiling, not ``#``."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    from tests.e2e.inproc import harness_main
+
+    adapter = Path(__file__).resolve().parents[2] / "adapters" / "node" / "wire-harness-adapter.js"
+    (tmp_path / "suite.yaml").write_text(NODE_SUITE)
+    (tmp_path / "lanes.yaml").write_text("version: 1\nlanes:\n  - {id: plain, wire: toy-wire, provider: toy}\n")
+    (tmp_path / "served.cases.yaml").write_text("version: 1\nsubject: served\ncases:\n  - id: one\n"
+                                                "    tools: [{name: a}]\n")
+    (tmp_path / "serve.js").write_text(f"const {{ serve }} = require({json.dumps(str(adapter))});\n"
+                                       "serve({ pipelines: { old: (i) => i, new: (i) => i } });\n")
+    got = harness_main("run", str(tmp_path), "--no-pins", "--workers", "1", "--out", str(tmp_path / "out"),
+                       env={"COLUMNS": "400"})
+    assert got.returncode == 1, got.stderr
+    [line] = [x for x in got.stdout.splitlines() if x.startswith("  FAIL one on plain")]
+    assert "exited before its hello" in line and ": Fatal process OOM in " in line, line
+    assert "for CodeRange (memory_mb: 300 MiB)" in line

@@ -4,6 +4,8 @@ in report.md; the same job on an unchanged branch passes although the base has o
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -125,9 +127,10 @@ def _write(suite: Path, pipes: str, cases: str) -> None:
 def _harness(repo: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # --fail-on-rejections any: the old and new pipelines ship the same tools here, so every
     # rejection persists from old to new; counted as findings, the baseline tells new from old
+    env = {**os.environ, "HARNESS_CACHE": str(repo.parent / "cache")}  # --old-ref's worktrees
     return subprocess.run([sys.executable, "-m", "harness", "run", "suite", "-q", "--mutate", "--out", str(out),
                            "--fail-on-rejections", "any", *args],
-                          cwd=repo, capture_output=True, text=True, timeout=600, check=False)
+                          cwd=repo, capture_output=True, text=True, timeout=600, check=False, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -181,6 +184,39 @@ def test_a_pr_adding_two_escapes_and_a_rejection_fails_and_lists_exactly_those_f
 
 
 @pytest.mark.expensive
+def test_the_readme_s_pre_merge_line_with_the_base_commit_as_old_kills_mutants(
+        project: tuple[Path, Path], tmp_path: Path) -> None:
+    """``--old-ref``, ``--mutate``, ``--in-diff`` and ``--baseline`` together: the old side is the
+    base commit's pipeline, and the pins still kill the working tree's mutants (before: every
+    mutant survived, 0 killed, because the engine never ran the mutated code)."""
+    repo, base = project
+    _git(repo, "checkout", "-q", "-B", "pr-old-ref", "main")
+    _write(repo / "suite", PIPES_PR, CASES_PR)
+    _git(repo, "commit", "-qam", "limits and a new tool")
+    got = _harness(repo, tmp_path / "pr", "--old-ref", "main", "--in-diff", "main", "--baseline", str(base))
+    assert got.returncode == ExitCode.KNOWN_REJECTION, got.stderr  # the new rejection, as without --old-ref
+    report = json.loads((tmp_path / "pr" / "latest" / "report.json").read_text())
+    assert report["options"]["revisions"]["old"] == subprocess.run(
+        ["git", "rev-parse", "main"], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+    # the base commit's new_body plays old: the limits are an intended divergence, not identical
+    assert {r["case"]: r["verdict"] for r in report["differential"]}["search"] == "intended"
+    mutation = report["mutation"]
+    ids = mutation["pins"]["ids"]
+    killers = {m["id"]: sorted(ids[i].rsplit("::", 1)[-1] for i in m["killed_by"])
+               for m in mutation["mutants"] if m["status"] == "killed"}
+    assert mutation["totals"]["killed"] == len(killers) >= 4, mutation["totals"]
+    # each limit's pin kills the mutants that drop or retype its value
+    assert sum(k == ["sends_max_tokens"] for k in killers.values()) >= 1, killers
+    assert sum(k == ["sends_temperature"] for k in killers.values()) >= 1, killers
+    escaped = sorted(m["title"] for m in mutation["mutants"] if m["status"] == "survived")
+    # the two limits' values no pin checks, and the tools key the base already let through
+    assert escaped == ['"tools" -> "TOOLS"', '"tools" -> "XXtoolsXX"', "0.5 -> 1.5", "1024 -> 1025"], escaped
+    first = (tmp_path / "pr" / "latest" / "report.md").read_text().split("\n## ", 2)[1]
+    assert "### New escaped mutants: 2" in first, first  # against the baseline: only the limits are new
+    assert mutation["pin_runs"]["run"] > 0, mutation["pin_runs"]
+
+
+@pytest.mark.expensive
 def test_the_same_job_on_an_unchanged_branch_passes_though_the_base_has_findings(
         project: tuple[Path, Path], tmp_path: Path) -> None:
     repo, base = project
@@ -196,7 +232,8 @@ def test_the_same_job_on_an_unchanged_branch_passes_though_the_base_has_findings
     (["--in-diff", "main"], "--in-diff='main': expected --mutate as well"),
     (["--fail-on", "new"], "--fail-on='new': expected --baseline PREVIOUS_RUN_DIR as well"),
     (["--baseline", "nowhere"], "--baseline='nowhere': expected a finished run folder"),
-], ids=["in-diff-without-mutate", "fail-on-new-without-baseline", "baseline-that-is-no-run"])
+    (["--mutate", "--new-ref", "main"], "--new-ref='main': expected no --mutate with it"),
+], ids=["in-diff-without-mutate", "fail-on-new-without-baseline", "baseline-that-is-no-run", "mutate-a-new-ref"])
 def test_baseline_flags_that_cannot_work_are_bad_input_before_anything_runs(
         repository: Path, tmp_path: Path, args: list[str], said: str) -> None:
     got = harness_main("run", "suite", "-q", "--out", str(tmp_path / "out"), *args, cwd=repository)

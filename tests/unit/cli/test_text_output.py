@@ -45,6 +45,36 @@ def test_the_mutation_line_says_n_a_for_no_score_and_flags_an_incomplete_run() -
     assert "score n/a" in line and "INCOMPLETE (4 pending)" in line
 
 
+def test_the_mutation_summary_lists_each_declared_equivalent_and_expected_survivor_with_its_verdict() -> None:
+    """As `harness mutate`'s ledger table does: `harness run --mutate` names them, held or not."""
+    from harness._mutate.results import build_section
+
+    def meta(mid: str, **claim: Any) -> dict[str, Any]:
+        return {"key": f"k-{mid}", "id": mid, "kind": "declared", "file": "m.py", "module": "m", "function": "f",
+                "line": 3, "column": 1, "end_line": 3, "end_column": 1, "operator": "Declared", "title": mid,
+                "diff": "", "claims": [], "equivalent": None, "ledger": "x:1", **claim}
+
+    metas = [meta("noop", equivalent="a rename"), meta("reorder", equivalent="names are unique"),
+             meta("known", survives="no pin checks case yet"), meta("gate", claims=["t.py::test_a"])]
+    passed = {"outcome": "passed", "differ": [], "count": 0, "cases": 0, "calls": 2}
+    changed = {"outcome": "failed", "differ": ["m:f called by t.py::test_a"], "count": 1, "cases": 0, "calls": 1}
+    rows = {f"k-{mid}": {"key": f"k-{mid}", "id": mid, "pins": {"t.py::test_a": red}, "details": {},
+                         "unviable": None, "forks": 1, "duration_s": 0.1, **({"outputs": out} if out else {})}
+            for mid, red, out in [("noop", "passed", passed), ("reorder", "passed", changed),
+                                  ("known", "passed", None), ("gate", "failed", None)]}
+    plan = {"selected": list(rows), "mutants": metas, "suite_prefix": "", "threshold": {}}
+    rep = report(["one"])
+    rep["mutation"] = build_section(plan, {"pins": ["t.py::test_a"], "outcomes": {"t.py::test_a": "passed"}}, rows)
+    lines = printed(rep, 400).splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("mutation:"))
+    assert lines[at + 1:at + 4] == [
+        "  equivalent noop: held (no pin distinguishes it; identical on 2 call(s) the pins make)",
+        "  equivalent reorder: FAILED (declared equivalent, but the output differs on 1 output(s) (case x lanes, "
+        "calls the pins make): m:f called by t.py::test_a; no pin sees it)",
+        "  expected survivor known: held (survives, as the ledger expects)"]
+    assert "claims FAILED" in lines[at] and not any("gate" in x for x in lines)  # a claim that held: the table's
+
+
 def test_a_cell_shows_the_verdict_with_a_bang_when_it_fails_and_a_dot_where_the_case_does_not_run() -> None:
     rep = report(["one", "two"])
     rep["differential"] = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,31 @@ def test_strykers_own_instrumenter_lists_operator_mutants_of_a_js_file(tmp_path:
         assert m.how == "file" and m.kind == "operator"
         mutated = Path(m.source_path or "").read_text()
         assert mutated != source and m.diff.startswith("--- a/narrow.js")
+
+
+PRECEDENCE = """function allowed(a, b, c) {
+  return a && b && c;
+}
+module.exports = { allowed };
+"""
+
+
+def test_a_js_mutant_inside_a_chain_of_ands_runs_as_the_node_it_names(tmp_path: Path) -> None:
+    """Stryker's mutant of the node ``a && b`` in ``a && b && c`` is ``(a || b) && c``; spliced as
+    bare text it was ``a || b && c``, which runs as ``a || (b && c)``: another mutant than the one
+    named, killed or kept for the wrong reason."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    if not (NODE / INSTRUMENTER / "package.json").is_file():
+        pytest.skip(f"@stryker-mutator/instrumenter is not installed: run `npm install` in {NODE}")
+    (tmp_path / "node_modules").symlink_to(NODE / "node_modules")
+    (tmp_path / "precedence.js").write_text(PRECEDENCE)
+    mutants = stryker_mutants(tmp_path / "precedence.js", "precedence.js", tmp_path, PLACE, tmp_path)
+    [m] = [m for m in mutants if m.title == "a && b -> (a || b)"]
+    mutated = Path(m.source_path or "").read_text()
+    assert "  return (a || b) && c;\n" in mutated
+    run = f"console.log(require({json.dumps(m.source_path)}).allowed(true, false, false))"
+    ran = subprocess.run(["node", "-e", run], capture_output=True, text=True, check=True, timeout=60)
+    assert ran.stdout.strip() == "false"  # (true || false) && false; a || (b && c) would say true
+    # the whole expression's own mutants need no parentheses: spliced as Stryker printed them
+    assert "a && b && c -> a && b || c" in {m.title for m in mutants}

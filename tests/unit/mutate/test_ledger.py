@@ -105,8 +105,9 @@ def test_claims_and_equivalent_are_mutually_exclusive(tmp_path: Path) -> None:
     killed_by: [case::pin]
     equivalent: both given
 ''')
-    assert errors == ["x.ledger.yaml:4 at mutants[0]: expected either killed_by (the pins that kill it) "
-                      "or equivalent (why no pin can), found both (they are mutually exclusive)"]
+    assert errors == ["x.ledger.yaml:4 at mutants[0]: expected one of killed_by (the pins that kill it), equivalent "
+                      "(why no pin can) and survives (why a known escape is let through), found killed_by and "
+                      "equivalent (they are mutually exclusive)"]
 
 
 def test_a_mutant_with_neither_claims_nor_equivalent_says_which_keys_it_needs(tmp_path: Path) -> None:
@@ -116,8 +117,8 @@ def test_a_mutant_with_neither_claims_nor_equivalent_says_which_keys_it_needs(tm
     site: {file: pkg/site.py}
     change: {find: "def other", replace: "def other2"}
 ''')
-    assert errors == ["x.ledger.yaml:4 at mutants[0]: expected either killed_by (the pins that kill it) "
-                      "or equivalent (why no pin can), found neither"]
+    assert errors == ["x.ledger.yaml:4 at mutants[0]: expected one of killed_by (the pins that kill it), equivalent "
+                      "(why no pin can) and survives (why a known escape is let through), found none of them"]
 
 
 @pytest.mark.parametrize("where", ["../outside.py", "absolute"])

@@ -41,7 +41,8 @@ def _compact_section(threshold: dict[str, Any] | None = None) -> dict[str, Any]:
         _row("exact", {"t.py::test_a": "failed", "t.py::test_b": "passed"}),
         _row("extra", {"t.py::test_a": "failed", "t.py::test_b": "crash"}),
         _row("green", {"t.py::test_b": "failed", "t.py::test_c": "passed"}),
-        _row("same", {"t.py::test_a": "passed"}),
+        {**_row("same", {"t.py::test_a": "passed"}),
+         "outputs": {"outcome": "passed", "differ": [], "count": 0, "cases": 0, "calls": 2}},
         _row("op1", {"t.py::test_b": "timeout"}),
         _row("op2", {"t.py::test_a": "passed", "t.py::test_c": "passed"}),
         _row("op3", {}),
@@ -156,6 +157,59 @@ def test_a_declared_equivalent_holds_when_no_pin_turns_red_and_every_output_is_i
     (m,) = _equivalent_section({"outcome": "passed", "differ": [], "count": 0}, {PINS[0]: "passed"})["mutants"]
     assert m["status"] == "equivalent" and m["claim"]["result"] == "equivalent"
     assert m["claim"]["note"].endswith("every case x lane output is byte-identical")
+
+
+def test_a_declared_equivalent_held_on_the_pins_own_calls_says_what_it_compared() -> None:
+    checked = {"outcome": "passed", "differ": [], "count": 0, "cases": 0, "calls": 3}
+    (m,) = _equivalent_section(checked, {PINS[0]: "passed"})["mutants"]
+    assert m["claim"]["result"] == "equivalent"
+    assert m["claim"]["note"] == "no pin distinguishes it; identical on 3 call(s) the pins make"
+    assert m["claim"]["outputs"] == {"outcome": "passed", "differ": [], "cases": 0, "calls": 3}
+
+
+def test_a_declared_equivalent_nothing_compared_is_unchecked_and_fails_like_a_failed_claim() -> None:
+    """A pins-only suite (no case x lane output) whose pins never call the mutated function: no pin
+    turning red is no evidence, so the claim is never reported held."""
+    for pins in ({PINS[0]: "passed"}, {}):  # a pin reached it and stayed green; no pin reached it
+        section = _equivalent_section(None, pins)
+        (m,) = section["mutants"]
+        assert m["claim"]["result"] == "unchecked", m["claim"]
+        assert "the claim is not checked" in m["claim"]["note"]
+        assert section["claims_failed"] == ["same"] and exit_code(section) == ExitCode.MUTANTS_ESCAPED
+        assert "**UNCHECKED** (no pin" in render_markdown(section)
+
+
+def _survivor_section(pins: dict[str, str], compact: bool = False) -> dict[str, Any]:
+    meta = _meta("known", "declared", survives="no pin checks the temperature yet (review round 2)")
+    plan = {"selected": ["k-known", "k-op"], "mutants": [meta, _meta("op")], "suite_prefix": "",
+            "threshold": {"max_escaped": 0}}
+    rows = {"k-known": _row("known", pins), "k-op": _row("op", {PINS[0]: "failed"})}
+    section = build_section(plan, {"pins": PINS[:1], "outcomes": {PINS[0]: "passed"}}, rows)
+    return dict(section) if compact else expand(section)
+
+
+def test_an_expected_survivor_that_survives_holds_apart_from_the_escapes() -> None:
+    section = _survivor_section({PINS[0]: "passed"})
+    (m, _op) = section["mutants"]
+    assert m["status"] == "survived" and m["claim"]["result"] == "survives"
+    assert section["escaped"] == [] and section["expected_survivors"] == ["known"]
+    assert section["claims_failed"] == [] and exit_code(section) == ExitCode.OK  # max_escaped 0 still holds
+    text = render_markdown(section)
+    assert "None beyond the expected survivors." in text and "### Expected survivors: 1" in text
+    assert "expected survivor known (survived) m.py:3 f: no pin checks the temperature yet" in text
+    assert "survives (expected)" in text
+    schema = json.loads((REPO / "harness/_report/schemas/mutation.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(_survivor_section({PINS[0]: "passed"}, compact=True))
+
+
+def test_an_expected_survivor_a_pin_now_kills_fails_loudly_so_the_ledger_is_updated() -> None:
+    section = _survivor_section({PINS[0]: "failed"})
+    (m, _op) = section["mutants"]
+    assert m["status"] == "killed" and m["claim"]["result"] == "failed"
+    assert m["claim"]["note"] == ("declared to survive, but 1 pin(s) now kill it: update the ledger "
+                                  "(killed_by: the pins that kill it)")
+    assert section["claims_failed"] == ["known"] and exit_code(section) == ExitCode.MUTANTS_ESCAPED
+    assert section["expected_survivors"] == []
 
 
 def test_a_declared_equivalent_whose_output_changes_unseen_is_an_escape_and_a_failed_claim() -> None:
