@@ -17,6 +17,7 @@ which a run without ``--mutate`` should not pay for.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import signal
@@ -287,7 +288,17 @@ class _Progress:
         return Sections(pins=self.pins, rejections=rejections, mutation=mutation)
 
 
+def _absolute(options: RunOptions) -> RunOptions:
+    """The options with every path made absolute, once, before any child starts: the pins'
+    pytest works in the project root, the mutation engine in its sandbox, and a path relative to
+    the folder the harness was started in names another file there (``reports/<run>/pins.jsonl``
+    from ``cases/`` was not found)."""
+    base = options.baseline.absolute() if options.baseline is not None else None
+    return dataclasses.replace(options, out=options.out.absolute(), baseline=base)
+
+
 def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
+    options = _absolute(options)
     # The pin stage starts first, so its Python pins' pytest starts up (import, plugins,
     # collection) while the input checks run on the other core; it runs no pin before the run
     # folder exists, and bad input stops it with the run (a bad pin set is bad input too).
