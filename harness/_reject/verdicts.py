@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from harness._catalog import RulesSetting
 from harness._exitcodes import ExitCode
 from harness._model import Case, Lane, Observation, Suite
 from harness._reject.cassettes import Catalog, Interaction, load_catalog
@@ -37,9 +38,12 @@ Key = tuple[str, str, str]
 
 
 @cache
-def cached_catalog(root: str, cassettes: str | None, rules: tuple[str, ...]) -> Catalog:
-    """A suite's catalog by folder, ``cassettes:`` setting and rule globs, loaded once per process."""
-    settings: dict[str, Any] = {"rules": list(rules)}
+def cached_catalog(root: str, cassettes: str | None, rules: RulesSetting) -> Catalog:
+    """A suite's catalog by folder, ``cassettes:`` setting and ``rules:`` setting (globs, a word,
+    or None: harness._catalog.rules_source), loaded once per process."""
+    settings: dict[str, Any] = {}
+    if rules is not None:
+        settings["rules"] = rules if isinstance(rules, str) else list(rules)
     if cassettes:
         settings["cassettes"] = cassettes
     return load_catalog(Path(root), settings)
