@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from harness._baseline import compare, findings, judge, load_baseline
+from harness._common import supervise
 from harness._common.redact import redactor
 from harness._common.supervise import Terminated
 from harness._differential import UnitResult, build, units
@@ -289,12 +290,12 @@ class _Progress:
 
 
 def _absolute(options: RunOptions) -> RunOptions:
-    """The options with every path made absolute, once, before any child starts: the pins'
-    pytest works in the project root, the mutation engine in its sandbox, and a path relative to
-    the folder the harness was started in names another file there (``reports/<run>/pins.jsonl``
-    from ``cases/`` was not found)."""
-    base = options.baseline.absolute() if options.baseline is not None else None
-    return dataclasses.replace(options, out=options.out.absolute(), baseline=base)
+    """The options with the report folder made absolute, once, before any child starts: the
+    pins' pytest works in the project root, the mutation engine in its sandbox, and a path
+    relative to the folder the harness was started in names another file there
+    (``reports/<run>/pins.jsonl`` from ``cases/`` was not found). ``baseline`` is read here, in
+    this process, before the build: it stays as the user wrote it, for the messages."""
+    return dataclasses.replace(options, out=options.out.absolute())
 
 
 def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
@@ -313,6 +314,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
         try:
             return _stages(suite, options, folder, started, where, progress, base, pins)
         except (Terminated, KeyboardInterrupt) as exc:
+            supervise.heard()
             if pins is not None:
                 pins.close()  # nothing of the stage runs on while the partial report is written
             signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
@@ -351,6 +353,7 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
               timeout=options.timeout, on_result=on_result)
     finally:
         evidence.close()
+    supervise.raise_unheard()  # a SIGTERM swallowed while a worker was forked stops the run here
     built = time.time()
     rows = where.rows.finish()
     where.stage = "pins"
