@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from harness._catalog import catalog_path
+from harness._cli.args import default_suite
 from harness._cli.init import LANES
 from harness._cli.main import cli
 from harness._load import load_suite
@@ -47,3 +48,15 @@ def test_a_lane_of_another_wire_is_refused_by_name(tmp_path: Path) -> None:
     assert refused.return_value == 2
     assert "--lane='gemini-api'" in refused.output and "lanes of wire anthropic-messages" in refused.output
     assert not (tmp_path / "cases").exists()
+
+
+def test_with_pyproject_the_settings_go_into_the_table_and_the_suite_loads_from_it(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "mine"\n')
+    assert _init(tmp_path, "--pyproject", "--wire", "openai-chat").return_value == 0
+    assert not (tmp_path / "cases" / "suite.yaml").exists()
+    assert (tmp_path / "pyproject.toml").read_text().startswith('[project]\nname = "mine"\n\n[tool.wire-harness]\n')
+    with chdir(tmp_path):
+        suite = load_suite(default_suite())
+    assert set(suite.subjects) == {"my_pipeline"} and sorted(suite.lanes) == sorted(LANES["openai-chat"])
+    again = _init(tmp_path, "--pyproject", "other")
+    assert again.return_value == 2 and "without a [tool.wire-harness] table yet" in again.output
