@@ -365,9 +365,11 @@ def terminating() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _unheard.clear()  # a SIGTERM of an earlier command in this process is not this one's
     before = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, before)
+        _unheard.clear()
 
