@@ -17,6 +17,7 @@ which a run without ``--mutate`` should not pay for.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import signal
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from harness._baseline import compare, findings, judge, load_baseline
+from harness._common import supervise
 from harness._common.redact import redactor
 from harness._common.supervise import Terminated
 from harness._differential import UnitResult, build, units
@@ -297,7 +299,17 @@ class _Progress:
         return Sections(pins=self.pins, rejections=rejections, mutation=mutation)
 
 
+def _absolute(options: RunOptions) -> RunOptions:
+    """The options with the report folder made absolute, once, before any child starts: the
+    pins' pytest works in the project root, the mutation engine in its sandbox, and a path
+    relative to the folder the harness was started in names another file there
+    (``reports/<run>/pins.jsonl`` from ``cases/`` was not found). ``baseline`` is read here, in
+    this process, before the build: it stays as the user wrote it, for the messages."""
+    return dataclasses.replace(options, out=options.out.absolute())
+
+
 def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None] | None = None) -> RunResult:
+    options = _absolute(options)
     # The pin stage starts first, so its Python pins' pytest starts up (import, plugins,
     # collection) while the input checks run on the other core; it runs no pin before the run
     # folder exists, and bad input stops it with the run (a bad pin set is bad input too).
@@ -312,6 +324,7 @@ def run(suite: Suite, options: RunOptions, progress: Callable[[UnitResult], None
         try:
             return _stages(suite, options, folder, started, where, progress, base, pins)
         except (Terminated, KeyboardInterrupt) as exc:
+            supervise.heard()
             if pins is not None:
                 pins.close()  # nothing of the stage runs on while the partial report is written
             signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
@@ -350,6 +363,7 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
               timeout=options.timeout, on_result=on_result)
     finally:
         evidence.close()
+    supervise.raise_unheard()  # a SIGTERM swallowed while a worker was forked stops the run here
     built = time.time()
     rows = where.rows.finish()
     where.stage = "pins"

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
+from harness._catalog import BUNDLED, NONE, RulesSetting
 from harness._errors import InputError, Place
 
-__all__ = ["DEFAULT_SETTINGS", "Settings", "read_settings"]
+__all__ = ["DEFAULT_SETTINGS", "PYPROJECT_TABLE", "Settings", "pyproject_settings", "pyproject_suite", "read_settings"]
 
 FailOn = Literal["introduced", "any"]
 
@@ -39,8 +40,9 @@ class Settings(Mapping[str, Any]):
     lanes: tuple[str, ...] = ("lanes.yaml", "lanes/*.yaml")
     cases: tuple[str, ...] = ("**/*.cases.yaml",)
     ledgers: tuple[str, ...] = ("**/*.ledger.yaml",)
-    rules: tuple[str, ...] = ("**/*.rules.yaml",)
-    """Rule globs; an empty list reads as this default (a suite always has the bundled rules)."""
+    rules: RulesSetting = None
+    """Rule globs, or ``"none"`` (no rules, on purpose) or ``"bundled"``; None when suite.yaml does
+    not say: the suite's own ``**/*.rules.yaml``, else the bundled catalog (``harness._catalog``)."""
     cassettes: str | None = None
     """The cassettes folder, relative to the suite folder; None: ``cassettes/`` beside or above."""
     read_roots: tuple[str, ...] = ()
@@ -92,9 +94,17 @@ class Settings(Mapping[str, Any]):
 
 def _globs(merged: Mapping[str, Any]) -> dict[str, Any]:
     return {"lanes": _strings(merged["lanes"]), "cases": _strings(merged["cases"]),
-            "ledgers": _strings(merged["ledgers"]), "rules": _strings(merged["rules"]) or _DEFAULT.rules,
+            "ledgers": _strings(merged["ledgers"]), "rules": _rules(merged.get("rules")),
             "read_roots": _strings(merged.get("read_roots")), "matrix": _strings(merged.get("matrix")),
             "cassettes": str(merged["cassettes"]) if merged.get("cassettes") else None}
+
+
+def _rules(value: Any) -> RulesSetting:
+    """``rules:`` as written: a word (none, bundled), globs (one or a list), or None when not said
+    (an empty list too, as it always read: no globs named)."""
+    if value is None or value in (NONE, BUNDLED):
+        return value  # type: ignore[no-any-return]
+    return _strings(value) or None
 
 
 def _limits(merged: Mapping[str, Any]) -> dict[str, Any]:
@@ -114,7 +124,7 @@ def _sections(merged: Mapping[str, Any]) -> dict[str, Any]:
 _DEFAULT = Settings()
 DEFAULT_SETTINGS: Mapping[str, Any] = {
     "lanes": list(_DEFAULT.lanes), "cases": list(_DEFAULT.cases), "ledgers": list(_DEFAULT.ledgers),
-    "rules": list(_DEFAULT.rules), "timeout_s": _DEFAULT.timeout_s,
+    "timeout_s": _DEFAULT.timeout_s,
 }
 """What a suite.yaml that sets nothing reads as, by key: the dataclass's own defaults."""
 
@@ -122,9 +132,11 @@ assert {f.name for f in fields(Settings)} >= set(DEFAULT_SETTINGS)
 
 
 def read_settings(root: Path, display: str | None = None) -> tuple[Settings, Any]:
-    """``root/suite.yaml`` checked against its schema and parsed, with its Document (None when
-    the folder has no suite.yaml: every default). Errors name the file as ``display`` (default:
-    relative to ``root``)."""
+    """The suite folder ``root``'s settings, checked against the suite schema and parsed, with
+    their Document (None when there are none: every default). They are ``root/suite.yaml``, else
+    the ``[tool.wire-harness]`` table of the nearest pyproject.toml at or above ``root`` when its
+    ``suite`` names this folder; both at once is bad input (one place says what a suite is).
+    Errors name suite.yaml as ``display`` (default: relative to ``root``)."""
     from harness._common.schemacheck import check  # the schema checker pulls in jsonschema
     from harness._common.yamlsafe import load_document
 
@@ -132,11 +144,80 @@ def read_settings(root: Path, display: str | None = None) -> tuple[Settings, Any
     if path.is_symlink() and not path.exists():  # not "no suite.yaml": every default, silently
         raise InputError(Place(display or "suite.yaml"), "a readable file",
                          "a symlink that leads nowhere (or to itself)")
-    if not path.is_file():
+    in_toml = pyproject_settings(root)
+    if path.is_file():
+        if in_toml is not None:
+            raise InputError(Place(display or _display(path, root)), "the suite's settings in one place: suite.yaml "
+                             "or pyproject.toml's [tool.wire-harness], not both",
+                             f"both ({in_toml.file} names this folder as its suite)")
+        doc = load_document(path, display=display or _display(path, root))
+    elif in_toml is not None:
+        doc = in_toml
+    else:
         return Settings.parse({}), None
-    doc = load_document(path, display=display or _display(path, root))
     check(doc, "suite")
     return Settings.parse(doc.value), doc
+
+
+PYPROJECT_TABLE = "tool.wire-harness"
+
+
+def _pyproject_table(path: Path) -> dict[str, Any] | None:
+    """``path``'s ``[tool.wire-harness]`` table; None when it has none. TOML that does not parse
+    is bad input naming the file."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(Place(str(path)), "a pyproject.toml that parses as TOML", str(exc)) from None
+    tool = data.get("tool")
+    table = tool.get("wire-harness") if isinstance(tool, dict) else None
+    if table is not None and not isinstance(table, dict):
+        raise InputError(Place(str(path), None, PYPROJECT_TABLE), "a table", type(table).__name__)
+    return table
+
+
+def pyproject_suite(folder: Path) -> Path | None:
+    """The suite folder ``folder/pyproject.toml``'s ``[tool.wire-harness]`` names: its ``suite``
+    (relative to that file), else ``folder`` itself; None without such a table."""
+    path = folder / "pyproject.toml"
+    table = _pyproject_table(path) if path.is_file() else None
+    if table is None:
+        return None
+    suite = table.get("suite", ".")
+    if not isinstance(suite, str) or not suite or Path(suite).is_absolute():
+        raise InputError(Place(str(path), None, f"{PYPROJECT_TABLE}.suite"),
+                         "a folder relative to pyproject.toml (a string)", repr(suite))
+    return folder / suite if suite != "." else folder
+
+
+def pyproject_settings(root: Path) -> Any:
+    """The ``[tool.wire-harness]`` table naming the suite folder ``root`` as a Document (its key
+    paths under the table's name; ``suite`` left out, ``version`` 1 unless said), from the nearest
+    pyproject.toml at or above ``root``; None when that file has no table for this folder."""
+    from harness._common.yamlsafe import Document, LineMap
+
+    here = root.resolve()
+    for folder in (here, *here.parents):
+        path = folder / "pyproject.toml"
+        if not path.is_file():
+            continue
+        named = pyproject_suite(folder)
+        if named is None or named.resolve() != here:
+            return None
+        table = _pyproject_table(path) or {}
+        value = {"version": 1, **{k: v for k, v in table.items() if k != "suite"}}
+        return Document(f"{_shown(path)} [{PYPROJECT_TABLE}]", value, LineMap())
+    return None
+
+
+def _shown(path: Path) -> str:
+    """A path as a message names it: relative to the current folder when under it."""
+    try:
+        return path.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _display(path: Path, root: Path) -> str:

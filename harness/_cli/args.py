@@ -22,11 +22,21 @@ def not_nan(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 
 
 def default_suite() -> Path:
-    """The bundled suite: ``cases/`` in the current folder (a clone of this repository)."""
-    here = Path("cases")
-    if not (here / "suite.yaml").is_file():
-        raise ConfigError("SUITE", None, "a suite folder (the default, ./cases/suite.yaml, is not here)")
-    return here
+    """The suite a command given none works on, looked for in the current folder: ``./suite.yaml``
+    (the folder itself), the folder ``./pyproject.toml``'s ``[tool.wire-harness]`` names (its
+    ``suite``, default the folder itself), else ``./cases`` (a folder ``harness init`` writes,
+    and this repository's bundled suite)."""
+    from harness._settings import pyproject_suite
+
+    if Path("suite.yaml").is_file():
+        return Path(".")
+    named = pyproject_suite(Path("."))
+    if named is not None:
+        return named
+    if Path("cases").is_dir():
+        return Path("cases")
+    raise ConfigError("SUITE", None, "a suite folder: none given, and none here (no ./suite.yaml, no "
+                      "[tool.wire-harness] in ./pyproject.toml, no ./cases); `harness init` writes one")
 
 
 def suite_lane(suite: Suite, lane_id: str, option: str) -> Lane:

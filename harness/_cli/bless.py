@@ -24,7 +24,7 @@ __all__ = ["command"]
 @click.option("--run", "run", type=click.Path(path_type=Path), default=Path("reports/latest"), show_default=True,
               help="The run whose observations are accepted (or a reports folder: its latest run).")
 @click.option("--suite", "suite", type=click.Path(path_type=Path), default=None,
-              help="The suite folder holding the case files (default ./cases).")
+              help="The suite folder holding the case files (default: as `harness run` finds it).")
 @click.option("--update-golden", is_flag=True, help="Rewrite the files of `equals` pins from the run's new output.")
 def command(case: str | None, every: bool, lanes: tuple[str, ...], run: Path, suite: Path | None,
             update_golden: bool) -> int:

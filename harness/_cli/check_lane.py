@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from harness._cli.args import suite_lane
+from harness._cli.args import default_suite, suite_lane
 from harness._differential import build
 from harness._exitcodes import ExitCode
 from harness._load.suite import load_suite
@@ -81,12 +81,13 @@ def _answer(finding: dict[str, Any]) -> str:
 
 @click.command("check-lane")
 @click.argument("lane")
-@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
+@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=None,
+              help="The suite folder (default: ./suite.yaml's folder, pyproject.toml's [tool.wire-harness], ./cases).")
 @click.option("--side", type=click.Choice(["new", "old", "both"]), default="new", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
-def command(lane: str, suite_dir: Path, side: str, as_json: bool) -> int:
+def command(lane: str, suite_dir: Path | None, side: str, as_json: bool) -> int:
     """Run LANE over a suite and print only its known-rejection findings."""
-    section = lane_section(suite_dir, lane)
+    section = lane_section(suite_dir or default_suite(), lane)
     sides = _SIDES[side]
     findings = _met(section, sides)
     note = str(section.get("nothing_to_check", ""))

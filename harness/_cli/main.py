@@ -27,6 +27,7 @@ __all__ = ["COMMAND_MODULES", "cli", "main"]
 # runs: `harness show` or `harness replay` need not import the run stage's deepdiff and vcrpy.
 # Order is help order.
 COMMAND_MODULES: dict[str, str] = {
+    "init": "harness._cli.init",
     "run": "harness._cli.run",
     "check-lane": "harness._cli.check_lane",
     "cassettes": "harness._cli.cassettes",

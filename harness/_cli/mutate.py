@@ -121,7 +121,8 @@ def command(suite: Path | None, in_diff: str | None, shard: str | None, workers:
             resume: bool, form: str | None, mutants: tuple[str, ...], cases: tuple[str, ...],
             lanes: tuple[str, ...], pin_set: str | None, first_kill: bool, quiet: bool, baseline: Path | None,
             fail_on: str | None) -> int:
-    """Run every covering pin against every mutant of SUITE (default ./cases) and check the ledgers."""
+    """Run every covering pin against every mutant of SUITE (default: as `harness run` finds it) and
+    check the ledgers."""
     base = baseline_of(baseline, fail_on)
     loaded = load_suite(suite or default_suite())
     if pin_set:

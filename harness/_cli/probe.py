@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from harness._cli.args import not_nan, suite_lane
+from harness._cli.args import default_suite, not_nan, suite_lane
 from harness._common.jsonread import parse_json
 from harness._common.yamlsafe import MAX_DEPTH, MAX_NODES
 from harness._differential import UnitResult, build
@@ -67,7 +67,8 @@ def _new_request(result: UnitResult) -> Observation | None:
 
 @click.command("probe")
 @click.option("--lane", "lane_id", required=True, help="the lane whose endpoint is probed")
-@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
+@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=None,
+              help="The suite folder (default: ./suite.yaml's folder, pyproject.toml's [tool.wire-harness], ./cases).")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="scratch folder for the recording")
 @click.option("--key-env", default=None, help="environment variable holding the key (default by provider)")
 @click.option("--bodies", type=click.Path(path_type=Path), default=None,
@@ -79,10 +80,10 @@ def _new_request(result: UnitResult) -> Observation | None:
               callback=not_nan, help="seconds for each request, whole: connect to the answer's last byte")
 @click.option("--deadline", "run_deadline", type=click.FloatRange(0.01, 86400), default=900.0, show_default=True,
               callback=not_nan, help="seconds for the whole run; requests not sent by then could not be checked")
-def command(lane_id: str, suite_dir: Path, out: Path, key_env: str | None, bodies: Path | None,
+def command(lane_id: str, suite_dir: Path | None, out: Path, key_env: str | None, bodies: Path | None,
             from_run: bool, limit: int | None, timeout: float, run_deadline: float) -> int:
     """Re-probe a lane live: needs its key in the environment; records to --out; exit 5 on drift."""
-    suite = load_suite(suite_dir)
+    suite = load_suite(suite_dir or default_suite())
     lane = suite_lane(suite, lane_id, "--lane")
     key = _key(key_env or KEY_ENV.get(lane.provider, "HARNESS_PROBE_KEY"))
     seen = _bodies(bodies) + (_run_bodies(suite, lane_id) if from_run else [])

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from harness._cli.args import suite_lane
+from harness._cli.args import default_suite, suite_lane
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load.suite import load_suite
@@ -90,10 +90,11 @@ def _decoded(data: bytes, body_file: Path) -> Any:
 @click.command("replay")
 @click.argument("body_file", type=click.Path(path_type=Path, allow_dash=True))
 @click.option("--lane", "lane_id", required=True)
-@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
-def command(body_file: Path, lane_id: str, suite_dir: Path) -> int:
+@click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=None,
+              help="The suite folder (default: ./suite.yaml's folder, pyproject.toml's [tool.wire-harness], ./cases).")
+def command(body_file: Path, lane_id: str, suite_dir: Path | None) -> int:
     """Replay the recorded answer to a request body sent on LANE (never the network)."""
-    suite = load_suite(suite_dir)
+    suite = load_suite(suite_dir or default_suite())
     lane = suite_lane(suite, lane_id, "--lane")
     body = _read_body(body_file)
     result = replay(catalog_of(suite), lane, body)

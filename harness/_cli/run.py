@@ -86,7 +86,8 @@ def command(suite: Path | None, cases: tuple[str, ...], lanes: tuple[str, ...], 
             rejections: bool, mutate: bool, old_ref: str | None, new_ref: str | None,
             fail_on_rejections: str | None, versions: str | None, baseline: Path | None, fail_on: str | None,
             in_diff: str | None, quiet: int) -> int:
-    """Run old and new pipelines over SUITE (default ./cases), lane by lane, and report."""
+    """Run old and new pipelines over SUITE (default: ./suite.yaml's folder, the one pyproject.toml's
+    [tool.wire-harness] names, else ./cases), lane by lane, and report."""
     loaded = _matrix(_loaded(suite, pin_set), versions)
     if fail_on_rejections:
         loaded = dataclasses.replace(loaded, settings=loaded.settings.updated(fail_on_rejections=fail_on_rejections))

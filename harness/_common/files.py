@@ -14,7 +14,7 @@ from typing import Protocol
 
 from harness._errors import InputError, Place
 
-__all__ = ["confined", "project_root", "read_roots", "resolve_path", "suite_files"]
+__all__ = ["confined", "import_roots", "project_root", "read_roots", "resolve_path", "suite_files"]
 
 
 class _Settings(Protocol):
@@ -89,3 +89,13 @@ def project_root(suite_root: Path) -> Path:
         if any((folder / marker).exists() for marker in ("pyproject.toml", "setup.cfg", ".git")):
             return folder
     return suite_root
+
+
+def import_roots(suite_root: Path) -> list[Path]:
+    """The folders a suite's Python modules import from after the suite folder itself: the project
+    root (``project_root``, the folder pin node ids are relative to) and its ``src/`` when there
+    is one, as ``harness run --old-ref`` gives a revision's worktree (src first: a src layout's
+    package is named from there). Empty when the suite folder is the project root without src/."""
+    here = suite_root.resolve()
+    top = project_root(here)
+    return [folder for folder in (top / "src", top) if folder != here and folder.is_dir()]

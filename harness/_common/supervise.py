@@ -333,9 +333,28 @@ def run(argv: Sequence[str], *, timeout: float, cwd: str | os.PathLike[str] | No
     return Finished(proc.returncode, bytes(out.data), bytes(err.data), timed_out, out.dropped + err.dropped)
 
 
+_unheard: list[int] = []
+"""SIGTERMs raised as ``Terminated`` and not yet caught by whoever stops the work. Python
+swallows an exception raised where it cannot propagate (an at-fork hook such as logging's lock
+release while a build worker is forked, a ``__del__``: "Exception ignored in ..."); the run
+would then go on to wait for its pins. ``raise_unheard`` raises such a one again."""
+
+
 def _raise_terminated(signum: int, _frame: FrameType | None) -> None:
     signal.signal(signum, signal.SIG_IGN)  # a second SIGTERM must not interrupt the cleanup
+    _unheard.append(signum)
     raise Terminated(signum)
+
+
+def heard() -> None:
+    """The caller caught ``Terminated`` and is stopping: nothing is left unheard."""
+    _unheard.clear()
+
+
+def raise_unheard() -> None:
+    """Raise ``Terminated`` again for a SIGTERM whose first raise was swallowed (see ``_unheard``)."""
+    if _unheard:
+        raise Terminated(_unheard[0])
 
 
 @contextlib.contextmanager
@@ -346,9 +365,11 @@ def terminating() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _unheard.clear()  # a SIGTERM of an earlier command in this process is not this one's
     before = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, before)
+        _unheard.clear()
 

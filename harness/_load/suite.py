@@ -424,10 +424,18 @@ def _suite_folder(root: Path | str) -> Path:
 
 def _import_first(root: Path) -> None:
     """A suite's own pipelines (``subjects:`` in suite.yaml) import from the suite folder: put
-    it first on the path, so its modules win over another suite's."""
-    if str(root.resolve()) in sys.path:
-        sys.path.remove(str(root.resolve()))
-    sys.path.insert(0, str(root.resolve()))
+    it first on the path, so its modules win over another suite's. Then the project root (and
+    its ``src/``: ``import_roots``), so a pipeline names the user's own package (``mypkg.client:
+    build``) as plain pytest there and ``--old-ref`` let it, without PYTHONPATH."""
+    from harness._common.files import import_roots  # harness._sources imports harness._load
+
+    here = str(root.resolve())
+    if here in sys.path:
+        sys.path.remove(here)
+    sys.path.insert(0, here)
+    for n, folder in enumerate(import_roots(root), 1):
+        if str(folder) not in sys.path:
+            sys.path.insert(n, str(folder))
 
 
 def _raise_if_any(errors: Errors) -> None:

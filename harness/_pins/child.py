@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._common import supervise
+from harness._common.files import import_roots
 from harness._errors import InputError, Place
 from harness._model import Side, Suite
 from harness._pins import cache
@@ -141,9 +142,11 @@ def _pytest_here(suite: Suite, args: list[str], output: Path, gate: Gate, parent
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     os.chdir(node_root(suite))
     os.environ.pop("PYTEST_ADDOPTS", None)
-    # the suite folder importable, here and in any interpreter a pin starts, as PYTHONPATH made it
+    # the suite folder and the project root importable, here and in any interpreter a pin
+    # starts, as PYTHONPATH made them
     sys.path.insert(0, suite.root)
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [suite.root, os.environ.get("PYTHONPATH")]))
+    roots = [suite.root, *map(str, import_roots(Path(suite.root)))]
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [*roots, os.environ.get("PYTHONPATH")]))
     cache.adopt(suite, revisions)  # loaded at the revisions pytest's --harness-revisions will name
     # pytest collects garbage at the end of the session; the harness's heap, inherited, is no
     # garbage: left out of every collection, it is neither walked nor copied page by page

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness._catalog import OWN_RULES, catalog_path, rules_source
 from harness._errors import ConfigError, InputError, Place
 from harness._reject.manifest import Entry, Manifest, load_manifest
 from harness._reject.rules import RuleSet, rules_of_suite
@@ -241,6 +242,8 @@ def load_catalog(root: Path | str, settings: Mapping[str, Any] | None = None,
     """Load rules, manifest and every interaction the manifest names."""
     base = Path(root)
     settings = settings or {}
+    if folder is None and not settings.get("cassettes") and rules_source(base, Settings.parse(settings).rules).bundled:
+        folder = catalog_path("cassettes")  # the bundled rules' receipts are the bundled cassettes
     where = _named_folder(base, settings, folder)
     rules = rules_of_suite(base, settings)
     manifest = load_manifest(where)
@@ -283,7 +286,7 @@ def suite_settings(suite: Path) -> Settings:
 
 def _holds_a_suite(folder: Path) -> bool:
     return ((folder / "suite.yaml").is_file() or (folder / "cassettes").is_dir()
-            or any(p.is_file() for pat in Settings().rules for p in folder.glob(str(pat))))
+            or any(p.is_file() for pat in OWN_RULES for p in folder.glob(str(pat))))
 
 
 def ensure_suite_folder(suite: Path, option: str = "--suite") -> None:

@@ -228,11 +228,35 @@ def _display(path: Path, root: Path | None) -> str:
 
 
 def rules_of_suite(root: Path | str, settings: Mapping[str, Any]) -> RuleSet:
-    """The rules a suite's settings name (globs under ``rules``, default ``**/*.rules.yaml``)."""
+    """The rules a suite's settings name (``rules:`` globs; ``none``; ``bundled``, also when it
+    says nothing and holds no ``*.rules.yaml``: harness._catalog.rules_source). Globs that find no
+    rules file are bad input: every body would pass a check against nothing, and only
+    ``rules: none`` says that on purpose."""
+    from harness._catalog import rules_source
     from harness._common.files import suite_files
 
-    base = Path(root)
-    patterns = list(Settings.parse(settings).rules)  # the default globs live in harness/_settings
+    source = rules_source(Path(root), Settings.parse(settings).rules)
     # not confined: suites share a rules catalog by relative glob (examples/ use ../../cases/rules)
-    found = suite_files(base, patterns, Place("suite.yaml", None, "rules"))
-    return load_rules(found, base)
+    found = suite_files(source.folder, list(source.globs), Place("suite.yaml", None, "rules"))
+    if not found and not source.on_purpose:
+        raise _no_rules(Path(root), source.globs)
+    # the bundled files named from the catalog folder (rules/x.rules.yaml), though in a checkout
+    # they resolve to links' targets elsewhere
+    return load_rules(found, found[0].parent.parent if source.bundled and found else Path(root))
+
+
+def _no_rules(root: Path, globs: tuple[str, ...]) -> InputError:
+    from harness._settings import pyproject_settings
+
+    suite_yaml = root / "suite.yaml"
+    line, file = None, str(suite_yaml)
+    if suite_yaml.is_file():
+        texts = suite_yaml.read_text(encoding="utf-8", errors="replace").splitlines()
+        line = next((n for n, text in enumerate(texts, 1) if text.startswith(("rules:", '"rules":'))), None)
+    elif (in_toml := pyproject_settings(root)) is not None:
+        file = in_toml.file
+    return InputError(
+        Place(file, line, "rules"),
+        "rules files for the rejection checks: globs that match *.rules.yaml files, no rules: key (the "
+        "bundled catalog of recorded rejections), or rules: none to check bodies against no rules on purpose",
+        f"{list(globs)} matching no file under {root.resolve()}")

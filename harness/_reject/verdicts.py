@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from harness._catalog import BUNDLED, RulesSetting, catalog_path, rules_source
 from harness._exitcodes import ExitCode
 from harness._model import Case, Lane, Observation, Suite
 from harness._reject.cassettes import Catalog, Interaction, load_catalog
@@ -40,9 +41,16 @@ Key = tuple[str, str, str]
 
 
 @cache
-def cached_catalog(root: str, cassettes: str | None, rules: tuple[str, ...]) -> Catalog:
-    """A suite's catalog by folder, ``cassettes:`` setting and rule globs, loaded once per process."""
-    settings: dict[str, Any] = {"rules": list(rules)}
+def cached_catalog(root: str, cassettes: str | None, rules: RulesSetting) -> Catalog:
+    """A suite's catalog by folder, ``cassettes:`` setting and ``rules:`` setting (globs, a word,
+    or None: harness._catalog.rules_source), loaded once per process; the bundled catalog once
+    whichever suites use it."""
+    bundled = str(catalog_path())
+    if not cassettes and rules in (None, BUNDLED) and root != bundled and rules_source(Path(root), rules).bundled:
+        return cached_catalog(bundled, None, BUNDLED)
+    settings: dict[str, Any] = {}
+    if rules is not None:
+        settings["rules"] = rules if isinstance(rules, str) else list(rules)
     if cassettes:
         settings["cassettes"] = cassettes
     return load_catalog(Path(root), settings)

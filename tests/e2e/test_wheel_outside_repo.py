@@ -110,3 +110,23 @@ def test_the_bundled_suite_passes_with_its_subjects_installed_as_their_own_distr
     got = _run(venv, "-m", "harness", "run", "cases", "--out", "reports", cwd=user_project, timeout=900)
     assert got.returncode == 0, got.stdout[-3000:] + got.stderr[-3000:]
     assert "0 failing" in got.stdout and "0 undeclared" in got.stdout
+
+
+def test_init_then_run_with_the_wheel_is_green_on_the_installed_catalog_and_a_root_oneof_meets_its_400(
+        venv: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "gateway"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    harness = [venv, "-m", "harness"]
+    made = _run(*harness, "init", cwd=repo)
+    assert made.returncode == 0, made.stderr
+    green = _run(*harness, "run", "--workers", "1", cwd=repo)
+    assert green.returncode == 0, green.stdout[-3000:] + green.stderr[-3000:]
+    report = (repo / "reports" / "latest" / "report.json").read_text()
+    assert '"rules": 0' not in report and str(venv.parent.parent) not in report
+    with (repo / "cases" / "pipeline.py").open("a") as stub:
+        stub.write("\n\ndef new_body(pipeline_input, lane):\n    body = build_body(pipeline_input, lane)\n"
+                   "    body['tools'][0]['input_schema'] = {'type': 'object', 'oneOf': [{'required': ['query']}]}\n"
+                   "    return body\n")
+    red = _run(*harness, "run", "--workers", "1", cwd=repo)
+    assert "REJECTED anthropic.root-composition on anthropic-first-party (new)" in red.stdout, red.stdout[-3000:]

@@ -42,7 +42,7 @@ def test_a_suite_yaml_that_sets_nothing_reads_as_the_dataclass_defaults() -> Non
     assert empty == Settings() == DEFAULT_SETTINGS
     assert (empty.timeout_s, empty.memory_mb, empty.cassettes, empty.fail_on_rejections) == (10.0, None, None,
                                                                                               "introduced")
-    assert empty.rules == ("**/*.rules.yaml",) and empty["rules"] == ["**/*.rules.yaml"]
+    assert empty.rules is None and "rules" not in empty  # not said: the suite's own, else the bundled catalog
     assert "memory_mb" not in empty and empty.get("cassettes") is None  # unset stays unset by key
 
 

@@ -90,9 +90,20 @@ def test_check_lane_stops_on_a_bad_declaration_before_building(tmp_path: Path) -
     assert "'acme.typo'" in result.output
 
 
-def test_a_suite_borrowing_a_shared_catalog_without_its_rules_preloads_cleanly(tmp_path: Path) -> None:
+def test_a_suite_whose_rules_globs_find_nothing_is_refused_instead_of_checking_against_no_rules(
+        tmp_path: Path) -> None:
     root = write_suite(tmp_path, None)
     (root / "rules" / "demo.rules.yaml").unlink()
+    [error] = errors_of(root)
+    assert error.place.path == "rules" and "rules: none" in error.expected
+
+
+def test_a_suite_borrowing_a_shared_catalog_that_says_rules_none_preloads_cleanly(tmp_path: Path) -> None:
+    root = write_suite(tmp_path, None)
+    (root / "rules" / "demo.rules.yaml").unlink()
+    text = (root / "suite.yaml").read_text()
+    (root / "suite.yaml").write_text(text.replace("rules:\n- rules/*.rules.yaml\n", "rules: none\n"))
+    assert "rules: none" in (root / "suite.yaml").read_text()
     preload(load_suite(root))
 
 

@@ -126,4 +126,23 @@ def test_a_suite_path_with_no_rules_is_refused_instead_of_passing_every_body(
     empty.mkdir()
     result = pytester.runpytest(f"--rejections-suite={empty}", "-p", "no:cacheprovider", "-k", "fires_a_rule")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*--rejections-suite=*no-such-suite: no rejection rules found there*"])
+    result.stdout.fnmatch_lines(["*--rejections-suite=*no-such-suite*: expected a suite folder*"])
+
+
+def test_without_a_suite_named_a_session_outside_this_repository_replays_the_bundled_catalog(
+        pytester: pytest.Pytester) -> None:
+    pytester.makeconftest('pytest_plugins = ["harness.reject.pytest_plugin"]\n')
+    pytester.makepyfile(test_bundled='''
+import pytest
+
+ROOT_ONEOF = {"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}
+
+
+@pytest.mark.rejections(fronts=["anthropic"])
+def test_a_root_oneof_to_anthropic_is_the_recorded_400(rejection_replay):
+    result = rejection_replay({"model": "m", "tools": [{"name": "t", "input_schema": ROOT_ONEOF}]})
+    assert result.status == "rejected" and "anthropic.root-composition" in result.rules
+    assert result.response_status == 400
+''')
+    assert not (pytester.path / "cases").exists()  # the old default, this repository's layout, is not here
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)

@@ -1,0 +1,37 @@
+"""A SIGTERM whose ``Terminated`` Python swallowed (raised inside an at-fork hook or a
+``__del__``: "Exception ignored in ...") is not lost: ``raise_unheard`` raises it again, which
+``harness run`` does once the build is over, instead of waiting on its pins."""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+
+import pytest
+
+from harness._common import supervise
+from harness._common.supervise import Terminated
+
+
+class _TermedWhileCollected:
+    """Sends SIGTERM from inside ``__del__``, where Python only prints an exception."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(10_000):  # the handler runs at a bytecode boundary in here
+            pass
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the swallowed raise
+def test_a_sigterm_swallowed_inside_a_finaliser_is_raised_again() -> None:
+    with supervise.terminating():
+        try:
+            doomed = _TermedWhileCollected()
+            del doomed  # Terminated is raised in __del__ and goes no further
+            gc.collect()
+            with pytest.raises(Terminated):
+                supervise.raise_unheard()
+        finally:
+            supervise.heard()
+    supervise.raise_unheard()  # heard: nothing raised any more
