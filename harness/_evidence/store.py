@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +28,12 @@ from typing import IO, Any, TypedDict
 
 from harness._model import ErrorInfo, Observation
 
-__all__ = ["INDEX", "EvidenceSummary", "Limits", "ObservationStore", "Saved", "body_relpath", "load_observations"]
+__all__ = ["INDEX", "Digested", "EvidenceSummary", "Limits", "ObservationStore", "Saved", "body_relpath",
+           "load_observations"]
 
 INDEX = "observations.jsonl"
+Digested = tuple[str, bytes | None]
+"""A body as a store saves it: its SHA-256 (hex), and the scrubbed bytes when they differ."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,9 @@ class ObservationStore:
         self.omitted = 0
         (folder / "bodies").mkdir(parents=True, exist_ok=True)
         self._index: IO[str] = (folder / INDEX).open("a", encoding="utf-8")
+        self._bodies = str(folder / "bodies")
+        self._made: set[str] = set()  # the bodies/ subfolders made so far
+        self._last = ""  # the digest saved (or found) last
 
     def body_path(self, digest: str) -> Path:
         return self.folder / body_relpath(digest)
@@ -90,18 +97,27 @@ class ObservationStore:
         return None
 
     def _save(self, wire: bytes, digest: str) -> str | None:
-        """Write the body unless it is there already; why it was not saved, else None."""
-        path = self.body_path(digest)
-        if path.exists():
+        """Write the body unless it is there already; why it was not saved, else None. Plain
+        string paths and os calls: pathlib's objects cost the parent more than the writes, and
+        the body just saved (old and new alike, the common case) is known without a stat."""
+        if digest == self._last:
+            return None
+        path = f"{self._bodies}/{digest[:2]}/{digest}.json"  # body_relpath under the store
+        if os.path.exists(path):
+            self._last = digest
             return None
         why = self._over(len(wire))
         if why is not None:
             self.omitted += 1
             return why
-        path.parent.mkdir(exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(wire)
-        tmp.replace(path)
+        if digest[:2] not in self._made:
+            os.makedirs(path.rpartition("/")[0], exist_ok=True)
+            self._made.add(digest[:2])  # 256 at most
+        tmp = path[:-5] + ".tmp"
+        with open(tmp, "wb") as out:
+            out.write(wire)
+        os.replace(tmp, path)
+        self._last = digest
         self.stored_bytes += len(wire)
         self.bodies += 1
         return None
@@ -110,11 +126,20 @@ class ObservationStore:
         """Record ``obs``; the digest of its saved body, or None when it had none or it was not saved."""
         return self.save(obs).digest
 
-    def save(self, obs: Observation) -> Saved:
+    def digest(self, wire: bytes) -> Digested:
+        """What ``save`` stores for a body: its digest, and the scrubbed bytes when scrubbing
+        changed them (None: the body is stored as it is). Touches nothing of the store, so a build
+        worker makes it beside the pipelines (``harness._differential.workers``' ``prepare``) and
+        the parent, given it, neither scrubs nor hashes: scrubbing every body was most of a
+        run's parent process."""
+        scrubbed = wire if self.scrub is None else self.scrub(wire.decode("utf-8", "replace")).encode()
+        return hashlib.sha256(scrubbed).hexdigest(), (None if scrubbed == wire else scrubbed)
+
+    def save(self, obs: Observation, digested: Digested | None = None) -> Saved:
         """Record ``obs``: the digest of its saved body, or why it was not saved. Nothing per
         observation stays in memory (the index line on disk says it all), so a run's evidence
-        costs the same memory at any size."""
-        digest, omitted = self._stored(obs.wire) if obs.wire is not None else (None, None)
+        costs the same memory at any size. ``digested``: ``digest(obs.wire)``, made elsewhere."""
+        digest, omitted = self._stored(obs.wire, digested) if obs.wire is not None else (None, None)
         line: dict[str, Any] = {"case": obs.case_id, "lane": obs.lane_id, "side": obs.side,
                                 "outcome": obs.outcome, "body": digest, "duration_s": round(obs.duration_s, 6)}
         if omitted is not None:
@@ -125,12 +150,11 @@ class ObservationStore:
         self._index.flush()
         return Saved(digest, None if omitted is None else str(omitted["why"]))
 
-    def _stored(self, wire: bytes) -> tuple[str | None, dict[str, Any] | None]:
+    def _stored(self, wire: bytes, digested: Digested | None) -> tuple[str | None, dict[str, Any] | None]:
         """(the saved body's digest, None), or (None, why it was not saved, its size and digest).
         A scrubbing store saves the scrubbed bytes."""
-        if self.scrub is not None:
-            wire = self.scrub(wire.decode("utf-8", "replace")).encode()
-        digest = hashlib.sha256(wire).hexdigest()
+        digest, scrubbed = digested or self.digest(wire)
+        wire = wire if scrubbed is None else scrubbed
         why = self._save(wire, digest)
         if why is None:
             return digest, None

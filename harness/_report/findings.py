@@ -13,6 +13,7 @@ declarations, ``fail_on``); ``tests/unit/report/test_findings.py`` holds the two
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,16 +21,20 @@ from typing import Any, cast
 
 from harness._model import Case, Lane, Observation, Suite
 from harness._reject.delta import FAIL_ON, KINDS, delta
-from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding
+from harness._reject.match import Hit
+from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding, findings_for_body
 from harness._report.sections import Delta, DeltaGroup, Finding, RejectionsSection, RejectionSummary, Stale
 from harness._report.stream import OrderedLines
 
-__all__ = ["INDEX", "RejectionStream", "fail_on_setting"]
+__all__ = ["INDEX", "Fired", "RejectionStream", "fail_on_setting"]
 
 INDEX = "rejections.jsonl"
 _GROUP_KINDS = (*KINDS, "undeclared")
 _SIDES = ("old", "new")
 GroupKey = tuple[str, str, str]  # subject, lane, rule
+Fired = tuple[list[tuple[str, Hit]] | None, list[tuple[str, Hit]] | None]
+"""The rules fired on old's and new's bodies as (rule id, hit), where a build worker fired them
+(``RejectionStream.fire``); None for a side left to ``add``."""
 
 
 def fail_on_setting(suite: Suite) -> str:
@@ -61,16 +66,38 @@ class RejectionStream:
         self.declaring = {c.id for c in suite.cases if c.rejections}
         self.seen: set[tuple[str, str, str, str]] = set()
         self.built: set[tuple[str, str, str]] = set()
+        self._rules = self.catalog.rules.by_id()
 
-    def add(self, slot: int, case: Case, lane: Lane, old: Observation | None, new: Observation | None) -> None:
-        """The findings of one finished case x lane (``slot``: its place in the suite)."""
+    def fire(self, case: Case, lane: Lane, wires: tuple[bytes | None, bytes | None]) -> Fired:
+        """The rules that fire on each side's body, by rule id: the part of ``add`` that grows
+        with the bodies, made where they were built (a build worker: the runner's ``prepare``),
+        so the parent only writes the findings down. A body shared by both sides is decoded and
+        checked once."""
+        subject = self.suite.subjects.get(case.subject)
+        if subject is not None and subject.output != "request-body":
+            return None, None  # no rule runs on these: add() says so without them
+        out: list[list[tuple[str, Hit]] | None] = []
+        seen: tuple[bytes | None, list[tuple[str, Hit]] | None] = (None, None)
+        for wire in wires:
+            if wire is not None and wire is not seen[0]:
+                seen = wire, [(rule.id, hit) for rule, hit in findings_for_body(self.catalog, lane, json.loads(wire))]
+            out.append(seen[1] if wire is not None else None)
+        return out[0], out[1]
+
+    def add(self, slot: int, case: Case, lane: Lane, old: Observation | None, new: Observation | None,
+            fired: Fired = (None, None)) -> None:
+        """The findings of one finished case x lane (``slot``: its place in the suite); ``fired``:
+        what ``fire`` gave on the same bodies."""
         subject = self.suite.subjects.get(case.subject)
         output = subject.output if subject is not None else "request-body"
-        pair = {side: cast(Finding, finding(self.catalog, case, lane, side, obs, output))
-                for side, obs in zip(_SIDES, (old, new), strict=True)}
+        rules = self._rules
+        pair = {side: cast(Finding, finding(self.catalog, case, lane, side, obs, output,
+                                            None if hits is None else [(rules[r], hit) for r, hit in hits]))
+                for side, obs, hits in zip(_SIDES, (old, new), fired, strict=True)}
         for i, side in enumerate(_SIDES):
             self._count(slot * 2 + i, pair[side])
-        self._delta(slot, case, list(pair.values()))
+        if pair["old"]["rejections"] or pair["new"]["rejections"]:  # else no rule to introduce, fix or keep
+            self._delta(slot, case, list(pair.values()))
 
     def _count(self, slot: int, found: Finding) -> None:
         status = found["status"]
