@@ -3,7 +3,8 @@
     python bench/run_scale.py [--units 10000 100000] [--lanes 50] [--workers 1 2] [--spin-us 0]
 
 The suite is bench/memory_scale.py's (one trivial in-process pipeline on both sides, ``--lanes``
-lanes, one small tool per case; rejections on, no pins). Measured in the same run:
+lanes, one small tool per case; rejections on, no pins), each case's tool made distinct so every
+unit's body is a new one. Measured in the same run:
 
 - the bare pipelines: old and new called on every unit in this process, each output encoded as the
   harness encodes a body (``canonical_bytes``): the work a run cannot avoid;
@@ -54,6 +55,15 @@ with open(out, "w") as f:
     json.dump({"code": code, "wall": time.perf_counter() - start, "own": own.ru_utime + own.ru_stime,
                "workers": kids.ru_utime + kids.ru_stime}, f)
 """
+
+
+def _distinct_tools(folder: Path) -> None:
+    """Each case's tool a description of its own, so every unit's body is a new one to scrub,
+    digest and save (bench/memory_scale.py's cases share one tool: 50 bodies in all)."""
+    cases = folder / "s.cases.yaml"
+    lines = cases.read_text().splitlines()
+    cases.write_text("\n".join(line.replace("description: The weather", f"description: The weather {i}")
+                               for i, line in enumerate(lines)) + "\n")
 
 
 def _busy_pipes(folder: Path, spin_us: float) -> None:
@@ -120,6 +130,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="run-scale-") as tmp:
         for units in args.units:
             folder = suite(Path(tmp) / f"s{units}", units, args.lanes)
+            _distinct_tools(folder)
             if args.spin_us:
                 _busy_pipes(folder, args.spin_us)
             out = Path(tmp) / f"out{units}"

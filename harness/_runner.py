@@ -267,9 +267,11 @@ class Prepared(NamedTuple):
     row: bytes | None
     """the unit's differential row, redacted, as differential.jsonl holds it: valid when each body
     was saved under its digest (the parent checks)"""
+    lines: tuple[str | None, str | None]
+    """old's and new's lines of observations.jsonl, on the same condition (the store checks)"""
 
 
-_UNPREPARED = Prepared((None, None), (None, None), None)
+_UNPREPARED = Prepared((None, None), (None, None), None, (None, None))
 
 
 class _Progress:
@@ -349,8 +351,9 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
     def on_result(res: UnitResult) -> None:
         old, new, verdict = res.old, res.new, res.verdict
         prepared: Prepared = res.prepared or _UNPREPARED  # made in the worker: _prepare
-        saved: dict[str, Saved] = {obs.side: evidence.save(obs, digested) for obs, digested
-                                   in zip((old, new), prepared.digests, strict=True) if obs is not None}
+        saved: dict[str, Saved] = {obs.side: evidence.save(obs, digested, line) for obs, digested, line
+                                   in zip((old, new), prepared.digests, prepared.lines, strict=True)
+                                   if obs is not None}
         if progress:
             progress(res)
         where.finished(res, saved, evidence.folder.name, prepared)
@@ -388,9 +391,10 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
 
 def _prepare(evidence: ObservationStore, rejections: RejectionStream | None) -> Callable[[Unit, Row], Prepared]:
     """The per-unit evidence work a build worker does beside the pipelines (DESIGN.md, "The
-    parent writes down"): each body scrubbed and digested for the store, the rejection rules
-    fired on it, the report row made and redacted. The parent, given the answer, writes them
-    down; without it (a ``prepare`` that raised) it does the same work itself, to the same bytes."""
+    parent writes down; the workers prepare"): each body scrubbed and digested for the store,
+    its index line, the rejection rules fired on it, the report row made and redacted. The
+    parent, given the answer, writes them down; without it (a ``prepare`` that raised) it does
+    the same work itself, to the same bytes."""
 
     def prepare(unit: Unit, row: Row) -> Prepared:
         old, new = row[0][1], row[1][1]
@@ -398,8 +402,11 @@ def _prepare(evidence: ObservationStore, rejections: RejectionStream | None) -> 
         second = first if new is old else (None if new is None else evidence.digest(new))
         fired = rejections.fire(unit.case, unit.lane, (old, new)) if rejections is not None else (None, None)
         res = UnitResult(unit, *unpacked(unit, row))
-        links = evidence_links(evidence.folder.name, Saved(first and first[0]), Saved(second and second[0]))
-        return Prepared((first, second), fired, DifferentialStream.line(res, links))
+        assert res.old is not None and res.new is not None
+        digests = (first and first[0], second and second[0])
+        links = evidence_links(evidence.folder.name, Saved(digests[0]), Saved(digests[1]))
+        lines = (evidence.index_line(res.old, digests[0]), evidence.index_line(res.new, digests[1]))
+        return Prepared((first, second), fired, DifferentialStream.line(res, links), lines)
 
     return prepare
 

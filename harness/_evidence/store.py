@@ -135,20 +135,27 @@ class ObservationStore:
         scrubbed = wire if self.scrub is None else self.scrub(wire.decode("utf-8", "replace")).encode()
         return hashlib.sha256(scrubbed).hexdigest(), (None if scrubbed == wire else scrubbed)
 
-    def save(self, obs: Observation, digested: Digested | None = None) -> Saved:
+    def save(self, obs: Observation, digested: Digested | None = None, made: str | None = None) -> Saved:
         """Record ``obs``: the digest of its saved body, or why it was not saved. Nothing per
         observation stays in memory (the index line on disk says it all), so a run's evidence
-        costs the same memory at any size. ``digested``: ``digest(obs.wire)``, made elsewhere."""
+        costs the same memory at any size. ``digested``: ``digest(obs.wire)``, and ``made``:
+        ``index_line(obs, that digest)``, both made elsewhere (a build worker); the line is
+        made here again when the body was not saved after all (the caps)."""
         digest, omitted = self._stored(obs.wire, digested) if obs.wire is not None else (None, None)
+        self._index.write(made if made is not None and omitted is None else self.index_line(obs, digest, omitted))
+        self._index.flush()
+        return Saved(digest, None if omitted is None else str(omitted["why"]))
+
+    def index_line(self, obs: Observation, digest: str | None, omitted: dict[str, Any] | None = None) -> str:
+        """The index line of ``obs`` whose body was saved under ``digest`` (None: it had none, or
+        it was ``omitted``), its error scrubbed."""
         line: dict[str, Any] = {"case": obs.case_id, "lane": obs.lane_id, "side": obs.side,
                                 "outcome": obs.outcome, "body": digest, "duration_s": round(obs.duration_s, 6)}
         if omitted is not None:
             line["omitted"] = omitted
         if obs.error is not None:
             line["error"] = self._error(obs.error)
-        self._index.write(json.dumps(line, ensure_ascii=True) + "\n")
-        self._index.flush()
-        return Saved(digest, None if omitted is None else str(omitted["why"]))
+        return json.dumps(line, ensure_ascii=True) + "\n"
 
     def _stored(self, wire: bytes, digested: Digested | None) -> tuple[str | None, dict[str, Any] | None]:
         """(the saved body's digest, None), or (None, why it was not saved, its size and digest).
