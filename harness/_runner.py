@@ -391,15 +391,15 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
 
 def _prepare(evidence: ObservationStore, rejections: RejectionStream | None) -> Callable[[Unit, Row], Prepared]:
     """The per-unit evidence work a build worker does beside the pipelines (DESIGN.md, "The
-    parent writes down; the workers prepare"): each body scrubbed and digested for the store,
-    its index line, the rejection rules fired on it, the report row made and redacted. The
+    parent writes down; the workers prepare"): each body scrubbed, digested and staged for the
+    store, its index line, the rejection rules fired on it, the report row made and redacted. The
     parent, given the answer, writes them down; without it (a ``prepare`` that raised) it does
     the same work itself, to the same bytes."""
 
     def prepare(unit: Unit, row: Row) -> Prepared:
         old, new = row[0][1], row[1][1]
-        first = None if old is None else evidence.digest(old)
-        second = first if new is old else (None if new is None else evidence.digest(new))
+        first = None if old is None else evidence.stage(old)
+        second = first if new is old else (None if new is None else evidence.stage(new))
         fired = rejections.fire(unit.case, unit.lane, (old, new)) if rejections is not None else (None, None)
         res = UnitResult(unit, *unpacked(unit, row))
         assert res.old is not None and res.new is not None
