@@ -2,7 +2,8 @@
 
 ``differential.jsonl`` in the run folder gets a report row per finished unit the moment it
 finishes (the file grows during the run, and an interrupted run keeps it); only counts stay in
-memory. report.json's ``differential`` is that file read back in suite order.
+memory. report.json's ``differential`` is that file read back in suite order. In a run the row is
+made and redacted by the build worker that ran the unit (``line``), and written here as it came.
 
 Which rows carry deepdiff's diff must not depend on the order workers finish in (report.json is
 deterministic): the first ``DETAIL_LIMIT`` failing divergences *in suite order* do. So the stream
