@@ -26,24 +26,26 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from harness._baseline import compare, findings, judge, load_baseline
 from harness._common import supervise
 from harness._common.redact import redactor
 from harness._common.supervise import Terminated
-from harness._differential import UnitResult, build, units
+from harness._differential import Unit, UnitResult, build, units
+from harness._differential.rows import Row, unpacked
 from harness._errors import ConfigError
 from harness._evidence import Limits, ObservationStore, Saved
+from harness._evidence.store import Digested
 from harness._evidence.view import saved_diffs
 from harness._exitcodes import ExitCode, combine
-from harness._model import Side, Suite
+from harness._model import SIDES, Side, Suite
 from harness._pins.child import StageOptions
 from harness._pins.stage import STREAM as PINS_STREAM
 from harness._pins.stage import PinStage
 from harness._report import junit, markdown
 from harness._report.assemble import Sections, evidence_links, report_document, summary
-from harness._report.findings import RejectionStream
+from harness._report.findings import Fired, RejectionStream
 from harness._report.page import write_page
 from harness._report.rows import DifferentialStream
 from harness._report.sections import MutationSection, PinsSection, RejectionsSection, Report
@@ -269,6 +271,21 @@ def _compared(report: Report, options: RunOptions, base: tuple[str, dict[str, An
     return judge(report, fail_on)
 
 
+class Prepared(NamedTuple):
+    """What a build worker made of one unit for the parent to write down (``_prepare``)."""
+
+    digests: tuple[Digested | None, Digested | None]
+    fired: Fired
+    row: bytes | None
+    """the unit's differential row, redacted, as differential.jsonl holds it: valid when each body
+    was saved under its digest (the parent checks)"""
+    lines: tuple[str | None, str | None]
+    """old's and new's lines of observations.jsonl, on the same condition (the store checks)"""
+
+
+_UNPREPARED = Prepared((None, None), (None, None, None), None, (None, None))
+
+
 class _Progress:
     """Where a run is, so a stopped run can say so: the stage, the finished units; and the
     streams each finished unit goes to."""
@@ -283,13 +300,18 @@ class _Progress:
         self.rejections = RejectionStream(suite, folder, self.planned) if options.rejections else None
         self.pins: PinsSection | None = None
 
-    def finished(self, res: UnitResult, saved: Mapping[str, Saved], evidence: str) -> None:
+    def finished(self, res: UnitResult, saved: Mapping[str, Saved], evidence: str,
+                 prepared: Prepared = _UNPREPARED) -> None:
         """One unit to the streams; then its bodies are let go (the build stage keeps its result
-        object, but nothing of it is read again), which keeps a run's memory flat."""
+        object, but nothing of it is read again), which keeps a run's memory flat. ``prepared``:
+        what a worker made of the unit (``_prepare``); its row is used only when the bodies were
+        saved as the worker assumed (not left out by the evidence caps)."""
         slot = self.slots(res.unit.case.id, res.unit.lane.id)
-        self.rows.put(slot, res, evidence_links(evidence, saved.get("old"), saved.get("new")))
+        as_assumed = all(saved.get(side) == Saved(d and d[0]) for side, d in zip(SIDES, prepared.digests, strict=True))
+        self.rows.put(slot, res, evidence_links(evidence, saved.get("old"), saved.get("new")),
+                      prepared.row if as_assumed else None)
         if self.rejections is not None:
-            self.rejections.add(slot, res.unit.case, res.unit.lane, res.old, res.new)
+            self.rejections.add(slot, res.unit.case, res.unit.lane, res.old, res.new, prepared.fired)
         res.old = res.new = None
         res.checks = res.verdict = None
         self.done += 1
@@ -351,16 +373,19 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
 
     def on_result(res: UnitResult) -> None:
         old, new, verdict = res.old, res.new, res.verdict
-        saved: dict[str, Saved] = {obs.side: evidence.save(obs) for obs in (old, new) if obs is not None}
+        prepared: Prepared = res.prepared or _UNPREPARED  # made in the worker: _prepare
+        saved: dict[str, Saved] = {obs.side: evidence.save(obs, digested, line) for obs, digested, line
+                                   in zip((old, new), prepared.digests, prepared.lines, strict=True)
+                                   if obs is not None}
         if progress:
             progress(res)
-        where.finished(res, saved, evidence.folder.name)
+        where.finished(res, saved, evidence.folder.name, prepared)
         if pins is not None:  # after its row: a pin outcome on disk is of a unit the report has
             pins.unit(res.unit.case.id, res.unit.lane.id, old, new, verdict)
 
     try:
         build(suite, options.cases or None, options.lanes or None, workers=options.workers,
-              timeout=options.timeout, on_result=on_result)
+              timeout=options.timeout, on_result=on_result, prepare=_prepare(evidence, where.rejections))
     finally:
         evidence.close()
     supervise.raise_unheard()  # a SIGTERM swallowed while a worker was forked stops the run here
@@ -388,6 +413,28 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
     code, reason = _compared(report, options, base, *_exit(report, sections))
     report["exit"] = {"code": int(code), "reason": reason}
     return _written(report, folder, options, sections, code, started)
+
+
+def _prepare(evidence: ObservationStore, rejections: RejectionStream | None) -> Callable[[Unit, Row], Prepared]:
+    """The per-unit evidence work a build worker does beside the pipelines (DESIGN.md, "The
+    parent writes down; the workers prepare"): each body scrubbed, digested and staged for the
+    store, its index line, the rejection rules fired on it, the report row made and redacted. The
+    parent, given the answer, writes them down; without it (a ``prepare`` that raised) it does
+    the same work itself, to the same bytes."""
+
+    def prepare(unit: Unit, row: Row) -> Prepared:
+        old, new = row[0][1], row[1][1]
+        first = None if old is None else evidence.stage(old)
+        second = first if new is old else (None if new is None else evidence.stage(new))
+        fired = rejections.fire(unit.case, unit.lane, (old, new)) if rejections is not None else (None, None, None)
+        res = UnitResult(unit, *unpacked(unit, row))
+        assert res.old is not None and res.new is not None
+        digests = (first and first[0], second and second[0])
+        links = evidence_links(evidence.folder.name, Saved(digests[0]), Saved(digests[1]))
+        lines = (evidence.index_line(res.old, digests[0]), evidence.index_line(res.new, digests[1]))
+        return Prepared((first, second), fired, DifferentialStream.line(res, links), lines)
+
+    return prepare
 
 
 def _written(report: Report, folder: Path, options: RunOptions, sections: Sections,

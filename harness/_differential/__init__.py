@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 
 from harness._differential.unit import Pipelines, Unit
-from harness._differential.workers import UnitResult, run_units
+from harness._differential.workers import Prepare, UnitResult, run_units
 from harness._errors import ConfigError
 from harness._model import Case, PipelineSpec, Suite
 from harness._pipeline import prepare
@@ -19,7 +19,7 @@ from harness._pipeline.calls import call_pipeline, deadline
 from harness._pipeline.inprocess import resolve_in_suite
 from harness._plugins import load_callable
 
-__all__ = ["Pipelines", "Unit", "UnitResult", "build", "call_pipeline", "deadline", "units"]
+__all__ = ["Pipelines", "Prepare", "Unit", "UnitResult", "build", "call_pipeline", "deadline", "units"]
 
 
 def _match(value: str, patterns: Sequence[str] | None) -> bool:
@@ -72,10 +72,12 @@ def _ready(suite: Suite, todo: list[Unit]) -> None:
 
 def build(suite: Suite, cases: Sequence[str] | None = None, lanes: Sequence[str] | None = None,
           *, workers: int | None = None, timeout: float | None = None,
-          on_result: Callable[[UnitResult], None] | None = None) -> list[UnitResult]:
+          on_result: Callable[[UnitResult], None] | None = None,
+          prepare: Prepare | None = None) -> list[UnitResult]:
     """Run old and new on every selected case x lane; results in suite order. ``workers``:
-    None is one per core; 0 runs every unit in this process."""
+    None is one per core; 0 runs every unit in this process. ``prepare``: per-unit work done
+    where the unit ran (``harness._differential.workers``), its answer on ``UnitResult.prepared``."""
     todo = units(suite, cases, lanes, timeout)
     _ready(suite, todo)
     count = (os.cpu_count() or 1) if workers is None else workers
-    return run_units(todo, count, on_result or (lambda _r: None), suite.settings.memory_mb)
+    return run_units(todo, count, on_result or (lambda _r: None), suite.settings.memory_mb, prepare)

@@ -19,9 +19,10 @@ from harness._pipeline.calls import Raw, call_raw
 
 __all__ = ["Bodies", "ObsRow", "Row", "plain", "unpacked"]
 
-ObsRow = tuple[Any, bytes | None, tuple[str, str, str] | None, float]
+ObsRow = tuple[Any, bytes | None, tuple[str, str, str] | None, float, Any]
 """An observation as a worker sends it: outcome, wire bytes, error (type, message, where),
-duration; never its live value (the parent decodes the bytes on first use)."""
+duration, and what a client side received (``Observation.answer``: a gateway's envelope, None
+for every other side); never its live value (the parent decodes the bytes on first use)."""
 
 Row = tuple[ObsRow, ObsRow, dict[str, str], VerdictRow]
 """A finished unit as plain tuples: old, new, its checks and its verdict's fields."""
@@ -55,7 +56,7 @@ class Bodies:
     def row(self, obs: Observation) -> ObsRow:
         """The observation as a worker sends it."""
         error = None if obs.error is None else (obs.error.type, obs.error.message, obs.error.where)
-        return obs.outcome, self.kept(obs.case_id, obs.wire), error, obs.duration_s
+        return obs.outcome, self.kept(obs.case_id, obs.wire), error, obs.duration_s, obs.answer
 
 
 def _observation(unit: Unit, side: Side, raw: Raw) -> Observation:
@@ -83,18 +84,20 @@ def plain(unit: Unit, pipes: Pipelines, bodies: Bodies) -> Row | None:
     inputs.returned(new_key, case, given)
     if old[1] is not None and old[1] == new[1]:  # both answered, the same bytes
         wire, exp = bodies.kept(case.id, old[1]), case.expectation(unit.lane.id)
-        return ("ok", wire, None, old[4]), ("ok", wire, None, new[4]), {}, verdict_row(exp, equal_answers(exp), {})
+        verdict = verdict_row(exp, equal_answers(exp), {})
+        return ("ok", wire, None, old[4], None), ("ok", wire, None, new[4], None), {}, verdict
     old_obs, new_obs = _observation(unit, "old", old), _observation(unit, "new", new)
     return bodies.row(old_obs), bodies.row(new_obs), {}, judged(unit, old_obs, new_obs, {})
 
 
 def unpacked(unit: Unit, row: Row) -> tuple[Observation, Observation, dict[str, str], Verdict]:
     """A unit's results from its row."""
-    (o_outcome, o_wire, o_error, o_took), (n_outcome, n_wire, n_error, n_took), checks, verdict = row
+    (o_outcome, o_wire, o_error, o_took, o_answer), (n_outcome, n_wire, n_error, n_took, n_answer), checks, \
+        verdict = row
     case_id, lane_id = unit.case.id, unit.lane.id
     old = Observation(case_id, lane_id, "old", o_outcome, o_wire, error=o_error and ErrorInfo(*o_error),
-                      duration_s=o_took)
+                      duration_s=o_took, answer=o_answer)
     new = Observation(case_id, lane_id, "new", n_outcome, n_wire, error=n_error and ErrorInfo(*n_error),
-                      duration_s=n_took)
+                      duration_s=n_took, answer=n_answer)
     kind, failed, detail, why, paths, unexpected = verdict
     return old, new, checks, Verdict(case_id, lane_id, kind, failed, detail, why, paths, unexpected, checks)

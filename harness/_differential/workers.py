@@ -10,6 +10,12 @@ a worker dies the unit it was on is known. That unit is run again carefully, one
 side, so the side it dies on is recorded as ``crash`` (or ``timeout`` when the watchdog killed
 it), by a fresh worker given the sides already done as forced results; the chunk's other
 unanswered units are simply run again.
+
+A run's per-unit evidence work (redacting and digesting each body, firing the rejection rules)
+is given as ``prepare``: a function of a unit and its finished row, run in the worker beside the
+pipelines (so it scales with the workers, not on the parent's one core), its answer sent with the
+row (``UnitResult.prepared``). A ``prepare`` that raises answers None: the parent then does that
+unit's work itself, as it would without one, and a harness bug is never a pipeline's crash.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ CHUNK = 128  # units a message answers: fewer, larger messages cost the parent l
 GRACE_S = 2.0
 
 _UNITS: list[Unit] = []  # set before forking; read by workers
+Prepare = Callable[[Unit, Row], Any]
+_PREPARE: Prepare | None = None  # set before forking, like _UNITS: closures need no pickling
 _ORIGINALS: dict[str, bytes] = {}  # each unit's case input pickled before forking (``Inputs``)
 
 
@@ -52,6 +60,8 @@ class UnitResult:
     new: Observation | None = None
     checks: dict[str, str] | None = None
     verdict: Verdict | None = None
+    prepared: Any = None
+    """what ``prepare`` made of the unit in the worker (None: no prepare, or it failed there)"""
 
     def forced(self) -> dict[str, Any]:
         return {"old": self.old, "new": self.new, "checks": self.checks}
@@ -86,6 +96,20 @@ def _finish(unit: Unit, pipes: Pipelines, forced: dict[str, Any], bodies: Bodies
     return bodies.row(old), bodies.row(new), checks, judged(unit, old, new, checks)
 
 
+def _prepared(done: list[tuple[int, Row]]) -> list[tuple[int, Row, Any]]:
+    """Each finished row with what ``prepare`` makes of it (None when there is none, or it raised)."""
+    if _PREPARE is None:
+        return [(index, row, None) for index, row in done]
+    out = []
+    for index, row in done:
+        try:
+            extra = _PREPARE(_UNITS[index], row)
+        except Exception:  # the parent redoes the unit's evidence work (the module's docstring)
+            extra = None
+        out.append((index, row, extra))
+    return out
+
+
 Task = tuple[list[int], dict[int, dict[str, Any]]]
 """A chunk of units for one worker: their indexes, and for each unit to run carefully (one a
 worker died on) the results already forced (``UnitResult.forced``)."""
@@ -112,7 +136,7 @@ def _run_task(task: Task, pipes: Pipelines, send: Callable[[Any], None], at: Cal
 
     def flush() -> None:
         if done:
-            send(("done", _settled(done, careful, pipes, at)))
+            send(("done", _prepared(_settled(done, careful, pipes, at))))
             done.clear()
 
     try:
@@ -129,7 +153,7 @@ def _run_task(task: Task, pipes: Pipelines, send: Callable[[Any], None], at: Cal
 
             with pipes.inputs.unshared():
                 result = _finish(_UNITS[index], pipes, careful[index], bodies, stream)
-            send(("done", [(index, result)]))
+            send(("done", _prepared([(index, result)])))
         flush()
     finally:
         disarm()  # the last call's timer: calls leave theirs running, one system call fewer each
@@ -236,9 +260,10 @@ class _Pool:
         elif kind == "checks":
             self.results[msg[1]].checks = msg[2]
         elif kind == "done":
-            for index, row in msg[1]:
+            for index, row, prepared in msg[1]:
                 res = self.results[index]
                 res.old, res.new, res.checks, res.verdict = unpacked(res.unit, row)
+                res.prepared = prepared
                 w.queue.remove(index)
                 self.on_result(res)
 
@@ -349,9 +374,10 @@ def _run_here(units: list[Unit], on_result: Callable[[UnitResult], None]) -> lis
     def send(msg: tuple[Any, ...]) -> None:
         if msg[0] != "done":
             return
-        for index, row in msg[1]:
+        for index, row, prepared in msg[1]:
             res = results[index]
             res.old, res.new, res.checks, res.verdict = unpacked(res.unit, row)
+            res.prepared = prepared
             on_result(res)
 
     pipes = Pipelines()
@@ -364,18 +390,18 @@ def _run_here(units: list[Unit], on_result: Callable[[UnitResult], None]) -> lis
 
 
 def run_units(units: list[Unit], workers: int, on_result: Callable[[UnitResult], None],
-              memory_mb: float | None = None) -> list[UnitResult]:
+              memory_mb: float | None = None, prepare: Prepare | None = None) -> list[UnitResult]:
     """Run every unit; ``workers=0`` runs them in this process (no crash isolation, no memory
-    ceiling: that would bound the harness itself)."""
-    global _UNITS, _ORIGINALS
-    _UNITS = units
-    if workers == 0:  # the cases are the harness's own here: each pipeline gets copies
-        return _run_here(units, on_result)
-    _ORIGINALS = {}
-    for unit in units:
-        if unit.case.id not in _ORIGINALS:
-            _ORIGINALS[unit.case.id] = pack(unit.case.input)
+    ceiling: that would bound the harness itself). ``prepare``: see the module's docstring."""
+    global _UNITS, _ORIGINALS, _PREPARE
+    _UNITS, _PREPARE = units, prepare
     try:
+        if workers == 0:  # the cases are the harness's own here: each pipeline gets copies
+            return _run_here(units, on_result)
+        _ORIGINALS = {}
+        for unit in units:
+            if unit.case.id not in _ORIGINALS:
+                _ORIGINALS[unit.case.id] = pack(unit.case.input)
         return _Pool(units, workers, on_result, memory_mb).run()
     finally:
-        _ORIGINALS = {}
+        _ORIGINALS, _PREPARE = {}, None

@@ -105,16 +105,20 @@ def findings_for_body(catalog: Catalog, lane: Lane, body: Any,
 
 
 def finding(catalog: Catalog, case: Case, lane: Lane, side: str, obs: Observation | None,
-            output: str, reached: set[str] | None = None) -> dict[str, Any]:
-    """One case x lane x side's finding (the runner streams these: harness._report.findings)."""
+            output: str, reached: set[str] | None = None,
+            fired: list[tuple[Rule, Hit]] | None = None) -> dict[str, Any]:
+    """One case x lane x side's finding (the runner streams these: harness._report.findings).
+    ``fired``: ``findings_for_body`` on the observation's body, when a build worker fired the
+    rules already (the parent then neither decodes the body nor fires them)."""
     base: dict[str, Any] = {"case": case.id, "lane": lane.id, "side": side, "fronts": list(lane.fronts)}
     if output != "request-body":
         return {**base, "status": "not-a-request-body", "rejections": []}
     if obs is None or obs.outcome != "ok":
         return {**base, "status": "not-built", "rejections": []}
     # the rules fire in this frame: a body nested near the recursion limit leaves few to spare
-    rejections = [_rejection(catalog, case, lane, side, rule, hit)
-                  for rule, hit in findings_for_body(catalog, lane, obs.value, reached)]
+    if fired is None:
+        fired = findings_for_body(catalog, lane, obs.value, reached)
+    rejections = [_rejection(catalog, case, lane, side, rule, hit) for rule, hit in fired]
     status = "known-rejected" if rejections else "no-known-rejection"
     return {**base, **_gateway_answer(obs), "status": status, "rejections": rejections}
 

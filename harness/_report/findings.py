@@ -13,6 +13,7 @@ declarations, ``fail_on``); ``tests/unit/report/test_findings.py`` holds the two
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,18 +21,24 @@ from typing import Any, cast
 
 from harness._model import Case, Lane, Observation, Suite
 from harness._reject.delta import FAIL_ON, KINDS, Lost, delta, totals
+from harness._reject.match import Hit
 from harness._reject.silenced import silenced_rules
 from harness._reject.unselected import LaneSelections
-from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding, unselected
+from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding, findings_for_body, unselected
 from harness._report.sections import Delta, DeltaGroup, Finding, RejectionsSection, RejectionSummary, Stale, Unselected
 from harness._report.stream import OrderedLines
 
-__all__ = ["INDEX", "RejectionStream", "fail_on_setting"]
+__all__ = ["INDEX", "Fired", "RejectionStream", "fail_on_setting"]
 
 INDEX = "rejections.jsonl"
 _GROUP_KINDS = (*KINDS, "undeclared")
 _SIDES = ("old", "new")
 GroupKey = tuple[str, str, str]  # subject, lane, rule
+Fired = tuple[list[tuple[str, Hit]] | None, list[tuple[str, Hit]] | None,
+              tuple[tuple[str, ...], tuple[str, ...]] | None]
+"""The rules fired on old's and new's bodies as (rule id, hit), where a build worker fired them
+(``RejectionStream.fire``), None for a side left to ``add``; and the selects (and selects' heads)
+that worker first saw reach something on them (``LaneSelections``), None when ``add`` fires."""
 
 
 def _value(obs: Observation | None) -> Any:
@@ -80,20 +87,62 @@ class RejectionStream:
         self.seen: set[tuple[str, str, str, str]] = set()
         self.built: set[tuple[str, str, str]] = set()
 
-    def add(self, slot: int, case: Case, lane: Lane, old: Observation | None, new: Observation | None) -> None:
-        """The findings of one finished case x lane (``slot``: its place in the suite)."""
+    def fire(self, case: Case, lane: Lane, wires: tuple[bytes | None, bytes | None]) -> Fired:
+        """The rules that fire on each side's body, by rule id, and what their selects reached that
+        this process had not seen them reach: the part of ``add`` that grows with the bodies, made
+        where they were built (a build worker: the runner's ``prepare``), so the parent only writes
+        the findings down. A body shared by both sides is decoded and checked once."""
+        subject = self.suite.subjects.get(case.subject)
+        if subject is not None and subject.output != "request-body":
+            return None, None, None  # no rule runs on these: add() says so without them
+        seen = self._selections(lane)
+        reached, heads = set(seen.reached), set(seen.heads)
+        out: list[list[tuple[str, Hit]] | None] = []
+        last: tuple[bytes | None, list[tuple[str, Hit]] | None] = (None, None)
+        for wire in wires:
+            if wire is not None and wire is not last[0]:
+                body = json.loads(wire)
+                last = wire, [(rule.id, hit) for rule, hit in findings_for_body(self.catalog, lane, body, seen.reached)]
+                seen.note(body)
+            out.append(last[1] if wire is not None else None)
+        return out[0], out[1], (tuple(seen.reached - reached), tuple(seen.heads - heads))
+
+    def add(self, slot: int, case: Case, lane: Lane, old: Observation | None, new: Observation | None,
+            fired: Fired = (None, None, None)) -> None:
+        """The findings of one finished case x lane (``slot``: its place in the suite); ``fired``:
+        what ``fire`` gave on the same bodies."""
         subject = self.suite.subjects.get(case.subject)
         output = subject.output if subject is not None else "request-body"
+        rules = self.rules
         seen = self._selections(lane)
-        pair = {side: cast(Finding, finding(self.catalog, case, lane, side, obs, output, seen.reached))
-                for side, obs in zip(_SIDES, (old, new), strict=True)}
-        for side, obs in zip(_SIDES, (old, new), strict=True):
-            if pair[side]["status"] in ("known-rejected", "no-known-rejection"):
+        old_hits, new_hits, learned = fired
+        pair = {side: cast(Finding, finding(self.catalog, case, lane, side, obs, output, seen.reached,
+                                            None if hits is None else [(rules[r], hit) for r, hit in hits]))
+                for side, obs, hits in zip(_SIDES, (old, new), (old_hits, new_hits), strict=True)}
+        judged = [obs for side, obs in zip(_SIDES, (old, new), strict=True)
+                  if pair[side]["status"] in ("known-rejected", "no-known-rejection")]
+        if learned is None:  # fired here: what the rules' selects reached is noted on the bodies
+            for obs in judged:
                 seen.note(_value(obs))
+        else:  # a build worker noted it: what it learned that it had not known joins the lane's
+            seen.bodies += len(judged)
+            seen.reached.update(learned[0])
+            seen.heads.update(learned[1])
         for i, side in enumerate(_SIDES):
             self._count(slot * 2 + i, pair[side])
-        lost = silenced_rules(self.rules, pair["old"], pair["new"], _value(old), _value(new))
-        self._delta(slot, case, list(pair.values()), {(case.id, lane.id): lost} if lost else None)
+        if pair["old"]["rejections"] or pair["new"]["rejections"]:  # else no rule to introduce, fix or keep
+            lost = self._lost(pair["old"], pair["new"], old, new)
+            self._delta(slot, case, list(pair.values()), {(case.id, lane.id): lost} if lost else None)
+
+    def _lost(self, old_found: Finding, new_found: Finding, old: Observation | None,
+              new: Observation | None) -> set[str]:
+        """The rules the new body no longer sets off because what they key on was deleted; the
+        bodies are decoded only when a rejection of the old side is gone from the new."""
+        kept = {r["rule"] for r in new_found["rejections"]}
+        if all(r["rule"] in kept for r in old_found["rejections"]):
+            return set()
+        return silenced_rules(self.rules, cast(Mapping[str, Any], old_found), cast(Mapping[str, Any], new_found),
+                              _value(old), _value(new))
 
     def _selections(self, lane: Lane) -> LaneSelections:
         found = self.selections.get(lane.id)

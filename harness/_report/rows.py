@@ -2,7 +2,8 @@
 
 ``differential.jsonl`` in the run folder gets a report row per finished unit the moment it
 finishes (the file grows during the run, and an interrupted run keeps it); only counts stay in
-memory. report.json's ``differential`` is that file read back in suite order.
+memory. report.json's ``differential`` is that file read back in suite order. In a run the row is
+made and redacted by the build worker that ran the unit (``line``), and written here as it came.
 
 Which rows carry deepdiff's diff must not depend on the order workers finish in (report.json is
 deterministic): the first ``DETAIL_LIMIT`` failing divergences *in suite order* do. So the stream
@@ -22,7 +23,7 @@ from harness._common.redact import redactor
 from harness._differential import UnitResult
 from harness._report.assemble import DETAIL_LIMIT, deep_candidate, differential_row
 from harness._report.sections import EvidenceLinks, Row
-from harness._report.stream import OrderedLines
+from harness._report.stream import OrderedLines, line
 
 __all__ = ["INDEX", "DifferentialStream"]
 
@@ -39,13 +40,24 @@ class DifferentialStream:
         self.subjects: set[str] = set()
         self._deep: list[tuple[int, int, UnitResult, EvidenceLinks]] = []  # a max-heap by slot (negated)
 
-    def put(self, slot: int, res: UnitResult, links: EvidenceLinks) -> None:
-        """One finished unit (``slot``: its place in the suite), written redacted."""
-        row = differential_row(res, links)
-        self._write(slot, row)
-        self.verdicts[row["verdict"]] += 1
-        self.failed += row["failed"]
-        self.subjects.add(row["subject"])
+    @staticmethod
+    def line(res: UnitResult, links: EvidenceLinks) -> bytes:
+        """The unit's row as ``put`` writes it, redacted: a build worker makes it beside the
+        pipelines (the runner's ``prepare``), so the parent need not walk every row's strings."""
+        return line(redactor().value(differential_row(res, links)))
+
+    def put(self, slot: int, res: UnitResult, links: EvidenceLinks, made: bytes | None = None) -> None:
+        """One finished unit (``slot``: its place in the suite), written redacted; ``made``: its
+        ``line`` with these very links, when a worker made it."""
+        v = res.verdict
+        assert v is not None
+        if made is None:
+            self._write(slot, differential_row(res, links))
+        else:
+            self.rows.put_line(slot, made)
+        self.verdicts[v.kind] += 1
+        self.failed += v.failed
+        self.subjects.add(res.unit.subject.name)
         if deep_candidate(res):
             heapq.heappush(self._deep, (-slot, slot, copy.copy(res), links))  # the caller lets res go
             if len(self._deep) > DETAIL_LIMIT:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Generic, TypeVar, overload
 
-__all__ = ["OrderedLines", "Slots", "write_json"]
+__all__ = ["OrderedLines", "Slots", "line", "write_json"]
 
 T = TypeVar("T")
 _EMPTY = -1
@@ -40,9 +40,13 @@ class OrderedLines(Sequence[T], Generic[T]):
         self._end = 0
 
     def put(self, slot: int, value: T) -> None:
+        self.put_line(slot, line(value))
+
+    def put_line(self, slot: int, line: bytes) -> None:
+        """``put`` of a value already encoded as ``put`` encodes it (``line(value)``), e.g. by
+        a build worker: the parent only writes it."""
         if self._out is None:
             raise ValueError(f"{self.path.name} is closed")
-        line = json.dumps(value, ensure_ascii=False).encode() + b"\n"
         self._out.write(line)
         self._out.flush()  # an interrupted run leaves every finished line on disk
         if self._offsets[slot] == _EMPTY:
@@ -91,6 +95,11 @@ class OrderedLines(Sequence[T], Generic[T]):
         return isinstance(other, Sequence) and list(self) == list(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+
+def line(value: Any) -> bytes:
+    """``value`` as ``OrderedLines.put`` writes it: one compact JSON line."""
+    return json.dumps(value, ensure_ascii=False).encode() + b"\n"
 
 
 class Slots:

@@ -2,9 +2,11 @@
 upstream at the capture server, a root-oneOf tool sent through it, Anthropic's recorded
 root-composition 400 reaching the client inside LiteLLM's envelope, the proxy stopped after.
 
-Heavy (``tox -e real-software``): the proxy's environment is ~100 packages, provisioned from PyPI
-once by ``harness check-lane ... --suite examples/litellm/proxy`` (the tox env's first command);
-these tests never download it, they skip naming that command when it is missing."""
+Heavy (``tox -e heavy`` nightly, and ``tox -e real-software``): the proxy's environment is ~100
+packages, provisioned from PyPI once by ``harness check-lane ... --suite examples/litellm/proxy``
+(both tox envs run it before these tests); these tests never download it, they skip naming that
+command when it is missing. The same path from the build worker to the report, without LiteLLM,
+is in the README's tier: tests/e2e/test_gateway_answer.py."""
 
 from __future__ import annotations
 
