@@ -379,7 +379,8 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
                                    if obs is not None}
         if progress:
             progress(res)
-        where.finished(res, saved, evidence.folder.name, prepared)
+        with supervise.held_termination():  # the row and the count of finished units agree
+            where.finished(res, saved, evidence.folder.name, prepared)
         if pins is not None:  # after its row: a pin outcome on disk is of a unit the report has
             pins.unit(res.unit.case.id, res.unit.lane.id, old, new, verdict)
 

@@ -58,6 +58,7 @@ __all__ = [
     "ended_by",
     "exited",
     "forked_child",
+    "held_termination",
     "kill_group",
     "limit_memory",
     "popen",
@@ -340,10 +341,32 @@ release while a build worker is forked, a ``__del__``: "Exception ignored in ...
 would then go on to wait for its pins. ``raise_unheard`` raises such a one again."""
 
 
+_holding: list[int] = []
+"""SIGTERMs that arrived inside ``held_termination``: raised when its block ends."""
+_holds = [0]
+
+
 def _raise_terminated(signum: int, _frame: FrameType | None) -> None:
     signal.signal(signum, signal.SIG_IGN)  # a second SIGTERM must not interrupt the cleanup
     _unheard.append(signum)
+    if _holds[0]:
+        _holding.append(signum)
+        return
     raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def held_termination() -> Iterator[None]:
+    """Within: a SIGTERM waits until the block is over, then raises ``Terminated``. For work that
+    must be whole or not at all when a run stops: a finished unit's row written and counted
+    (a partial report saying 10 units done beside 11 rows was the signal landing between the two)."""
+    _holds[0] += 1
+    try:
+        yield
+    finally:
+        _holds[0] -= 1
+    if not _holds[0] and _holding:
+        raise Terminated(_holding.pop())
 
 
 def heard() -> None:
@@ -366,10 +389,12 @@ def terminating() -> Iterator[None]:
         yield
         return
     _unheard.clear()  # a SIGTERM of an earlier command in this process is not this one's
+    _holding.clear()
     before = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, before)
         _unheard.clear()
+        _holding.clear()
 

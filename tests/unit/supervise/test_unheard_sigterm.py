@@ -35,3 +35,18 @@ def test_a_sigterm_swallowed_inside_a_finaliser_is_raised_again() -> None:
         finally:
             supervise.heard()
     supervise.raise_unheard()  # heard: nothing raised any more
+
+
+def test_a_sigterm_inside_a_held_block_is_raised_when_the_block_ends() -> None:
+    done: list[str] = []
+    with supervise.terminating():
+        try:
+            with pytest.raises(Terminated), supervise.held_termination():
+                os.kill(os.getpid(), signal.SIGTERM)
+                for _ in range(10_000):  # the handler runs at a bytecode boundary in here
+                    pass
+                done.append("row written")
+                done.append("unit counted")
+        finally:
+            supervise.heard()
+    assert done == ["row written", "unit counted"]  # the block ran whole before Terminated
