@@ -370,7 +370,9 @@ def warning_lines(section: Mapping[str, Any]) -> list[str]:
     for lane, blind in sorted((section.get("unselected") or {}).items()):
         lines.append(f"  WARNING: on {lane}, {len(blind['rules'])} rule(s) selected nothing in {blind['bodies']} "
                      f"bodies ({_names(blind['rules'])}): the lane's bodies never hold the fields these rules "
-                     "judge, so they pass unjudged; the bodies may spell those fields another way.")
+                     "judge, so they pass unjudged: the bodies spell those fields another way, or the rules were "
+                     "recorded on another request shape than this lane's (then nothing recorded judges the lane for "
+                     "them).")
     return lines
 
 

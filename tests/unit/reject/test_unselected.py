@@ -38,8 +38,9 @@ def test_bodies_that_spell_the_selected_field_another_way_are_warned_about(tmp_p
     assert section["unselected"] == {"gw": {"bodies": 4, "rules": ["demo.root-composition"]}}
     warning = [line for line in text_lines(section, quiet=True) if "WARNING" in line]
     assert warning == ["  WARNING: on gw, 1 rule(s) selected nothing in 4 bodies (demo.root-composition): the "
-                       "lane's bodies never hold the fields these rules judge, so they pass unjudged; the bodies "
-                       "may spell those fields another way."]
+                       "lane's bodies never hold the fields these rules judge, so they pass unjudged: the bodies "
+                       "spell those fields another way, or the rules were recorded on another request shape than "
+                       "this lane's (then nothing recorded judges the lane for them)."]
     assert "**WARNING: on gw, 1 rule(s) selected nothing in 4 bodies" in render_markdown(section)
 
 
