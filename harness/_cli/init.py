@@ -11,6 +11,7 @@ to point at their own function). With ``--pyproject`` the settings go into ``pyp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -120,8 +121,15 @@ def _lanes(wire: str, wanted: tuple[str, ...]) -> list[dict[str, Any]]:
     return lanes
 
 
+def _suite_name(where: Path) -> str:
+    """The suite's name: the repository folder's, in the characters a suite name may hold (it
+    names run folders and the report pages); ``suite`` when nothing of it is left."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", where.resolve().name).strip("._-")[:100]
+    return name or "suite"
+
+
 def _settings(subject: str, wire: str) -> dict[str, Any]:
-    return {"version": 1, "name": "wire-harness",
+    return {"version": 1, "name": _suite_name(Path.cwd()),
             "subjects": {subject: {"old": "pipeline:old_body", "new": "pipeline:new_body", "wires": [wire]}}}
 
 

@@ -9,6 +9,7 @@ from contextlib import chdir
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner, Result
 
 from harness._catalog import catalog_path
@@ -60,3 +61,10 @@ def test_with_pyproject_the_settings_go_into_the_table_and_the_suite_loads_from_
     assert set(suite.subjects) == {"my_pipeline"} and sorted(suite.lanes) == sorted(LANES["openai-chat"])
     again = _init(tmp_path, "--pyproject", "other")
     assert again.return_value == 2 and "without a [tool.wire-harness] table yet" in again.output
+
+
+def test_the_suite_is_named_after_the_repository_folder(tmp_path: Path) -> None:
+    repo = tmp_path / "My Gateway (fork)"
+    repo.mkdir()
+    assert _init(repo).return_value == 0
+    assert yaml.safe_load((repo / "cases" / "suite.yaml").read_text())["name"] == "My-Gateway-fork"
