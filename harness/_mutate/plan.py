@@ -184,6 +184,17 @@ def _places(entries: list[tuple[str, Place]], root: Path, suite_root: Path) -> d
     return {resolve_targets([e], root, suite_root)[0].file: e[1] for e in entries}
 
 
+def _something_to_mutate(ms: MutationSettings, ledgers: list[Ledger]) -> None:
+    """A suite that names no target and declares no mutant has nothing a mutation run could
+    test: that is a missing setting, not a clean run of zero mutants (``--in-diff`` narrowing
+    named targets down to none is the clean run)."""
+    if not _target_entries(ms, ledgers) and not any(ledger.mutants for ledger in ledgers):
+        raise ConfigError("suite.yaml mutation.targets", None,
+                          "the code to mutate: `mutation: {targets: [pkg/module.py]}` (files, folders or "
+                          "`module:function`) in suite.yaml, or a ledger's `targets` or declared mutants "
+                          "(docs/mutation.md)")
+
+
 def _target_entries(ms: MutationSettings, ledgers: list[Ledger]) -> list[tuple[str, Place]]:
     """Every target string with where it stands: suite.yaml's ``mutation.targets``, then the ledgers'."""
     entries = [(t, Place("suite.yaml", None, f"mutation.targets[{i}]")) for i, t in enumerate(ms.targets)]
@@ -228,6 +239,7 @@ def build_plan(suite_root: Path, suite_name: str, settings: Mapping[str, Any], o
     out = out_folder(suite_root, options)
     out.mkdir(parents=True, exist_ok=True)
     ledgers: list[Ledger] = load_ledgers(suite_root, list(Settings.parse(settings).ledgers), ms.root)
+    _something_to_mutate(ms, ledgers)
     ledgers = [ledger for ledger in ledgers if ledger.runs_with(options.pins)]  # a round's own mutants
     targets, places = _targets(ms, ledgers, suite_root, options.in_diff)
     (out / "mutants").mkdir(exist_ok=True)

@@ -155,3 +155,12 @@ def test_a_folder_under_the_root_with_its_own_pyproject_is_an_import_root_like_s
     assert distribution_folders(tmp_path) == (tmp_path / "subjects",)
     assert module_name(tmp_path, package / "mod.py") == "pkg.mod"
     assert module_name(tmp_path, package / "__init__.py") == "pkg"
+
+
+def test_a_suite_naming_nothing_to_mutate_is_a_missing_setting_not_a_run_of_zero_mutants(tmp_path: Path) -> None:
+    from harness._mutate.plan import Options, build_plan
+
+    root = _project(tmp_path)  # suite.yaml without a mutation section, no ledger
+    with pytest.raises(ConfigError) as info:
+        build_plan(root / "suite", "s", {}, Options(out=tmp_path / "out"))
+    assert "mutation: {targets: [pkg/module.py]}" in str(info.value)
