@@ -3,7 +3,9 @@ before each use, and removed with ``harness revisions clean``.
 
 A cached worktree plays as the revision, so it must be the revision: before reuse, ``HEAD``'s
 tree must be the one asked for and ``git status --porcelain`` must be empty (untracked
-``__pycache__/`` folders aside: Python writes them when a side imports from the tree). Anything
+``__pycache__/`` folders aside: Python writes them when a side imports from the tree; they are
+removed on every reuse, so no crafted bytecode plays) and no file may be hidden from git status
+(assume-unchanged, skip-worktree). Anything
 else, an edited file, a new file, a staged change, and the worktree is made again, with its setup
 (the stamps of its tree are dropped). Setup output is expected to be git-ignored (``node_modules/``,
 ``target/``, a build log); output that is not makes the tree count as changed on the next run.
@@ -99,11 +101,33 @@ def changes(repo: Path, folder: Path, tree: str) -> list[str] | None:
         return None
     if head.stdout.decode().strip() != tree:
         return ["HEAD (another tree is checked out)"]
-    status = safe_git(repo, "status", "--porcelain", "--ignore-submodules=none", where=folder)
+    status = safe_git(repo, "status", "--porcelain", "--ignore-submodules=none", "--untracked-files=all",
+                      where=folder)
     if status.code != 0:
         return [f"git status failed: {status.tail(200)}"]
     lines = status.stdout.decode("utf-8", "replace").splitlines()
-    return [line for line in lines if not (line.startswith("?? ") and line.rstrip("/").endswith("__pycache__"))]
+    found = [line for line in lines if not (line.startswith("?? ") and "__pycache__" in line[3:].split("/")[:-1])]
+    return found + _hidden(repo, folder)
+
+
+def _hidden(repo: Path, folder: Path) -> list[str]:
+    """Files git status is told not to look at: marked assume-unchanged (a lower-case tag in
+    ``git ls-files -v``) or skip-worktree (``S``), so an edit to them shows nowhere."""
+    listed = safe_git(repo, "ls-files", "-v", where=folder)
+    if listed.code != 0:
+        return [f"git ls-files failed: {listed.tail(200)}"]
+    lines = listed.stdout.decode("utf-8", "replace").splitlines()
+    return [f"{line[2:]} (not looked at by git status)" for line in lines
+            if line[:1].islower() or line.startswith("S ")]
+
+
+def _drop_bytecode(folder: Path) -> None:
+    """Every ``__pycache__`` of a reused worktree goes: bytecode is checked against its source's
+    time and size only, so a crafted ``.pyc`` stamped like the committed source would play
+    instead of it; the sides compile the committed files again."""
+    for cached in sorted(folder.rglob("__pycache__"), reverse=True):
+        if cached.is_dir() and not cached.is_symlink():
+            shutil.rmtree(cached, ignore_errors=True)
 
 
 def made_again(repo: Path, cache: Path, folder: Path, sha: str) -> supervise.Finished:
@@ -125,6 +149,7 @@ def worktree(repo: Path, ref: str, sha: str, tree: str, flag: str) -> Path:
     with locked(cache):
         changed = changes(repo, folder, tree)
         if changed == []:
+            _drop_bytecode(folder)
             return folder
         if changed:
             shown = ", ".join(changed[:5]) + (f" (+{len(changed) - 5} more)" if len(changed) > 5 else "")

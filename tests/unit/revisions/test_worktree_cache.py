@@ -58,7 +58,9 @@ def test_a_file_the_revision_does_not_hold_makes_the_worktree_again(repo: Path) 
     assert not (rev.folder / "suite" / "sitecustomize.py").exists()
 
 
-def test_python_bytecode_caches_and_a_clean_worktree_are_reused_with_their_setup(repo: Path) -> None:
+def test_a_clean_worktree_is_reused_with_its_setup_and_without_its_bytecode(repo: Path) -> None:
+    """Bytecode is checked against its source's time and size only: a crafted ``.pyc`` stamped
+    like the committed source would play instead of it, so a reused worktree keeps none."""
     rev = checkout(repo, "HEAD", "--old-ref")
     (rev.folder / "suite" / "__pycache__").mkdir()
     (rev.folder / "suite" / "__pycache__" / "pipe.cpython-311.pyc").write_bytes(b"x")
@@ -66,7 +68,7 @@ def test_python_bytecode_caches_and_a_clean_worktree_are_reused_with_their_setup
     stamp.parent.mkdir(parents=True)
     stamp.write_text("")
     checkout(repo, "HEAD", "--old-ref")
-    assert (rev.folder / "suite" / "__pycache__" / "pipe.cpython-311.pyc").exists() and stamp.exists()
+    assert not (rev.folder / "suite" / "__pycache__").exists() and stamp.exists()
     (rev.folder / "notes.txt").write_text("edited\n")
     checkout(repo, "HEAD", "--old-ref")
     assert not stamp.exists()  # made again: its setup runs again too
@@ -109,3 +111,20 @@ def test_revisions_clean_all_prunes_a_registration_whose_folder_is_already_gone(
     assert got.exit_code == 0 and f"removed 0 worktree(s), 0.0 MB, of {repo}" in got.stdout, got.output
     assert "prunable" not in _git(repo, "worktree", "list", "--porcelain")
     assert not (tmp_path / "cache" / "revisions").exists() or not any((tmp_path / "cache" / "revisions").iterdir())
+
+
+def test_a_file_hidden_from_git_status_and_then_edited_makes_the_worktree_again(repo: Path) -> None:
+    rev = checkout(repo, "HEAD", "--old-ref")
+    subprocess.run(["git", "-C", str(rev.folder), "update-index", "--assume-unchanged", "suite/pipe.py"], check=True)
+    (rev.folder / "suite" / "pipe.py").write_text("def body(i, lane):\n    return {'model': 'poisoned'}\n")
+    checkout(repo, "HEAD", "--old-ref")
+    assert "committed" in (rev.folder / "suite" / "pipe.py").read_text()
+
+
+def test_a_folder_named_like_a_bytecode_cache_is_a_change(repo: Path) -> None:
+    rev = checkout(repo, "HEAD", "--old-ref")
+    lookalike = rev.folder / "suite" / "x__pycache__" / "evil.py"
+    lookalike.parent.mkdir()
+    lookalike.write_text("import os\n")
+    checkout(repo, "HEAD", "--old-ref")
+    assert not lookalike.exists()
