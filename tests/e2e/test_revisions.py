@@ -107,6 +107,9 @@ def test_a_second_run_reuses_the_worktree_and_does_not_run_setup_again(world: di
     assert (worktree / "suite" / "setup.log").read_text() == "built\n"  # once, in the base's tree
 
 
+# expensive: the user's interpreter again (0.8 CPU s); test_a_pins_own_pipeline_calls_play_the_revision_the_run_compared
+# plays the new side from a revision in this process
+@pytest.mark.expensive
 def test_new_ref_plays_the_new_side_from_a_revision_too(world: dict[str, Path]) -> None:
     got = harness(world, "--old-ref", "HEAD~1", "--new-ref", "HEAD~1", "--case", "packaged-*")
     assert got.returncode == 0, got.stderr
