@@ -93,9 +93,9 @@ def _decoded(data: bytes, body_file: Path) -> Any:
 @click.option("--suite", "suite_dir", type=click.Path(path_type=Path), default=Path("cases"), show_default=True)
 def command(body_file: Path, lane_id: str, suite_dir: Path) -> int:
     """Replay the recorded answer to a request body sent on LANE (never the network)."""
+    body = _read_body(body_file)  # a bad body is refused before the suite's load (a quarter second for cases/)
     suite = load_suite(suite_dir)
     lane = suite_lane(suite, lane_id, "--lane")
-    body = _read_body(body_file)
     result = replay(catalog_of(suite), lane, body)
     if result.status == "unknown":
         click.echo(f"unknown: no recorded rejection covers this body on {lane_id} (nothing was sent)")
