@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,8 @@ from tests.e2e.examples_tree import cargo_missing, mirror, node_missing
 
 pytestmark = pytest.mark.slow
 
-MISSING = {"node": node_missing, "rust": cargo_missing, "python": lambda: None}
+MISSING: dict[str, Callable[[], str | None]] = {"node": node_missing, "rust": cargo_missing,
+                                                "python": lambda: None}
 # what each example's run shows: verdicts (identical, intended, runs), its rejection summary, pins.
 # node and rust: old flattens everywhere, so the new side only introduces (declared) rejections;
 # python: old is the seed's first revision (verbatim everywhere), whose 400s the new side fixes.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,8 @@ def test_the_anthropic_sdk_in_process_receives_the_recorded_400_for_a_root_oneof
     pipe = open_client(PipelineSpec(kind="client", call="clients.inproc:anthropic_send", transport="httpx2",
                                     root=str(suite), cwd=str(suite)))
     assert isinstance(pipe, TransportPipeline)
-    obs = pipe.call({"tools": [ROOT_ONEOF]}, CLAUDE, case_id="c", lane_id=CLAUDE["id"], side="new", timeout=60)
+    lane: dict[str, Any] = CLAUDE
+    obs = pipe.call({"tools": [ROOT_ONEOF]}, lane, case_id="c", lane_id=lane["id"], side="new", timeout=60)
     assert obs.outcome == "ok", obs.error
     assert obs.value["tools"][0]["input_schema"]["oneOf"]  # the body the SDK built, as it went out
     [exchange] = pipe.last
