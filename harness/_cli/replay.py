@@ -94,9 +94,9 @@ def _decoded(data: bytes, body_file: Path) -> Any:
               help="The suite folder (default: ./suite.yaml's folder, pyproject.toml's [tool.wire-harness], ./cases).")
 def command(body_file: Path, lane_id: str, suite_dir: Path | None) -> int:
     """Replay the recorded answer to a request body sent on LANE (never the network)."""
+    body = _read_body(body_file)  # a bad body is refused before the suite's load (a quarter second for cases/)
     suite = load_suite(suite_dir or default_suite())
     lane = suite_lane(suite, lane_id, "--lane")
-    body = _read_body(body_file)
     result = replay(catalog_of(suite), lane, body)
     if result.status == "unknown":
         click.echo(f"unknown: no recorded rejection covers this body on {lane_id} (nothing was sent)")

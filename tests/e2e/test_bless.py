@@ -67,7 +67,7 @@ def test_update_golden_rewrites_a_stale_golden_file_from_the_new_output(tmp_path
 
 
 def test_bless_needs_a_case_or_all(tmp_path: Path) -> None:
-    got = _harness(tmp_path, "bless", "--run", str(tmp_path))
+    got = harness_main("bless", "--run", str(tmp_path), cwd=tmp_path)
     assert got.returncode == ExitCode.BAD_INPUT and "a case id or glob, or --all" in got.stderr
 
 

@@ -96,7 +96,20 @@ def test_an_output_folder_that_is_a_file_is_a_bad_argument_not_a_bug(toy: Path, 
     assert got.returncode == 2 and "afile" in got.stderr and "internal error" not in got.stderr
 
 
-def test_a_mistyped_rejection_declaration_stops_the_run_before_anything_is_built(tmp_path: Path, repo: Path) -> None:
+def test_a_mistyped_rejection_declaration_stops_the_run_before_anything_is_built(tmp_path: Path) -> None:
+    from tests.unit.reject.scenario import write_suite
+
+    suite = write_suite(tmp_path, {"rule": "demo.root-compositon", "lanes": ["gw"], "why": "a typo"})
+    got = harness_main("run", str(suite), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 2, got.stderr
+    assert "demo.cases.yaml" in got.stderr and "cases[1].rejections[0].rule" in got.stderr
+    assert "'demo.root-compositon'" in got.stderr
+    assert not (tmp_path / "out").exists()  # nothing ran, no run folder
+
+
+@pytest.mark.expensive  # the bundled suite's whole catalog is loaded first: about 1.4 CPU s
+def test_a_mistyped_rejection_declaration_in_the_bundled_suite_stops_the_run_before_anything_is_built(
+        tmp_path: Path, repo: Path) -> None:
     shutil.copytree(repo / "cases", tmp_path / "cases")
     shutil.copytree(repo / "cassettes", tmp_path / "cassettes")
     case_file = tmp_path / "cases" / "anthropic_messages" / "recorded_tools.cases.yaml"

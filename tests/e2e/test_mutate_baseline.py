@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness._exitcodes import ExitCode
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -48,6 +49,8 @@ def test_only_escapes_the_baseline_did_not_have_fail_the_run(tmp_path: Path) -> 
 
 
 def test_fail_on_new_without_a_baseline_is_bad_input(tmp_path: Path) -> None:
-    got = _mutate(SCENARIO, tmp_path / "out", "--fail-on", "new")
+    # in this process: refused before anything runs, so what it says and returns is the point
+    got = harness_main("mutate", str(SCENARIO), "--out", str(tmp_path / "out"), "--fail-on", "new",
+                       cwd=SCENARIO.parent)
     assert got.returncode == ExitCode.BAD_INPUT
     assert "--fail-on='new': expected --baseline PREVIOUS_MUTATION_DIR as well" in got.stderr

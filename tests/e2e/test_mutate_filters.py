@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from harness._exitcodes import ExitCode
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -108,5 +109,7 @@ def test_lane_runs_only_that_lanes_pins_and_claims_are_judged_there(suite: Path,
 
 
 def test_a_case_glob_that_matches_no_case_is_bad_input(suite: Path, tmp_path: Path) -> None:
-    proc, _ = _mutate(suite, tmp_path / "none", "--case", "plian")
+    # in this process: refused before any mutant runs, so what it says and returns is the point
+    proc = harness_main("mutate", str(suite), "--out", str(tmp_path / "none"), "-q", "--case", "plian",
+                        cwd=suite.parent)
     assert proc.returncode == ExitCode.BAD_INPUT and "--case='plian'" in proc.stderr

@@ -49,6 +49,7 @@ def _open(path: Path) -> dict[str, Any]:
     return loaded
 
 
+@pytest.mark.expensive  # Chromium: about a CPU second; tests/unit/mutate/test_stryker.py checks the page it loads
 def test_the_official_viewer_renders_the_report_offline(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(SOURCE)
     plan, section = _plan_and_section()

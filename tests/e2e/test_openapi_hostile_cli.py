@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.inproc import harness_main
 from tests.unit.sources.test_openapi_hostile import SECRET, _with_server
 
 pytestmark = pytest.mark.slow
@@ -39,8 +40,7 @@ def test_the_cli_never_echoes_server_credentials(tmp_path: Path) -> None:
     # moved from tests/unit/sources/test_openapi_hostile.py: it runs the command in a subprocess
     path = tmp_path / "api.json"
     path.write_text(json.dumps(_with_server(f"https://admin:{SECRET}@api.example.invalid/v1")), encoding="utf-8")
-    done = subprocess.run([str(Path(sys.executable).parent / "harness"), "openapi", str(path), "--format", "json"],
-                          capture_output=True, text=True, timeout=60)
+    done = harness_main("openapi", str(path), "--format", "json")  # in this process: what it prints is the point
     assert done.returncode == 2, done.stderr
     assert "carrying credentials" in done.stderr
     assert SECRET not in done.stdout + done.stderr

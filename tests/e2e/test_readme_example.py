@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +28,6 @@ def test_the_readme_case_file_runs_clean_on_the_bundled_lanes_rules_and_cassette
     (suite / "suite.yaml").write_text(f"version: 1\nname: readme\ncassettes: {repo / 'cassettes'}\n"
                                       "rules: ['rules/*.rules.yaml']\n")
     (suite / "anthropic_messages" / "example.cases.yaml").write_text(readme_case_file(repo))
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--out", str(tmp_path / "out")],
-                         capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False)
+    got = harness_main("run", str(suite), "--out", str(tmp_path / "out"), cwd=tmp_path)  # what it prints is the point
     assert got.returncode == 0, got.stdout + got.stderr
     assert "0 failing" in got.stdout and "1 declared" in got.stdout

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from harness._report.validate import validate_report
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -106,6 +107,9 @@ def test_a_second_run_reuses_the_worktree_and_does_not_run_setup_again(world: di
     assert (worktree / "suite" / "setup.log").read_text() == "built\n"  # once, in the base's tree
 
 
+# expensive: the user's interpreter again (0.8 CPU s); test_a_pins_own_pipeline_calls_play_the_revision_the_run_compared
+# plays the new side from a revision in this process
+@pytest.mark.expensive
 def test_new_ref_plays_the_new_side_from_a_revision_too(world: dict[str, Path]) -> None:
     got = harness(world, "--old-ref", "HEAD~1", "--new-ref", "HEAD~1", "--case", "packaged-*")
     assert got.returncode == 0, got.stderr
@@ -120,9 +124,8 @@ def test_a_ref_git_cannot_resolve_is_bad_input_naming_it(world: dict[str, Path])
 
 def test_a_suite_outside_any_git_repository_is_bad_input_for_old_ref(tmp_path: Path, scenarios: Path) -> None:
     suite = shutil.copytree(scenarios / "suites" / "memory_hungry", tmp_path / "not-a-repo")
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--old-ref", "HEAD", "--no-pins",
-                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
-                         check=False, env={**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    got = harness_main("run", str(suite), "--old-ref", "HEAD", "--no-pins", "--out", str(tmp_path / "out"),
+                       env={"GIT_CEILING_DIRECTORIES": str(tmp_path)})
     assert got.returncode == 2, got.stderr
     assert "--old-ref" in got.stderr and "git repository" in got.stderr and "Traceback" not in got.stderr
 
@@ -145,10 +148,9 @@ def test_a_pins_own_pipeline_calls_play_the_revision_the_run_compared(tmp_path: 
     _git(repo, "commit", "-q", "-m", "deterministic")
     (repo / "suite" / "p.py").write_text("import random\n\n\ndef body(inp, lane):\n"
                                          "    return {'tools': inp['tools'], 'nonce': random.random()}\n")
-    env = {**os.environ, "HARNESS_CACHE": str(tmp_path / "cache")}
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(repo / "suite"), "--old-ref", "HEAD",
-                          "--new-ref", "HEAD", "--out", str(tmp_path / "out"), "--format", "json"],
-                         capture_output=True, text=True, timeout=300, cwd=repo, check=False, env=env)
+    got = harness_main("run", str(repo / "suite"), "--old-ref", "HEAD", "--new-ref", "HEAD", "--out",
+                       str(tmp_path / "out"), "--format", "json", cwd=repo,
+                       env={"HARNESS_CACHE": str(tmp_path / "cache")})
     assert got.returncode == 0, got.stdout[-2000:] + got.stderr
     pins = json.loads(got.stdout)["pins"]
     assert pins["summary"]["passed"] >= 1 and pins["summary"]["failed"] == 0, pins

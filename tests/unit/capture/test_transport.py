@@ -39,16 +39,19 @@ def _call(pipe: TransportPipeline, tools: list[dict[str, Any]], lane: dict[str, 
     return pipe.call({"tools": tools}, lane, case_id="c", lane_id=lane["id"], side="new", timeout=60)
 
 
-def test_the_anthropic_sdk_in_process_receives_the_recorded_400_for_a_root_oneof_tool(suite: Path) -> None:
-    pipe = _pipe(suite, "clients.inproc:anthropic_send")
+def test_a_client_in_process_receives_the_recorded_400_for_a_root_oneof_tool_and_raises(suite: Path) -> None:
+    # A plain httpx2 client: the anthropic SDK's own call is tests/e2e/test_transport_sdks.py's
+    # (importing the SDK costs about two CPU seconds)
+    pipe = _pipe(suite, "clients.inproc:plain_send")
     obs = _call(pipe, [ROOT_ONEOF], CLAUDE)
     assert obs.outcome == "ok", obs.error
-    assert obs.value["tools"][0]["input_schema"]["oneOf"]  # the body the SDK built, as it went out
+    assert obs.value["tools"][0]["input_schema"]["oneOf"]  # the body the client built, as it went out
     [exchange] = pipe.last
     assert (exchange.request.method, exchange.request.path) == ("POST", "/v1/messages")
     assert (exchange.status, exchange.rule) == (400, "anthropic.root-composition")
-    # The SDK's own error path ran on the recorded answer: it raised its BadRequestError.
-    assert pipe.said.startswith("BadRequestError: Error code: 400")
+    assert {k.lower(): v for k, v in exchange.request.headers}["x-api-key"] == REMOVED
+    # The client's own error path ran on the recorded answer: what it raised is what it said.
+    assert pipe.said.startswith("Rejected: Error code: 400")
     assert "input_schema does not support oneOf, allOf, or anyOf at the top level" in pipe.said
 
 
