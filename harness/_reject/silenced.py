@@ -9,9 +9,11 @@ rejection is silenced and the constraint lost (LiteLLM 1.80 and 1.110 drop a roo
 Judged at each place the rule hit on the old body, against the value at the same place in the
 new body: silenced when that value is gone, or when it is the old value with at least one key the
 rule keys on removed and nothing else changed (every key it kept holds the old value, and it has
-no key the old one lacked), nor in the object holding it (a tool whose description now states the
-union, as seed 001's narrowing writes it, is a rewrite). A rewrite changes something else, so it
-stays a fix.
+no key the old one lacked), nor in the object holding it apart from the rule's other places (a
+tool whose description now states the union, as seed 001's narrowing writes it, is a rewrite). A
+rewrite changes something else, so it stays a fix. One silenced place makes the rule's loss
+``silenced``: a translator that rewrites ``const`` as an enum and drops ``exclusiveMinimum``
+fixed one place and deleted a constraint at the other.
 """
 
 from __future__ import annotations
@@ -79,41 +81,47 @@ def _dropped(rule: Rule, old: Any, new: list[Any]) -> bool:
     return all(value[k] == old[k] for k in value)
 
 
-def _holder_unchanged(place: str, old_body: Any, new_body: Any) -> bool:
-    """Whether the object holding ``place`` says in the new body what it said in the old one,
-    apart from the value at ``place`` itself (a place with no holder: nothing else to say)."""
+def _split(place: str) -> tuple[str, Any] | None:
+    """A place as (its holder's location, its key in the holder); None without a holder."""
     try:
         parts = [arg for _, arg in compile_selector(place)]
     except ConfigError:
+        return None
+    return (location(parts[:-1]), parts[-1]) if parts else None
+
+
+def _holder_unchanged(place: str, old_body: Any, new_body: Any, places: list[str]) -> bool:
+    """Whether the object holding ``place`` says in the new body what it said in the old one,
+    apart from the value at ``place`` itself and at the rule's other places in the same holder,
+    which are judged on their own (a place with no holder: nothing else to say)."""
+    split = _split(place)
+    if split is None:
         return True
-    if not parts:
-        return True
-    holder, key = location(parts[:-1]), parts[-1]
+    holder = split[0]
+    keys = {found[1] for other in places if (found := _split(other)) is not None and found[0] == holder}
     before, after = _at(old_body, holder), _at(new_body, holder)
     if not before or not after:
         return True
     if isinstance(before[0], Mapping) and isinstance(after[0], Mapping):
-        return _without(before[0], key) == _without(after[0], key)
+        return _without(before[0], keys) == _without(after[0], keys)
     return True
 
 
-def _without(value: Mapping[str, Any], key: Any) -> dict[str, Any]:
-    return {k: v for k, v in value.items() if k != key}
+def _without(value: Mapping[str, Any], keys: set[Any]) -> dict[str, Any]:
+    return {k: v for k, v in value.items() if k not in keys}
 
 
 def silenced(rule: Rule, locations: Iterable[str], old_body: Any, new_body: Any) -> bool:
-    """Whether a rejection the new body no longer has was silenced at every place it hit the old
-    body (``locations``: the old finding's, for this rule): the constraint was deleted, not fixed."""
+    """Whether a rejection the new body no longer has was silenced at some place it hit the old
+    body (``locations``: the old finding's, for this rule): a constraint deleted there is lost
+    whatever the new body fixed at the rule's other places."""
     places = list(dict.fromkeys(locations))
-    if not places:
-        return False
     for place in places:
         before = _at(old_body, place)
-        if not before or not _dropped(rule, before[0], _at(new_body, place)):
-            return False
-        if not _holder_unchanged(place, old_body, new_body):
-            return False
-    return True
+        if before and _dropped(rule, before[0], _at(new_body, place)) and \
+                _holder_unchanged(place, old_body, new_body, places):
+            return True
+    return False
 
 
 def silenced_rules(rules: Mapping[str, Rule], old: Mapping[str, Any] | None, new: Mapping[str, Any] | None,

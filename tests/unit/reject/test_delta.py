@@ -172,3 +172,23 @@ def test_a_first_run_with_the_same_rejection_on_both_sides_says_so_and_is_not_ca
     assert "**WARNING: 1 undeclared" in render_markdown(section)
     suite, obs = _suite(tmp_path / "any", "any", GOOD_BODY)
     assert ok_reason(evaluate(suite, obs)) is None  # with any, the run fails on them instead
+
+
+def test_a_rule_fixed_at_one_place_and_deleted_at_another_is_silenced() -> None:
+    from harness._reject.rules import Rule
+    from harness._reject.silenced import silenced
+
+    # the bundled Gemini translator's const-and-exclusive-minimum: const becomes a one-value enum
+    # (a fix), exclusiveMinimum is dropped (a constraint lost): the rule's loss is not a fix
+    rule = Rule(id="demo.unknown-keyword", validator="demo", select="tools[*].input_schema.properties[*]",
+                message="unknown keyword", receipts=("R1",),
+                rejects={"anyOf": [{"required": ["const"]}, {"required": ["exclusiveMinimum"]}]})
+    old = {"tools": [{"input_schema": {"properties": {"depth": {"type": "string", "const": "basic"},
+                                                      "days": {"type": "integer", "exclusiveMinimum": 0}}}}]}
+    new = {"tools": [{"input_schema": {"properties": {"depth": {"type": "string", "enum": ["basic"]},
+                                                      "days": {"type": "integer"}}}}]}
+    places = ["tools[0].input_schema.properties.depth", "tools[0].input_schema.properties.days"]
+    assert silenced(rule, places, old, new)
+    fixed_both = {"tools": [{"input_schema": {"properties": {"depth": {"type": "string", "enum": ["basic"]},
+                                                             "days": {"type": "integer", "minimum": 1}}}}]}
+    assert not silenced(rule, places, old, fixed_both)
