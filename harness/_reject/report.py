@@ -342,16 +342,22 @@ def headline(section: Mapping[str, Any]) -> str:
             f"{s['old_rejected_bodies']} bodies rejected; hits (rule x place): {hits} (details in report.md)")
 
 
+# what each --fail-on-rejections setting fails on, in the words of the delta line beside it
+_FAILS_ON = {"introduced": "undeclared introduced (--fail-on-rejections introduced)",
+             "any": "every undeclared rejection (--fail-on-rejections any)"}
+
+
 def delta_line(section: Mapping[str, Any]) -> str | None:
     """The delta in case x lane pairs when the report has them, else per case x lane x rule."""
     data = section.get("delta")
     if not data:
         return None
     t = data["summary"]
+    fail_on = section.get("fail_on", "any")
     unit, counts = ("bodies", t["bodies"]) if "bodies" in t else ("case x lane x rule", t)
     return (f"  delta in {unit} (new against old): {counts['introduced']} introduced ({counts['undeclared']} "
             f"undeclared), {counts['fixed']} fixed, {counts.get('silenced', 0)} silenced (constraint lost, not a "
-            f"fix), {counts['persisting']} persisting; fails on: {section.get('fail_on', 'any')}")
+            f"fix), {counts['persisting']} persisting; fails on: {_FAILS_ON.get(fail_on, fail_on)}")
 
 
 def warning_lines(section: Mapping[str, Any]) -> list[str]:

@@ -125,7 +125,7 @@ def test_a_rejection_both_versions_share_fails_only_with_fail_on_rejections_any(
                         cwd=tmp_path, cache=cache)
     assert inherited.returncode == 0, inherited.stdout + inherited.stderr
     assert ("0 introduced (0 undeclared), 0 fixed, 0 silenced (constraint lost, not a fix), 1 persisting; "
-            "fails on: introduced") in inherited.stdout
+            "fails on: undeclared introduced (--fail-on-rejections introduced)") in inherited.stdout
     assert "WARNING: 1 undeclared known rejection(s) on the new pipeline are persisting" in inherited.stdout
     assert "exit 0: not clean" in inherited.stdout
     assert "REJECTED" not in inherited.stdout  # -q: counts only
