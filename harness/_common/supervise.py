@@ -335,7 +335,8 @@ def run(argv: Sequence[str], *, timeout: float, cwd: str | os.PathLike[str] | No
 
 
 _unheard: list[int] = []
-"""SIGTERMs raised as ``Terminated`` and not yet caught by whoever stops the work. Python
+"""SIGTERMs raised as ``Terminated`` (and SIGINTs as ``KeyboardInterrupt``) and not yet caught by
+whoever stops the work. Python
 swallows an exception raised where it cannot propagate (an at-fork hook such as logging's lock
 release while a build worker is forked, a ``__del__``: "Exception ignored in ..."); the run
 would then go on to wait for its pins. ``raise_unheard`` raises such a one again."""
@@ -355,6 +356,20 @@ def _raise_terminated(signum: int, _frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
+def _raise_interrupt(signum: int, _frame: FrameType | None) -> None:
+    """Python's own Ctrl-C, remembered like a SIGTERM: a ``KeyboardInterrupt`` swallowed while a
+    build worker was forked left the run going to the end and exiting 0."""
+    _unheard.append(signum)
+    if _holds[0]:
+        _holding.append(signum)
+        return
+    raise KeyboardInterrupt
+
+
+def _stop(signum: int) -> BaseException:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
 @contextlib.contextmanager
 def held_termination() -> Iterator[None]:
     """Within: a SIGTERM waits until the block is over, then raises ``Terminated``. For work that
@@ -366,18 +381,20 @@ def held_termination() -> Iterator[None]:
     finally:
         _holds[0] -= 1
     if not _holds[0] and _holding:
-        raise Terminated(_holding.pop())
+        raise _stop(_holding.pop())
 
 
 def heard() -> None:
-    """The caller caught ``Terminated`` and is stopping: nothing is left unheard."""
+    """The caller caught ``Terminated`` (or ``KeyboardInterrupt``) and is stopping: nothing is
+    left unheard."""
     _unheard.clear()
 
 
 def raise_unheard() -> None:
-    """Raise ``Terminated`` again for a SIGTERM whose first raise was swallowed (see ``_unheard``)."""
+    """Raise ``Terminated`` again for a SIGTERM whose first raise was swallowed (see ``_unheard``),
+    ``KeyboardInterrupt`` for a SIGINT."""
     if _unheard:
-        raise Terminated(_unheard[0])
+        raise _stop(_unheard[0])
 
 
 @contextlib.contextmanager
@@ -391,10 +408,16 @@ def terminating() -> Iterator[None]:
     _unheard.clear()  # a SIGTERM of an earlier command in this process is not this one's
     _holding.clear()
     before = signal.signal(signal.SIGTERM, _raise_terminated)
+    # Ctrl-C likewise, unless someone installed a handler of their own
+    interrupt = signal.getsignal(signal.SIGINT)
+    if interrupt is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _raise_interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, before)
+        if interrupt is signal.default_int_handler:
+            signal.signal(signal.SIGINT, interrupt)
         _unheard.clear()
         _holding.clear()
 

@@ -50,3 +50,23 @@ def test_a_sigterm_inside_a_held_block_is_raised_when_the_block_ends() -> None:
         finally:
             supervise.heard()
     assert done == ["row written", "unit counted"]  # the block ran whole before Terminated
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the swallowed raise
+def test_a_ctrl_c_swallowed_inside_a_finaliser_is_raised_again() -> None:
+    class _InterruptedWhileCollected:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(10_000):  # the handler runs at a bytecode boundary in here
+                pass
+
+    with supervise.terminating():
+        try:
+            doomed = _InterruptedWhileCollected()
+            del doomed  # KeyboardInterrupt is raised in __del__ and goes no further
+            gc.collect()
+            with pytest.raises(KeyboardInterrupt):
+                supervise.raise_unheard()
+        finally:
+            supervise.heard()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own again
