@@ -34,8 +34,8 @@ def _message(report: pytest.TestReport) -> str:
     explanation: its last line alone was "Use -v to get more diff" for a list compare), else the
     report's last line; a skip's reason; else nothing."""
     if report.failed:
-        crash = getattr(report.longrepr, "reprcrash", None)
-        if crash is not None and getattr(crash, "message", ""):
+        crash: Any = getattr(report.longrepr, "reprcrash", None)
+        if crash is not None and crash.message:
             return str(crash.message)
         return report.longreprtext.strip().splitlines()[-1] if report.longreprtext else "failed"
     return str(report.longrepr[2]) if report.skipped and isinstance(report.longrepr, tuple) else ""
