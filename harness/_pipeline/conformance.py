@@ -136,8 +136,10 @@ class _Program:
             self.kill()
             self.dead = f"no {awaited} within {timeout:g} s; killed{self.tail()}"
             return None
-        except StdinClosed:
-            self.dead = f"it closed its standard input{self.tail()}"
+        except StdinClosed:  # a program that died closed it too: say which
+            status = self.status(wait=0.2)
+            closed = "it closed its standard input" if status == "still running" else f"it ended ({status})"
+            self.dead = f"{closed} before reading the request{self.tail()}"
             return None
         except ProtocolViolation as exc:
             self.dead = f"{exc}{self.evidence()}"

@@ -199,3 +199,11 @@ def test_the_checklist_docs_protocol_md_shows_is_what_the_node_example_prints() 
     printed = got.stdout.splitlines()[1:]
     node = re.compile(r"\(node [0-9.]+\)")
     assert [node.sub("(node X)", line) for line in printed] == [node.sub("(node X)", line) for line in shown]
+
+
+def test_a_program_that_dies_after_its_hello_is_said_to_have_ended_not_to_have_closed_its_input(
+        scenarios: Path) -> None:
+    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), "dies-after-hello")
+    assert got.returncode == 1, got.stdout + got.stderr
+    failing = next(line for line in got.stdout.splitlines() if "FAIL  call 'new' (id 7)" in line)
+    assert "exit code 3" in failing and "closed its standard input" not in failing, failing

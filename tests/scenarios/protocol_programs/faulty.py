@@ -14,11 +14,13 @@ import time
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 FAULTS = ("no-hello", "old-protocol", "wrong-id", "dies-on-bad-json", "ignores-shutdown", "result-for-unknown",
           "never-reads", "closes-stdin", "closes-stdout", "json-logger", "banner", "huge-answer", "deep-answer",
-          "exits", "slow-start", "hangs-at-eof", "leaks-keys", "small-inputs", "nan-output")
+          "exits", "slow-start", "hangs-at-eof", "leaks-keys", "small-inputs", "nan-output", "dies-after-hello")
 # leaks-keys: its hello's name and every answer (under a wrong id) quote an OpenAI-style key and
 # $DB_PASS, which it also says on stderr;
 # small-inputs: an input line over 128 KiB gets an error answer (the adapter of issue 31);
-# nan-output: the output holds NaN, which json.dumps writes and the harness refuses
+# nan-output: the output holds NaN, which json.dumps writes and the harness refuses;
+# dies-after-hello: exits with status 3 right after its hello, before reading any request (its
+# standard input closed first, so the harness's write finds no reader rather than a full pipe)
 assert MODE == "good" or MODE in FAULTS, MODE
 
 
@@ -32,12 +34,14 @@ if MODE == "no-hello":
     time.sleep(3600)
 if MODE == "slow-start":
     time.sleep(1)
-if MODE == "closes-stdin":  # before the hello, so no request can reach the pipe first
+if MODE in ("closes-stdin", "dies-after-hello"):  # before the hello, so no request can reach the pipe first
     os.close(0)
 LEAK = "sk-proj-" + "A1b2C3d4" * 4 + " pass=" + os.environ.get("DB_PASS", "")
 send({"type": "hello", "protocol": 0 if MODE == "old-protocol" else 1, "pipelines": ["new", "old"],
       "implementation": {"name": f"faulty-{MODE}" + (f" {LEAK}" if MODE == "leaks-keys" else ""), "version": "1",
                          "language": "python"}})
+if MODE == "dies-after-hello":
+    sys.exit(3)
 if MODE == "never-reads":
     time.sleep(3600)
 if MODE == "closes-stdin":
