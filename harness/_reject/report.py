@@ -334,6 +334,9 @@ def headline(section: Mapping[str, Any]) -> str:
     """Bodies rejected per side (the unit a reader counts in), hits per rule and place as detail.
     A report from before the body counts existed says hits alone, and says so."""
     s = section["summary"]
+    if (section.get("catalog") or {}).get("rules") == 0:  # `rules: none`: nothing was judged
+        return (f"rejections: off, no rule in use (rules: none): {s['bodies']} bodies built, none checked "
+                "against a recorded rejection")
     hits = f"new {s['new_undeclared']} undeclared + {s['new_expected']} declared, old {s['old']}"
     if "new_rejected_bodies" not in s:
         return f"rejections: {s['bodies']} bodies checked; hits (rule x place): {hits} (details in report.md)"

@@ -192,3 +192,14 @@ def test_a_rule_fixed_at_one_place_and_deleted_at_another_is_silenced() -> None:
     fixed_both = {"tools": [{"input_schema": {"properties": {"depth": {"type": "string", "enum": ["basic"]},
                                                              "days": {"type": "integer", "minimum": 1}}}}]}
     assert not silenced(rule, places, old, fixed_both)
+
+
+def test_a_run_with_no_rule_in_use_says_nothing_was_checked_instead_of_counting_bodies_checked() -> None:
+    from harness._reject.report import headline
+
+    summary = {"bodies": 60, "known_rejected": 0, "new_undeclared": 0, "new_expected": 0, "old": 0,
+               "new_rejected_bodies": 0, "new_undeclared_bodies": 0, "old_rejected_bodies": 0}
+    line = headline({"summary": summary, "catalog": {"rules": 0, "receipts": 0, "folder": ""}})
+    assert line == ("rejections: off, no rule in use (rules: none): 60 bodies built, none checked against a "
+                    "recorded rejection")
+    assert "60 bodies checked" in headline({"summary": summary, "catalog": {"rules": 93}})
