@@ -1,4 +1,4 @@
-"""A SIGTERM whose ``Terminated`` Python swallowed (raised inside an at-fork hook or a
+"""A SIGTERM or Ctrl-C whose exception Python swallowed (raised inside an at-fork hook or a
 ``__del__``: "Exception ignored in ...") is not lost: ``raise_unheard`` raises it again, which
 ``harness run`` does once the build is over, instead of waiting on its pins."""
 
@@ -14,27 +14,34 @@ from harness._common import supervise
 from harness._common.supervise import Terminated
 
 
-class _TermedWhileCollected:
-    """Sends SIGTERM from inside ``__del__``, where Python only prints an exception."""
+class _SignalledWhileCollected:
+    """Sends ``signum`` to this process from inside ``__del__``, where Python only prints an
+    exception."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
 
     def __del__(self) -> None:
-        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), self.signum)
         for _ in range(10_000):  # the handler runs at a bytecode boundary in here
             pass
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the swallowed raise
-def test_a_sigterm_swallowed_inside_a_finaliser_is_raised_again() -> None:
+@pytest.mark.parametrize(("signum", "raised"), [(signal.SIGTERM, Terminated), (signal.SIGINT, KeyboardInterrupt)],
+                         ids=["SIGTERM", "Ctrl-C"])
+def test_a_stop_signal_swallowed_inside_a_finaliser_is_raised_again(signum: int, raised: type) -> None:
     with supervise.terminating():
         try:
-            doomed = _TermedWhileCollected()
-            del doomed  # Terminated is raised in __del__ and goes no further
+            doomed = _SignalledWhileCollected(signum)
+            del doomed  # the raise happens in __del__ and goes no further
             gc.collect()
-            with pytest.raises(Terminated):
+            with pytest.raises(raised):
                 supervise.raise_unheard()
         finally:
             supervise.heard()
     supervise.raise_unheard()  # heard: nothing raised any more
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own again
 
 
 def test_a_sigterm_inside_a_held_block_is_raised_when_the_block_ends() -> None:
@@ -51,22 +58,3 @@ def test_a_sigterm_inside_a_held_block_is_raised_when_the_block_ends() -> None:
             supervise.heard()
     assert done == ["row written", "unit counted"]  # the block ran whole before Terminated
 
-
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the swallowed raise
-def test_a_ctrl_c_swallowed_inside_a_finaliser_is_raised_again() -> None:
-    class _InterruptedWhileCollected:
-        def __del__(self) -> None:
-            os.kill(os.getpid(), signal.SIGINT)
-            for _ in range(10_000):  # the handler runs at a bytecode boundary in here
-                pass
-
-    with supervise.terminating():
-        try:
-            doomed = _InterruptedWhileCollected()
-            del doomed  # KeyboardInterrupt is raised in __del__ and goes no further
-            gc.collect()
-            with pytest.raises(KeyboardInterrupt):
-                supervise.raise_unheard()
-        finally:
-            supervise.heard()
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own again
