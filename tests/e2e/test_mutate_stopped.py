@@ -44,6 +44,14 @@ def _mutate(suite: Path, out: Path, *args: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def _first_row(out: Path, within: float) -> None:
+    """Wait until the run into ``out`` has written its first finished row (or ``within`` s pass)."""
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + within
+    while not (results.is_file() and results.read_text().count("\n") >= 1) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
 def test_a_stopped_run_prints_its_finished_rows_and_a_resume_reuses_its_baseline(tmp_path: Path) -> None:
     suite = tmp_path / "slow"
     (suite / "tests").mkdir(parents=True)
@@ -52,10 +60,7 @@ def test_a_stopped_run_prints_its_finished_rows_and_a_resume_reuses_its_baseline
     (suite / "tests" / "test_calc.py").write_text(PIN)
     out = tmp_path / "out"
     run = _mutate(suite, out)
-    results = out / "results.jsonl"
-    deadline = time.monotonic() + 120
-    while not (results.is_file() and results.read_text().count("\n") >= 1) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    _first_row(out, 120)
     run.send_signal(signal.SIGTERM)
     stdout, stderr = run.communicate(timeout=60)
     assert run.returncode == ExitCode.TERMINATED, stderr
@@ -114,10 +119,7 @@ def test_a_resume_reuses_the_stopped_run_s_sandbox_and_its_build(tmp_path: Path)
     (suite / "calc.py").write_text(BODY)
     out = tmp_path / "out"
     run = _mutate(suite, out)
-    results = out / "results.jsonl"
-    deadline = time.monotonic() + 180
-    while not (results.is_file() and results.read_text().count("\n") >= 1) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    _first_row(out, 180)
     run.send_signal(signal.SIGINT)
     _stdout, stderr = run.communicate(timeout=60)
     assert run.returncode == ExitCode.INTERRUPTED, stderr

@@ -18,27 +18,24 @@ def test_a_key_cut_by_the_quotes_length_is_still_redacted() -> None:
     assert shown.endswith("... (1,192 bytes in all)")
 
 
-def test_the_stderr_tail_is_redacted_before_its_front_is_cut() -> None:
-    # one stderr line: 200 characters, the key, 280 more: the last 300 start inside the key
-    program = _Program(["sh", "-c", f"printf '%s\\n' '{'a' * 200} {KEY} {'b' * 280}' >&2; sleep 30"], None)
+def _tail_once(script: str, seen: bytes) -> str:
+    """The stderr tail of a program running ``script``, once its stderr holds ``seen``."""
+    program = _Program(["sh", "-c", script], None)
     try:
         deadline = time.monotonic() + 10
-        while b"\n" not in program.stderr and time.monotonic() < deadline:
+        while seen not in program.stderr and time.monotonic() < deadline:
             time.sleep(0.02)
-        tail = program.tail()
+        return program.tail()
     finally:
         program.kill()
+
+
+def test_the_stderr_tail_is_redacted_before_its_front_is_cut() -> None:
+    # one stderr line: 200 characters, the key, 280 more: the last 300 start inside the key
+    tail = _tail_once(f"printf '%s\\n' '{'a' * 200} {KEY} {'b' * 280}' >&2; sleep 30", b"\n")
     assert "Q7wE9rT2" not in tail and "openai-style-key]" in tail  # the cut falls in the marker, not the key
 
 
 def test_a_stderr_line_whose_start_was_dropped_is_not_shown() -> None:
-    program = _Program(["sh", "-c", f"printf '%s' '{KEY}{'c' * 5000}' >&2; printf '\\nlast words\\n' >&2; sleep 30"],
-                       None)
-    try:
-        deadline = time.monotonic() + 10
-        while b"last words" not in program.stderr and time.monotonic() < deadline:
-            time.sleep(0.02)
-        tail = program.tail()
-    finally:
-        program.kill()
+    tail = _tail_once(f"printf '%s' '{KEY}{'c' * 5000}' >&2; printf '\\nlast words\\n' >&2; sleep 30", b"last words")
     assert tail == "; stderr ends: last words"
