@@ -4,9 +4,12 @@ example reaches by relative path, and the toolchain each needs (skip reasons whe
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
-__all__ = ["REPO", "cargo_missing", "mirror", "node_missing"]
+import pytest
+
+__all__ = ["REPO", "built_rust_example", "cargo_missing", "mirror", "node_missing"]
 
 REPO = Path(__file__).resolve().parents[2]
 DEBIAN_REGISTRY = Path("/usr/share/cargo/registry")
@@ -37,3 +40,14 @@ def mirror(into: Path, lang: str) -> Path:
         shutil.copytree(REPO / part, root / part, ignore=skip)
     (root / "pyproject.toml").write_text("")  # the project root the ledger's site files are named from
     return root / "examples" / lang
+
+
+def built_rust_example(into: Path) -> Path:
+    """``examples/rust`` mirrored under ``into`` and built offline: its ``pipes`` binary (the test
+    is skipped, saying why, without cargo and Debian's serde_json)."""
+    reason = cargo_missing()
+    if reason:
+        pytest.skip(reason)
+    suite = mirror(into, "rust")
+    subprocess.run(["cargo", "build", "--release", "--offline", "--quiet"], cwd=suite, check=True, timeout=900)
+    return suite / "target" / "release" / "pipes"

@@ -18,7 +18,7 @@ import yaml
 from harness._model import PipelineSpec
 from harness._pipeline.command import ADAPTER, CommandPipeline
 from harness._pipeline.protocol import schema_errors
-from tests.e2e.examples_tree import REPO, cargo_missing, mirror, node_missing
+from tests.e2e.examples_tree import REPO, built_rust_example, node_missing
 from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
@@ -30,12 +30,7 @@ def protocol_check(*cmd: str, cwd: Path = REPO) -> subprocess.CompletedProcess[s
 
 @pytest.fixture(scope="module")
 def rust_binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    reason = cargo_missing()
-    if reason:
-        pytest.skip(reason)
-    suite = mirror(tmp_path_factory.mktemp("rust"), "rust")
-    subprocess.run(["cargo", "build", "--release", "--offline", "--quiet"], cwd=suite, check=True, timeout=900)
-    return suite / "target" / "release" / "pipes"
+    return built_rust_example(tmp_path_factory.mktemp("rust"))
 
 
 def _node() -> list[str]:

@@ -14,7 +14,7 @@ import pytest
 from wire_harness_subjects.anthropic_messages import new, old
 
 from harness._common.canonical import canonical_bytes
-from tests.e2e.examples_tree import cargo_missing, mirror
+from tests.e2e.examples_tree import built_rust_example
 
 pytestmark = [pytest.mark.slow, pytest.mark.heavy]
 
@@ -45,12 +45,7 @@ def rust_schemas(pipes: Path, side: str) -> list[bytes]:
 
 @pytest.fixture(scope="module")
 def pipes(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    reason = cargo_missing()
-    if reason:
-        pytest.skip(reason)
-    suite = mirror(tmp_path_factory.mktemp("rust"), "rust")
-    subprocess.run(["cargo", "build", "--release", "--offline", "--quiet"], cwd=suite, check=True, timeout=900)
-    return suite / "target" / "release" / "pipes"
+    return built_rust_example(tmp_path_factory.mktemp("rust"))
 
 
 @pytest.mark.parametrize("side", ["old", "new"])
