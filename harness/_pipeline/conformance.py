@@ -209,7 +209,7 @@ def _hello(program: _Program, start_timeout: float) -> tuple[list[Check], list[s
         return [Check("hello: the first message", "fail", program.dead or "")], []
     checks = []
     if hello.get("type") != "hello":
-        return [Check("hello: the first message", "fail", f"found {json.dumps(hello)[:200]}")], []
+        return [Check("hello: the first message", "fail", f"found {quoted(json.dumps(hello).encode(), 200)}")], []
     impl = hello.get("implementation") if isinstance(hello.get("implementation"), dict) else {}
     who = " ".join(str(impl.get(k, "?")) for k in ("name", "version")) + f" ({impl.get('language', '?')})"
     checks.append(Check("hello: the first message", "pass", who))

@@ -202,3 +202,13 @@ def test_a_program_that_dies_after_its_hello_is_said_to_have_ended_not_to_have_c
     assert got.returncode == 1, got.stdout + got.stderr
     failing = next(line for line in got.stdout.splitlines() if "FAIL  call 'new' (id 7)" in line)
     assert "exit code 3" in failing and "closed its standard input" not in failing, failing
+
+
+def test_a_first_message_that_is_not_a_hello_is_quoted_redacted_before_it_is_cut() -> None:
+    # the 200-character cut falls inside the key: cut first, its start would no longer look like one
+    first = json.dumps({"type": "greeting", "pad": "a" * 145, "key": "sk-proj-Q7wE9rT2" + "x9" * 20})
+    got = harness_main("protocol-check", "--timeout", "3", "--start-timeout", "3", "--",
+                       sys.executable, "-c", f"print({first!r}, flush=True)")
+    assert got.returncode == 1, got.stdout + got.stderr
+    line = next(line for line in got.stdout.splitlines() if "hello: the first message" in line)
+    assert "Q7wE9r" not in got.stdout + got.stderr and "[REDACTED" in line, line
