@@ -35,6 +35,7 @@ REMOVED = "[removed]"
 _SECRET_NAME = re.compile(r"auth|key|token|secret|cookie|session|password|signature|credential", re.I)
 MAX_BODY = 64 << 20
 _MAX_LINE = 4096  # a chunk-size line (with extensions) or a trailer line
+_CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,16}")  # a chunk size as HTTP/1.1 writes it: hex digits only
 
 
 class _Refused(Exception):
@@ -108,11 +109,10 @@ class _Handler(BaseHTTPRequestHandler):
         out = bytearray()
         while True:
             text = self._line().split(b";")[0].strip() or b"0"
-            try:
-                size = int(text, 16)
-            except ValueError:
-                raise _Refused(400, f"a chunk size that is not hexadecimal: {text[:40]!r}") from None
-            if size < 0 or len(out) + size > MAX_BODY:
+            if not _CHUNK_SIZE.fullmatch(text):  # int(_, 16) takes "+a", "1_0", "0x10" and "-1" too
+                raise _Refused(400, f"a chunk size that is not hexadecimal: {text[:40]!r}")
+            size = int(text, 16)
+            if len(out) + size > MAX_BODY:
                 raise _Refused(413, f"a chunked body over {MAX_BODY} bytes (a chunk of {size})")
             if size == 0:
                 while self._line() not in (b"\r\n", b"\n", b""):

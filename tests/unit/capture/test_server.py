@@ -116,6 +116,8 @@ def test_a_chunk_or_content_length_past_the_cap_is_refused_before_reading_and_na
     (b"Content-Length: -5", b"a Content-Length that is not a byte count: '-5'"),
     (b"Content-Length: lots", b"not a byte count: 'lots'"),
     (b"Transfer-Encoding: chunked\r\n\r\nzz", b"a chunk size that is not hexadecimal: b'zz'"),
+    *((b"Transfer-Encoding: chunked\r\n\r\n" + size, b"a chunk size that is not hexadecimal: " + repr(size).encode())
+      for size in (b"+a", b"1_0", b"0x10", b"-1")),  # what int(_, 16) would have taken
     (b"Transfer-Encoding: chunked\r\n\r\n" + b"1" * 5000, b"a chunk line longer than 4096 bytes"),
 ])
 def test_a_body_length_that_is_no_byte_count_is_a_400_and_never_a_traceback(
