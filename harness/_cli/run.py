@@ -16,8 +16,8 @@ from harness._differential import units
 from harness._errors import ConfigError
 from harness._exitcodes import ExitCode
 from harness._load import load_suite
-from harness._load.suite import python_pins
 from harness._model import Suite
+from harness._pins.collect import python_pin_files
 from harness._pins.ids import node_root
 from harness._pins.ids import pin_set as known_set
 from harness._provision import expand, parse_versions
@@ -113,7 +113,7 @@ def _loaded(suite: Path | None, pin_set: str | None) -> Suite:
     """The suite, refused when it has nothing to run or does not name the pin set asked for."""
     folder = suite or default_suite()
     loaded = load_suite(folder)
-    if not loaded.cases and not python_pins(Path(loaded.root)):
+    if not loaded.cases and not python_pin_files(loaded):  # the pins' own project root, as the stage finds them
         raise ConfigError("SUITE", str(folder), "a suite with at least one case or Python pin "
                           "(this one only names mutation targets: run `harness mutate` on it)")
     if pin_set:

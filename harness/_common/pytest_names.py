@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT", "Naming", "naming", "pin_files", "skipped_dir"]
+__all__ = ["DEFAULT", "Naming", "naming", "pin_files", "py_files", "skipped_dir"]
 
 # pytest's default norecursedirs
 _NORECURSE = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}")
@@ -69,7 +69,8 @@ def skipped_dir(folder: Path) -> bool:
     return any(fnmatch.fnmatch(folder.name, pattern) for pattern in _NORECURSE) or (folder / "pyvenv.cfg").is_file()
 
 
-def _walk(root: Path) -> Iterator[Path]:
+def py_files(root: Path) -> Iterator[Path]:
+    """Every ``.py`` file below ``root``, in order, past the folders pytest never enters."""
     for folder, dirs, files in os.walk(root):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if not skipped_dir(here / d))
@@ -95,7 +96,7 @@ def _defines_tests(source: str, names: Naming) -> bool:
 def pin_files(folder: Path, names: Naming) -> list[Path]:
     """The files under ``folder`` pytest would collect tests from, by ``names``."""
     found = []
-    for path in _walk(folder):
+    for path in py_files(folder):
         if not _file_matches(path, names.files) or path.name == "conftest.py":
             continue
         try:

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness._common.pytest_names import naming, pin_files, skipped_dir
+from harness._common.pytest_names import naming, pin_files, py_files, skipped_dir
 from harness._model import Case, PinSpec, Suite
 from harness._pins.ids import node_root
 
@@ -106,18 +106,11 @@ def case_items(suite: Suite, rootdir: Path, cases: Sequence[str] | None = None,
     return items
 
 
-def _walk(root: Path) -> Iterator[Path]:
-    for folder, dirs, files in os.walk(root):
-        here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if not skipped_dir(here / d))
-        yield from (here / f for f in sorted(files) if f.endswith(".py"))
-
-
-def python_pin_files(suite: Suite, rootdir: Path | None = None) -> list[Path]:
+def python_pin_files(suite: Suite) -> list[Path]:
     """The suite folder's ``.py`` files pytest would collect tests from (see the module
-    docstring); ``rootdir``: the project root the pins' pytest runs in."""
+    docstring), by the naming of the project root the pins' pytest runs in."""
     root = Path(suite.root)
-    return pin_files(root, naming(root, rootdir or node_root(suite)))
+    return pin_files(root, naming(root, node_root(suite)))
 
 
 def _acts_on_items(conftest: Path) -> bool:
@@ -138,5 +131,5 @@ def item_hooks(suite: Suite, rootdir: Path) -> list[Path]:
     rootdir = rootdir.resolve()
     folders = above[: above.index(rootdir) + 1] if rootdir in above else [root]
     found = [f / "conftest.py" for f in folders if (f / "conftest.py").is_file()]
-    found += [p for p in _walk(root) if p.name == "conftest.py" and p.parent != root]
+    found += [p for p in py_files(root) if p.name == "conftest.py" and p.parent != root]
     return [p for p in found if _acts_on_items(p)]
