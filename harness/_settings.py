@@ -208,16 +208,8 @@ def pyproject_settings(root: Path) -> Any:
             return None
         table = _pyproject_table(path) or {}
         value = {"version": 1, **{k: v for k, v in table.items() if k != "suite"}}
-        return Document(f"{_shown(path)} [{PYPROJECT_TABLE}]", value, LineMap())
+        return Document(f"{_display(path, Path.cwd())} [{PYPROJECT_TABLE}]", value, LineMap())
     return None
-
-
-def _shown(path: Path) -> str:
-    """A path as a message names it: relative to the current folder when under it."""
-    try:
-        return path.relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def _display(path: Path, root: Path) -> str:

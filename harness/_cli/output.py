@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from harness._cli.summary import runs_line
 from harness._common.progress import EVERY_S, Ticker, interactive
 from harness._common.redact import redactor
 from harness._differential import UnitResult
@@ -114,14 +115,10 @@ def render_text(report: Mapping[str, Any], console: Console, quiet: bool = False
     # Each distinct string is memoised, so an already-clean report costs one dictionary lookup each.
     report = redactor().value(report)
     _differential(report["differential"], console)
-    s = report["summary"]
-    v = s["verdicts"]
     console.print("legend: same = identical bytes, order = only key order differs, intended = a declared "
                   "divergence, DIFF = unexpected divergence, ERROR = a side raised, timed out or crashed; "
                   "'!' = fails the run, '·' = the case does not run on that lane", highlight=False)
-    console.print(f"{s['units']} runs: {v['identical']} same, {v['reordered']} order, "
-                  f"{v['intended']} intended, {v['unexpected']} DIFF, {v['error']} ERROR; "
-                  f"{s['failed']} failing", highlight=False)
+    console.print(runs_line(report), highlight=False)
     options = pytest_options(report.get("options") or {})  # every printed id reruns its one result (_pins/rerun.py)
     _failing(report["differential"], console, expect_ids(report.get("pins")), options)
     if report.get("pins"):

@@ -12,10 +12,11 @@ from typing import Any
 from harness._common.redact import redactor
 from harness._reject.report import delta_line, headline, warning_lines
 
-__all__ = ["summary_lines"]
+__all__ = ["runs_line", "summary_lines"]
 
 
-def _runs(report: Mapping[str, Any]) -> str:
+def runs_line(report: Mapping[str, Any]) -> str:
+    """The verdict counts of a report in one line (the text form prints it under the table)."""
     s = report["summary"]
     v = s["verdicts"]
     return (f"{s['units']} runs: {v['identical']} same, {v['reordered']} order, {v['intended']} intended, "
@@ -47,5 +48,5 @@ def _mutation(section: Mapping[str, Any] | None) -> list[str]:
 def summary_lines(report: Mapping[str, Any]) -> list[str]:
     """The counts of a report, a line per stage, and its exit line (sanitized like the text form)."""
     report = redactor().value(report)
-    return [_runs(report), *_pins(report.get("pins")), *_rejections(report.get("rejections")),
+    return [runs_line(report), *_pins(report.get("pins")), *_rejections(report.get("rejections")),
             *_mutation(report.get("mutation")), f"exit {report['exit']['code']}: {report['exit']['reason']}"]
