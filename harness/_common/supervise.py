@@ -347,23 +347,17 @@ _holding: list[int] = []
 _holds = [0]
 
 
-def _raise_terminated(signum: int, _frame: FrameType | None) -> None:
-    signal.signal(signum, signal.SIG_IGN)  # a second SIGTERM must not interrupt the cleanup
+def _raise_stop(signum: int, _frame: FrameType | None) -> None:
+    """SIGTERM as ``Terminated``, Ctrl-C as Python's own ``KeyboardInterrupt``; each remembered
+    (``_unheard``), so one swallowed while a build worker was forked is raised again, and held
+    inside ``held_termination``."""
+    if signum == signal.SIGTERM:
+        signal.signal(signum, signal.SIG_IGN)  # a second SIGTERM must not interrupt the cleanup
     _unheard.append(signum)
     if _holds[0]:
         _holding.append(signum)
         return
-    raise Terminated(signum)
-
-
-def _raise_interrupt(signum: int, _frame: FrameType | None) -> None:
-    """Python's own Ctrl-C, remembered like a SIGTERM: a ``KeyboardInterrupt`` swallowed while a
-    build worker was forked left the run going to the end and exiting 0."""
-    _unheard.append(signum)
-    if _holds[0]:
-        _holding.append(signum)
-        return
-    raise KeyboardInterrupt
+    raise _stop(signum)
 
 
 def _stop(signum: int) -> BaseException:
@@ -407,11 +401,11 @@ def terminating() -> Iterator[None]:
         return
     _unheard.clear()  # a SIGTERM of an earlier command in this process is not this one's
     _holding.clear()
-    before = signal.signal(signal.SIGTERM, _raise_terminated)
+    before = signal.signal(signal.SIGTERM, _raise_stop)
     # Ctrl-C likewise, unless someone installed a handler of their own
     interrupt = signal.getsignal(signal.SIGINT)
     if interrupt is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _raise_interrupt)
+        signal.signal(signal.SIGINT, _raise_stop)
     try:
         yield
     finally:
