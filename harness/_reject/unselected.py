@@ -15,15 +15,17 @@ Chat Completions strict rules on a Responses lane: that validator meets both sha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness._common.selectors import Selector, compile_selector
+from harness._model import Lane
 from harness._reject.compiled import reach
 from harness._reject.rules import Rule
 from harness._wires import DEFAULT_WIRE, WIRES
 
-__all__ = ["LaneSelections", "head"]
+__all__ = ["LaneSelections", "head", "lane_selections"]
 
 
 def head(select: str) -> Selector | None:
@@ -50,20 +52,28 @@ class LaneSelections:
     bodies: int = 0
     reached: set[str] = field(default_factory=set)
     heads: set[str] = field(default_factory=set)  # selects whose head reached something
-    wild: set[str] = field(init=False)
+    wild: dict[str, Selector] = field(init=False)  # each select with a wildcard, and its head
 
     def __post_init__(self) -> None:
         self.rules = tuple(r for r in self.rules if not _other_wire(r, self.wire))
-        self.wild = {r.select for r in self.rules if head(r.select) is not None}
+        self.wild = {r.select: found for r in self.rules if (found := head(r.select)) is not None}
 
     def note(self, body: Any) -> None:
         """One more body, after the rules fired on it with ``reached`` as their record."""
         self.bodies += 1
-        for select in self.wild - self.reached - self.heads:
-            found = head(select)
-            if found is not None and reach(body, found):
+        for select in self.wild.keys() - self.reached - self.heads:
+            if reach(body, self.wild[select]):
                 self.heads.add(select)
 
     def blind(self) -> list[str]:
         """The ids of the rules whose select reached nothing though its head did."""
         return [r.id for r in self.rules if r.select in self.heads and r.select not in self.reached]
+
+
+def lane_selections(known: dict[str, LaneSelections], lane: Lane,
+                    rules_for: Callable[[Lane], tuple[Rule, ...]]) -> LaneSelections:
+    """The lane's record in ``known``, made (its rules found with ``rules_for``) on its first body."""
+    found = known.get(lane.id)
+    if found is None:
+        found = known[lane.id] = LaneSelections(rules_for(lane), lane.wire)
+    return found

@@ -30,7 +30,7 @@ from harness._reject.preload import preload
 from harness._reject.report import render_markdown
 from harness._reject.rules import Rule
 from harness._reject.silenced import silenced_rules
-from harness._reject.unselected import LaneSelections
+from harness._reject.unselected import LaneSelections, lane_selections
 
 __all__ = ["SECTION_VERSION", "cached_catalog", "catalog_of", "evaluate", "exit_code", "exit_reason", "finding",
            "findings_for_body", "ok_reason", "persisting_undeclared", "preload", "render_markdown", "undeclared_new",
@@ -210,7 +210,7 @@ def _findings(suite: Suite, catalog: Catalog, observations: Mapping[Key, Observa
             if not _was_run(observations, case.id, lane_id):
                 continue  # this case x lane was not part of the run
             lane = suite.lanes[lane_id]
-            seen = selections.setdefault(lane_id, LaneSelections(catalog.rules.for_lane(lane), lane.wire))
+            seen = lane_selections(selections, lane, catalog.rules.for_lane)
             for side in ("old", "new"):
                 obs = observations.get((case.id, lane_id, side))
                 found = finding(catalog, case, lane, side, obs, output, seen.reached)

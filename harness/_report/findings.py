@@ -23,7 +23,7 @@ from harness._model import Case, Lane, Observation, Suite
 from harness._reject.delta import FAIL_ON, KINDS, Lost, delta, totals
 from harness._reject.match import Hit
 from harness._reject.silenced import silenced_rules
-from harness._reject.unselected import LaneSelections
+from harness._reject.unselected import LaneSelections, lane_selections
 from harness._reject.verdicts import SECTION_VERSION, catalog_of, finding, findings_for_body, unselected
 from harness._report.sections import Delta, DeltaGroup, Finding, RejectionsSection, RejectionSummary, Stale, Unselected
 from harness._report.stream import OrderedLines
@@ -145,10 +145,7 @@ class RejectionStream:
                               _value(old), _value(new))
 
     def _selections(self, lane: Lane) -> LaneSelections:
-        found = self.selections.get(lane.id)
-        if found is None:
-            found = self.selections[lane.id] = LaneSelections(self.catalog.rules.for_lane(lane), lane.wire)
-        return found
+        return lane_selections(self.selections, lane, self.catalog.rules.for_lane)
 
     def _count(self, slot: int, found: Finding) -> None:
         status = found["status"]
