@@ -427,9 +427,10 @@ def _prepare(evidence: ObservationStore, rejections: RejectionStream | None) -> 
         old, new = row[0][1], row[1][1]
         first = None if old is None else evidence.stage(old)
         second = first if new is old else (None if new is None else evidence.stage(new))
-        fired = rejections.fire(unit.case, unit.lane, (old, new)) if rejections is not None else (None, None, None)
         res = UnitResult(unit, *unpacked(unit, row))
         assert res.old is not None and res.new is not None
+        fired = rejections.fire(unit.case, unit.lane, (res.old, res.new)) if rejections is not None \
+            else (None, None, None)
         digests = (first and first[0], second and second[0])
         links = evidence_links(evidence.folder.name, Saved(digests[0]), Saved(digests[1]))
         lines = (evidence.index_line(res.old, digests[0]), evidence.index_line(res.new, digests[1]))

@@ -13,7 +13,6 @@ declarations, ``fail_on``); ``tests/unit/report/test_findings.py`` holds the two
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -87,11 +86,12 @@ class RejectionStream:
         self.seen: set[tuple[str, str, str, str]] = set()
         self.built: set[tuple[str, str, str]] = set()
 
-    def fire(self, case: Case, lane: Lane, wires: tuple[bytes | None, bytes | None]) -> Fired:
+    def fire(self, case: Case, lane: Lane, sides: tuple[Observation, Observation]) -> Fired:
         """The rules that fire on each side's body, by rule id, and what their selects reached that
         this process had not seen them reach: the part of ``add`` that grows with the bodies, made
         where they were built (a build worker: the runner's ``prepare``), so the parent only writes
-        the findings down. A body shared by both sides is decoded and checked once."""
+        the findings down. A body shared by both sides is checked once; each is decoded once, by
+        its observation, which the report row reads too."""
         subject = self.suite.subjects.get(case.subject)
         if subject is not None and subject.output != "request-body":
             return None, None, None  # no rule runs on these: add() says so without them
@@ -99,12 +99,13 @@ class RejectionStream:
         reached, heads = set(seen.reached), set(seen.heads)
         out: list[list[tuple[str, Hit]] | None] = []
         last: tuple[bytes | None, list[tuple[str, Hit]] | None] = (None, None)
-        for wire in wires:
-            if wire is not None and wire is not last[0]:
-                body = json.loads(wire)
-                last = wire, [(rule.id, hit) for rule, hit in findings_for_body(self.catalog, lane, body, seen.reached)]
+        for obs in sides:
+            if obs.wire is not None and obs.wire is not last[0]:
+                body = obs.value
+                last = obs.wire, [(rule.id, hit) for rule, hit in findings_for_body(self.catalog, lane, body,
+                                                                                     seen.reached)]
                 seen.note(body)
-            out.append(last[1] if wire is not None else None)
+            out.append(last[1] if obs.wire is not None else None)
         return out[0], out[1], (tuple(seen.reached - reached), tuple(seen.heads - heads))
 
     def add(self, slot: int, case: Case, lane: Lane, old: Observation | None, new: Observation | None,
