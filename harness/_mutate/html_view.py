@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from harness._mutate.render import counts_line
-from harness._mutate.results import compact, expand
+from harness._mutate.results import compact, expand, expected_survivor
 from harness._mutate.viewer import VIEWER_FILE, script_json
 
 __all__ = ["ESCAPES", "render_html", "status_rank"]
@@ -82,14 +82,9 @@ def _site(m: dict[str, Any]) -> str:
     return f"{m['file']}:{m['line']}"
 
 
-def _expected(m: dict[str, Any]) -> bool:
-    """A ledger's expected survivor that still survives: a known escape, listed apart."""
-    return bool(m.get("claim", {}).get("result") == "survives")
-
-
 def _escapes(mutants: list[dict[str, Any]]) -> str:
-    escaped = [m for m in mutants if m["status"] in ESCAPES and not _expected(m)]
-    known = [m for m in mutants if m["status"] in ESCAPES and _expected(m)]
+    escaped = [m for m in mutants if m["status"] in ESCAPES and not expected_survivor(m)]
+    known = [m for m in mutants if m["status"] in ESCAPES and expected_survivor(m)]
     apart = (f"<h2>Expected survivors ({len(known)})</h2><p>Known escapes a ledger declares (<code>survives:</code>); "
              "a pin that starts killing one fails its claim.</p>" + "".join(map(_escape, known))) if known else ""
     if not escaped:
@@ -103,7 +98,7 @@ def _escape(m: dict[str, Any]) -> str:
     """One escaped mutant: its site, why no pin caught it, and its diff."""
     why = ("no pin reaches it" if m["status"] == "no_coverage"
            else f"{len(m['covered_by'])} covering pin(s) stayed green")
-    if _expected(m):
+    if expected_survivor(m):
         why += f"; expected: {m['claim']['survives']}"
     return (f'<div class="escape" id="escape-{escape(m["id"])}"><b>{escape(m["id"])}</b> '
             f'<span class="{m["status"]}">{m["status"]}</span> <code>{escape(_site(m))}</code> '

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._common.sanitize import clean_text, walk_strings
-from harness._mutate.results import expand
+from harness._mutate.results import expand, expected_survivor
 
 __all__ = ["FORMS", "claim_lines", "counts_line", "pin_runs_line", "render_markdown", "render_summary"]
 
@@ -178,7 +178,7 @@ def claim_lines(section: Mapping[str, Any]) -> list[str]:
 
 def _expected(mutants: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The ledger's expected survivors that still survive: known escapes, listed apart."""
-    return [m for m in mutants if m.get("claim", {}).get("result") == "survives"]
+    return [m for m in mutants if expected_survivor(m)]
 
 
 def _expected_line(m: dict[str, Any]) -> str:

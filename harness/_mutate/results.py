@@ -21,7 +21,7 @@ from harness._errors import ConfigError
 from harness._mutate.section import MutationSection
 from harness._pins.killed_by import group_of, groups, resolve_all
 
-__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "compact", "expand", "read_rows"]
+__all__ = ["SECTION_VERSION", "STATUSES", "build_section", "compact", "expand", "expected_survivor", "read_rows"]
 
 SECTION_VERSION = 2
 STATUSES = ("killed", "survived", "timeout", "unviable", "no_coverage", "equivalent", "pending")
@@ -158,7 +158,7 @@ _SURVIVOR_BY_STATUS = {
 }
 
 
-def _expected_survivor(m: Mapping[str, Any]) -> bool:
+def expected_survivor(m: Mapping[str, Any]) -> bool:
     """A declared expected survivor that still survives: a known escape, not a new one."""
     return bool(m.get("claim", {}).get("result") == "survives")
 
@@ -362,11 +362,11 @@ def _verdict(mutants: list[dict[str, Any]], threshold: Mapping[str, Any]) -> dic
     counts = {s: tally[s] for s in STATUSES}
     score = _score(counts)
     escaping = [m for m in mutants if m["status"] in ("survived", "no_coverage")]
-    escaped = [m["id"] for m in escaping if not _expected_survivor(m)]
+    escaped = [m["id"] for m in escaping if not expected_survivor(m)]
     failed_claims = _failed_claims(mutants)
     over = _over(threshold, len(escaped), score)
     return {"totals": {**counts, "total": len(mutants), "score": score}, "escaped": escaped,
-            "expected_survivors": [m["id"] for m in escaping if _expected_survivor(m)],
+            "expected_survivors": [m["id"] for m in escaping if expected_survivor(m)],
             "claims_failed": failed_claims,
             "verdict": {"escaped_over_threshold": bool(over), "claims_failed": bool(failed_claims),
                         "complete": counts["pending"] == 0}}
