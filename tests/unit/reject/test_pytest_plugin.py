@@ -120,13 +120,23 @@ def test_record_mode_once_is_refused_with_a_pointer_to_harness_probe(
     assert _accepted(listener) == 0
 
 
-def test_a_suite_path_with_no_rules_is_refused_instead_of_passing_every_body(
+def test_a_suite_path_that_holds_no_suite_is_refused_instead_of_meaning_the_bundled_catalog(
         pytester: pytest.Pytester, suite_tests: Path, tmp_path: Path) -> None:
     empty = tmp_path / "no-such-suite"
     empty.mkdir()
     result = pytester.runpytest(f"--rejections-suite={empty}", "-p", "no:cacheprovider", "-k", "fires_a_rule")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*--rejections-suite=*no-such-suite*: expected a suite folder*"])
+
+
+def test_a_suite_that_says_rules_none_is_refused_instead_of_passing_every_body(
+        pytester: pytest.Pytester, suite_tests: Path, tmp_path: Path) -> None:
+    off = tmp_path / "rules-off"
+    off.mkdir()
+    (off / "suite.yaml").write_text("version: 1\nrules: none\n")
+    result = pytester.runpytest(f"--rejections-suite={off}", "-p", "no:cacheprovider", "-k", "fires_a_rule")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*its suite.yaml says rules: none; replaying against no rules would pass every body*"])
 
 
 def test_without_a_suite_named_a_session_outside_this_repository_replays_the_bundled_catalog(
