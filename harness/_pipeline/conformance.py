@@ -272,8 +272,10 @@ class _Large:
         self.program, self.name, self.lane, self.timeout, self.rid = program, name, lane, timeout, rid
         self.want = None if first is None else _said(first)  # "result", or the error type the probe got
 
-    def refused(self, size: int) -> str | None:
-        """None when an input of ``size`` bytes is answered as the first call was; else what happened."""
+    def refused(self, size: int, quote: bool = False) -> str | None:
+        """None when an input of ``size`` bytes is answered as the first call was; else what happened,
+        with the evidence (the answer, the end of stderr) when ``quote``: the bisection's calls only
+        need to know, and quoting waits for stderr each time."""
         self.rid += 1
         message = self.program.send(_line(call_message(self.rid, self.name, _sized(size), self.lane)), self.timeout)
         if message is None:
@@ -282,7 +284,9 @@ class _Large:
         if problem is None and self.want is not None and _said(message) != self.want:
             problem = f"expected {'a result' if self.want == 'result' else 'a ' + self.want} as for the first call, " \
                       f"found {_said(message)}"
-        return None if problem is None else problem + self.program.evidence()
+        if problem is None:
+            return None
+        return problem + self.program.evidence() if quote else problem
 
     def limit(self, answered: int, refused: int) -> tuple[int, int]:
         """The gap between the largest size answered and the smallest refused, halved while the
@@ -309,7 +313,7 @@ def _large(program: _Program, name: str, lane: dict[str, Any], timeout: float, f
     large = _Large(program, name, lane, timeout, first, rid)
     answered = 0
     for size in LARGE_SIZES:
-        why = large.refused(size)
+        why = large.refused(size, quote=True)
         if why is None:
             answered = size
             continue
