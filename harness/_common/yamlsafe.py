@@ -61,6 +61,7 @@ class Document:
 
 
 _BINARY = "tag:yaml.org,2002:binary"
+_STR = "tag:yaml.org,2002:str"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 
@@ -90,6 +91,8 @@ class _Builder:
         if depth > self.max_depth:
             raise InputError(Place(self.file, line, path), f"nesting at most {self.max_depth} deep", "deeper")
         if isinstance(node, yaml.ScalarNode):
+            if node.tag == _STR:  # most scalars: PyYAML's constructor would return this same text
+                return node.value
             return self._scalar(node, Place(self.file, line, path))
         if id(node) in self.active:
             raise InputError(Place(self.file, line, path), "a YAML alias that is not its own ancestor",
