@@ -79,6 +79,10 @@ def _mid_mutation(mark: str) -> bool:
     return sum("harness._mutate.engine" in p for p in _ours(mark)) >= 2  # the engine and a fork of it
 
 
+# Each about 1.5 CPU s. The README's tier keeps: for SIGTERM, the partial report's test below (it
+# counts the processes before the signal and waits for none to be left); for SIGKILL, the
+# watchdog's own test below and tests/unit/supervise's test of a child dying with its parent.
+@pytest.mark.expensive
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_stopping_harness_run_mid_build_leaves_no_process_behind(suite: Path, tmp_path: Path, sig: int) -> None:
     mark, out = uuid.uuid4().hex, tmp_path / "out"
@@ -102,6 +106,8 @@ def test_stopping_harness_run_mid_build_writes_a_report_that_says_it_is_partial(
     mark, out = uuid.uuid4().hex, tmp_path / "out"
     harness = _start("run", suite, out, mark)
     _until(lambda: _mid_build(out, mark), within=60)
+    before = _ours(mark)
+    assert len(before) >= 5, before  # the harness, its watchdog, workers, commands, runaways
     harness.send_signal(sig)
     stdout, stderr = harness.communicate(timeout=60)
     assert harness.returncode == code, stderr
@@ -117,6 +123,35 @@ def test_stopping_harness_run_mid_build_writes_a_report_that_says_it_is_partial(
     assert markdown.startswith(f"> **Partial run.** Stopped by {name} during the build")
     assert json.loads(stdout) == report  # --format json still prints it
     assert b"partial report" in stderr
+    _until(lambda: not _ours(mark), within=10)  # every process counted above is gone
+
+
+RUNAWAY = """
+import subprocess, sys, time
+from harness._common import supervise
+supervise.start()
+runaway = subprocess.Popen(["sleep", "300"], start_new_session=True)
+open(sys.argv[1], "w").write(str(runaway.pid))
+time.sleep(300)
+"""
+
+
+def test_a_runaway_in_a_session_of_its_own_dies_when_the_process_that_started_the_watchdog_is_sigkilled(
+        tmp_path: Path) -> None:
+    """The watchdog's part of a SIGKILLed run, without the run: a ``sleep`` in a session of its
+    own, out of reach of process groups and death signals, is found by the token it inherited."""
+    pidfile, mark = tmp_path / "runaway", uuid.uuid4().hex
+    env = {**os.environ, MARK: mark}
+    env.pop("HARNESS_SUPERVISOR_TOKEN", None)  # its own watchdog, not this process's
+    parent = subprocess.Popen([sys.executable, "-c", RUNAWAY, str(pidfile)], env=env)
+    try:
+        _until(lambda: pidfile.exists() and bool(pidfile.read_text()), within=60)
+        runaway = int(pidfile.read_text())
+        assert os.getsid(runaway) not in (os.getsid(parent.pid), os.getpgid(parent.pid))
+        assert len(_ours(mark)) == 3, _ours(mark)  # the parent, its watchdog, the runaway
+    finally:
+        parent.kill()
+        parent.wait()
     _until(lambda: not _ours(mark), within=10)
 
 
