@@ -98,8 +98,11 @@ def test_stopping_harness_run_mid_build_leaves_no_process_behind(suite: Path, tm
         assert harness.returncode == ExitCode.TERMINATED
 
 
+# Ctrl-C: about 1.5 CPU s; the README's tier has the same partial report from a Ctrl-C heard by
+# a harness in this process (test_ctrl_c_mid_build_in_this_process_...) beside SIGTERM's here.
 @pytest.mark.parametrize(("sig", "code"),
-                         [(signal.SIGTERM, ExitCode.TERMINATED), (signal.SIGINT, ExitCode.INTERRUPTED)],
+                         [(signal.SIGTERM, ExitCode.TERMINATED),
+                          pytest.param(signal.SIGINT, ExitCode.INTERRUPTED, marks=pytest.mark.expensive)],
                          ids=["SIGTERM", "Ctrl-C"])
 def test_stopping_harness_run_mid_build_writes_a_report_that_says_it_is_partial(
         suite: Path, tmp_path: Path, sig: int, code: int) -> None:
@@ -168,3 +171,56 @@ def test_stopping_harness_mutate_leaves_no_process_behind(suite: Path, tmp_path:
     print(f"{signal.Signals(sig).name}: {len(before)} processes, all gone {gone_in:.2f} s after the harness ended")
     if sig == signal.SIGTERM:
         assert harness.returncode == ExitCode.TERMINATED
+
+
+INTERRUPTING = """
+import glob, os, signal, time
+
+
+def body(inp, lane):
+    if inp.get("behaviour") == "ctrl-c":  # once two rows are written, as a user's Ctrl-C
+        rows = os.path.join(os.environ["STOP_OUT"], "*", "differential.jsonl")
+        until = time.monotonic() + 60
+        while time.monotonic() < until and not any(len(open(p).readlines()) >= 2 for p in glob.glob(rows)):
+            time.sleep(0.02)
+        os.kill(os.getppid(), signal.SIGINT)  # the harness: this worker was forked from it
+        time.sleep(60)
+    return {"tools": inp["tools"]}
+"""
+
+
+def test_ctrl_c_mid_build_in_this_process_writes_a_report_that_says_it_is_partial(tmp_path: Path) -> None:
+    """The Ctrl-C case above without an interpreter of its own: a harness run in this process
+    hears SIGINT from a pipeline (in a build worker forked from it) once two units are written."""
+    from tests.e2e.inproc import harness_main
+
+    suite, out = tmp_path / "interrupted", tmp_path / "out"
+    suite.mkdir()
+    (suite / "suite.yaml").write_text("version: 1\nname: interrupted\ntimeout_s: 120\nrules: none\n"
+                                      "subjects: {plain: {old: 'pipes:body', new: 'pipes:body', wires: [w],"
+                                      " input_keys: [behaviour]}}\n")
+    (suite / "lanes.yaml").write_text("version: 1\nlanes: [{id: one, wire: w, provider: p}]\n")
+    (suite / "pipes.py").write_text(INTERRUPTING)
+    cases = [f"  - {{id: c{i}, tools: [{{name: t{i}}}]{', input: {behaviour: ctrl-c}' if i == 2 else ''}}}"
+             for i in range(5)]
+    (suite / "plain.cases.yaml").write_text("version: 1\nsubject: plain\ncases:\n" + "\n".join(cases) + "\n")
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # a fresh interpreter's own
+    try:
+        got = harness_main("run", str(suite), "--workers", "1", "--no-pins", "--format", "json", "--out", str(out),
+                           cwd=tmp_path, env={"STOP_OUT": str(out)})
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C went through the harness")
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert got.returncode == ExitCode.INTERRUPTED, got.stderr
+    report = json.loads((out / "latest" / "report.json").read_text())
+    validate_report(report)
+    partial = report["partial"]
+    assert partial["stage"] == "build" and partial["signal"] == "SIGINT"
+    assert 2 <= partial["units_done"] < partial["units_planned"] == 5
+    assert len(report["differential"]) == partial["units_done"]  # what finished is in it, nothing else
+    assert report["exit"]["code"] == ExitCode.INTERRUPTED and "partial" in report["exit"]["reason"]
+    markdown = (out / "latest" / "report.md").read_text()
+    assert markdown.startswith("> **Partial run.** Stopped by SIGINT during the build")
+    assert json.loads(got.stdout) == report  # --format json still prints it
+    assert "partial report" in got.stderr
