@@ -36,7 +36,7 @@ def toy(tmp_path: Path, scenarios: Path) -> Path:
 
 def test_a_run_writes_valid_reports_records_every_misbehaviour_and_exits_1(toy: Path, tmp_path: Path) -> None:
     # --timeout: the hanging pipeline spins, burning CPU until its deadline (the suite's 1 s)
-    got = harness_main("run", str(toy), "--timeout", "0.5", "--out", str(tmp_path / "out"), "--format", "json",
+    got = harness_main("run", str(toy), "--timeout", "0.25", "--out", str(tmp_path / "out"), "--format", "json",
                        cwd=tmp_path)
     assert got.returncode == 1, got.stderr
     report = json.loads(got.stdout)
