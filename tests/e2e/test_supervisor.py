@@ -23,6 +23,7 @@ import pytest
 
 from harness._exitcodes import ExitCode
 from harness._report.validate import validate_report
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -181,19 +182,22 @@ def body(inp, lane):
     if inp.get("behaviour") == "ctrl-c":  # once two rows are written, as a user's Ctrl-C
         rows = os.path.join(os.environ["STOP_OUT"], "*", "differential.jsonl")
         until = time.monotonic() + 60
-        while time.monotonic() < until and not any(len(open(p).readlines()) >= 2 for p in glob.glob(rows)):
+        while time.monotonic() < until and not any(_lines(p) >= 2 for p in glob.glob(rows)):
             time.sleep(0.02)
         os.kill(os.getppid(), signal.SIGINT)  # the harness: this worker was forked from it
         time.sleep(60)
     return {"tools": inp["tools"]}
+
+
+def _lines(path):
+    with open(path) as f:
+        return len(f.readlines())
 """
 
 
 def test_ctrl_c_mid_build_in_this_process_writes_a_report_that_says_it_is_partial(tmp_path: Path) -> None:
     """The Ctrl-C case above without an interpreter of its own: a harness run in this process
     hears SIGINT from a pipeline (in a build worker forked from it) once two units are written."""
-    from tests.e2e.inproc import harness_main
-
     suite, out = tmp_path / "interrupted", tmp_path / "out"
     suite.mkdir()
     (suite / "suite.yaml").write_text("version: 1\nname: interrupted\ntimeout_s: 120\nrules: none\n"
