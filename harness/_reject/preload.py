@@ -140,9 +140,12 @@ def _catalog_errors(catalog: Catalog) -> list[InputError]:
                          _EXPECTED.get(p.kind, f"evidence `harness cassettes check` accepts ({p.kind})"), p.detail)
               for p in check_catalog(catalog, secrets).problems if p.kind != "unknown-rule"]
     _checked[key] = (catalog, errors)
+    while len(_checked) > _CHECKED_KEEP:  # a long-lived process loading catalog after catalog
+        del _checked[next(iter(_checked))]
     return list(errors)
 
 
+_CHECKED_KEEP = 8
 _checked: dict[tuple[Any, ...], tuple[Catalog, list[InputError]]] = {}
 
 
