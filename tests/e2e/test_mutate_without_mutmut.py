@@ -17,7 +17,7 @@ import pytest
 from harness._exitcodes import ExitCode
 from tests.e2e.inproc import harness_main
 
-# a fresh interpreter per test, where mutmut cannot be imported: tests/README.md puts those here
+# whole commands, and (expensive) a fresh interpreter per test where mutmut cannot be imported
 pytestmark = pytest.mark.slow
 
 SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "mutate" / "cased"
