@@ -78,10 +78,13 @@ def plugin_pins_here(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.syspath_prepend(suite.root)
     monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
     monkeypatch.chdir(node_root(suite))
+    # anyio's and platformdirs' plugins left out, as this repository's pyproject does: a session
+    # in this process would import them again (pytester puts sys.modules back after each)
     got = pytester.runpytest_inprocess(
-        suite.root, "-p", "harness.pins.plugin", "-p", "no:cacheprovider", "-o", "addopts=", "-q", "--tb=no",
-        "--no-header", f"--rootdir={node_root(suite)}", "--harness-isolate", f"--harness-against={against}",
-        f"--harness-results={results}", "--harness-rejections=off", f"--harness-observations={store}")
+        suite.root, "-p", "harness.pins.plugin", "-p", "no:cacheprovider", "-p", "no:anyio", "-p", "no:platformdirs",
+        "-o", "addopts=", "-q", "--tb=no", "--no-header", f"--rootdir={node_root(suite)}", "--harness-isolate",
+        f"--harness-against={against}", f"--harness-results={results}", "--harness-rejections=off",
+        f"--harness-observations={store}")
     return plugin_report(results, int(got.ret), "\n".join(got.outlines[-40:] + got.errlines[-40:]))
 
 
