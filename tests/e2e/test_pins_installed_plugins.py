@@ -69,6 +69,16 @@ def outcomes(suite: Path, out: Path, **env: str) -> dict[str, str]:
     return read_outcomes(out)
 
 
+# the one case the observe pin reads, on both lanes: the plugins are the subject, not the build
+ONE_CASE = """version: 1
+subject: paced
+cases:
+  - id: c0
+    tools: [{name: t0}]
+    expect: {'*': {diverges: {why: the new side names its lane, paths: [lane]}}}
+"""
+
+
 def read_outcomes(out: Path) -> dict[str, str]:
     """The Python pins' outcomes in a run's report, by test name."""
     report = json.loads((out / "latest" / "report.json").read_text())
@@ -84,6 +94,7 @@ def inproc_outcomes(suite: Path, out: Path, **env: str) -> dict[str, str]:
 def test_installed_plugins_load_in_the_pins_pytest_unless_it_is_told_not_to_and_hypothesis_stays_out(
         scenarios: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     suite = shutil.copytree(scenarios / "suites" / "streamed_pins", tmp_path / "streamed_pins")
+    (suite / "paced.cases.yaml").write_text(ONE_CASE)
     (suite / "test_plugin_pin.py").write_text(PIN)
     site = installed_plugin(installed_plugin(tmp_path / "site"), "witness", WITNESS)
     monkeypatch.syspath_prepend(str(site))  # installed: its dist-info on the path the fork searches
