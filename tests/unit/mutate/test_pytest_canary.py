@@ -85,43 +85,41 @@ def test_xfails():
 """
 
 class _Probe:
-    """Runs the session's items through the engine's private runner instead of pytest's loop,
-    then one failing item's report through the one-line failure the engine installs (undone
-    before the session ends: this process's own reports keep their tracebacks)."""
+    """Runs the session's items through ``run_item`` (instead of pytest's loop), then renders a
+    real failing item's report the way the engine has it render (``_cheap_failures``)."""
 
     def __init__(self) -> None:
         self.seen: dict[str, Any] = {}
 
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
-        from _pytest import nodes
-
         from harness._mutate.engine import _cheap_failures
         from harness._mutate.pinrun import run_item
 
         items = session.items
         for i, item in enumerate(items):
             self.seen[item.name] = run_item(item, items[i + 1] if i + 1 < len(items) else None)
-        original = nodes.Node._repr_failure_py
+        _cheap_failures()
+        failing = next(it for it in items if it.name == "test_fails")
         try:
-            _cheap_failures()
-            failing = next(it for it in items if it.name == "test_fails")
-            try:
-                failing.runtest()
-            except AssertionError:
-                self.seen["repr"] = str(failing.repr_failure(pytest.ExceptionInfo.from_current()))
-        finally:
-            nodes.Node._repr_failure_py = original  # type: ignore[method-assign]
+            failing.runtest()
+        except AssertionError:
+            self.seen["repr"] = str(failing.repr_failure(pytest.ExceptionInfo.from_current()))
         return True
 
 
-def test_run_item_reads_pass_fail_skip_and_xfail_through_the_private_runner(pytester: pytest.Pytester) -> None:
-    """The whole private chain, on a real pytest session (in this process: pytester's inline run,
-    as the engine runs pytest.main in its own)."""
+def test_run_item_reads_pass_fail_skip_and_xfail_through_the_private_runner(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole private chain, on a real pytest session (pytester, in this process)."""
+    from _pytest import nodes
+
+    # _cheap_failures replaces it for the rest of the process, as in the engine's child: put it back after
+    monkeypatch.setattr(nodes.Node, "_repr_failure_py", nodes.Node._repr_failure_py)
     pytester.makepyfile(test_items=textwrap.dedent(_ITEMS))
     probe = _Probe()
-    pytester.inline_run("-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:hypothesispytest",
-                        "-o", "addopts=", "--assert=plain", plugins=[probe])
+    pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:hypothesispytest",
+                                 "-o", "addopts=",
+                                 "--assert=plain", plugins=[probe])
     seen = probe.seen
-    assert {k: seen[k] for k in ("test_passes", "test_fails", "test_skips", "test_xfails")} == {
+    assert {k: seen.get(k) for k in ("test_passes", "test_fails", "test_skips", "test_xfails")} == {
         "test_passes": "passed", "test_fails": "failed", "test_skips": "skipped", "test_xfails": "skipped"}
     assert seen["repr"].startswith("AssertionError") and "\n" not in seen["repr"].strip()
