@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
+from harness._cli.main import main
 from harness._model import PipelineSpec
 from harness._pipeline.command import ADAPTER, CommandPipeline
 from harness._pipeline.protocol import schema_errors
@@ -40,6 +42,12 @@ def _node() -> list[str]:
     return ["node", str(REPO / "examples" / "node" / "pipes.js")]
 
 
+@pytest.fixture(scope="module")
+def node_checked() -> subprocess.CompletedProcess[str]:
+    """protocol-check on the Node example, once for the tests that read its checklist."""
+    return protocol_check(*_node())
+
+
 def _python(scenarios: Path) -> list[str]:
     return [sys.executable, str(ADAPTER), "--call", "plain_pipes:old", "--name", "old"]
 
@@ -47,10 +55,11 @@ def _python(scenarios: Path) -> list[str]:
 @pytest.mark.parametrize("adapter", ["python", "node", pytest.param("rust", marks=pytest.mark.heavy)])
 def test_protocol_check_passes_every_check_on_each_shipped_adapter(
         adapter: str, scenarios: Path, request: pytest.FixtureRequest) -> None:
-    cwd = scenarios / "suites" / "command_pipes"
-    cmd = {"python": lambda: _python(scenarios), "node": _node,
-           "rust": lambda: [str(request.getfixturevalue("rust_binary"))]}[adapter]()
-    got = protocol_check(*cmd, cwd=cwd)
+    if adapter == "node":
+        got = request.getfixturevalue("node_checked")
+    else:
+        cmd = _python(scenarios) if adapter == "python" else [str(request.getfixturevalue("rust_binary"))]
+        got = protocol_check(*cmd, cwd=scenarios / "suites" / "command_pipes")
     assert got.returncode == 0, got.stdout + got.stderr
     assert "FAIL" not in got.stdout and "warn" not in got.stdout
     last = got.stdout.rstrip().splitlines()[-1]
@@ -173,22 +182,30 @@ def test_the_real_traffic_with_each_adapter_conforms_to_the_message_schemas(
     assert os.path.getsize(tmp_path / "traffic.jsonl") > 0
 
 
-def test_a_run_names_each_pipeline_that_printed_stray_lines_and_how_many(scenarios: Path, tmp_path: Path) -> None:
-    import shutil
-
+def test_a_run_names_each_pipeline_that_printed_stray_lines_and_how_many(
+        scenarios: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     suite = tmp_path / "command_pipes"
     shutil.copytree(scenarios / "suites" / "command_pipes", suite)
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--case", "stray-print", "--workers", "1",
-                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300, check=False)
-    assert got.returncode == 0, got.stdout + got.stderr
+    # in this process, its output read at the descriptors: a pipeline is closed, and says so on
+    # stderr, in the forked worker, whose writes a stream swapped in this process would not see
+    argv, code = sys.argv, None
+    sys.argv = ["harness", "run", str(suite), "--case", "stray-print", "--workers", "1", "--out", str(tmp_path / "out")]
+    try:
+        main()
+    except SystemExit as exc:
+        code = exc.code
+    finally:
+        sys.argv = argv
+    got = capfd.readouterr()
+    assert code == 0, got.out + got.err
     # served.py prints a banner at start (both sides) and a progress line in the stray-print call (new)
-    assert "command python3 served.py [new] printed 2 stray line(s) on stdout" in got.stderr
-    assert "command python3 served.py [old] printed 1 stray line(s) on stdout" in got.stderr
+    assert "command python3 served.py [new] printed 2 stray line(s) on stdout" in got.err
+    assert "command python3 served.py [old] printed 1 stray line(s) on stdout" in got.err
 
 
-def test_the_checklist_docs_protocol_md_shows_is_what_the_node_example_prints() -> None:
-    cmd = _node()
-    got = protocol_check(*cmd)
+def test_the_checklist_docs_protocol_md_shows_is_what_the_node_example_prints(
+        node_checked: subprocess.CompletedProcess[str]) -> None:
+    got = node_checked
     text = (REPO / "docs" / "protocol.md").read_text()
     shown = text.split("protocol-check: node examples/node/pipes.js\n", 1)[1].split("```", 1)[0].splitlines()
     printed = got.stdout.splitlines()[1:]
