@@ -37,3 +37,11 @@ def harness_main(*args: str, cwd: Path | None = None,
             os.chdir(before)
         stdout, stderr = (stream.getvalue().decode("utf-8", "replace") for stream in (out, err))
     return subprocess.CompletedProcess(["harness", *args], code, stdout, stderr)
+
+
+def this_python_first_on_path() -> dict[str, str]:
+    """``PATH`` with this interpreter's folder first, for ``harness_main(env=...)``: ``python3`` in
+    a suite's command is then the tests' own interpreter (a venv holds ``python3`` beside
+    ``python``) rather than whatever PATH finds first, such as a version manager's shim (pyenv's
+    is a bash script: about 0.1 CPU seconds more a start)."""
+    return {"PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}

@@ -21,13 +21,15 @@ from harness._model import PipelineSpec
 from harness._pipeline.command import ADAPTER, CommandPipeline
 from harness._pipeline.protocol import schema_errors
 from tests.e2e.examples_tree import REPO, built_rust_example, node_missing
-from tests.e2e.inproc import harness_main
+from tests.e2e.inproc import harness_main, this_python_first_on_path
 
 pytestmark = pytest.mark.slow
 
 
 def protocol_check(*cmd: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    return harness_main("protocol-check", "--timeout", "3", "--start-timeout", "3", "--", *cmd, cwd=cwd)
+    """The check in this process; ``python3`` in ``cmd`` is this interpreter."""
+    return harness_main("protocol-check", "--timeout", "3", "--start-timeout", "3", "--", *cmd, cwd=cwd,
+                        env=this_python_first_on_path())
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +79,13 @@ def test_protocol_check_passes_the_python_example_command_exactly_as_its_suite_d
     assert "hello: the first message: python-example 1.0.0" in got.stdout  # its own serve() call, not the CLI
 
 
+def faulty(scenarios: Path) -> list[str]:
+    """The command of tests/scenarios/protocol_programs/faulty.py, less its MODE. It imports only
+    the standard library: ``-S`` spares each of its starts (two a check) the test environment's
+    site-packages and their .pth files, a third of an interpreter's start."""
+    return [sys.executable, "-S", str(scenarios / "protocol_programs" / "faulty.py")]
+
+
 # mode of tests/scenarios/protocol_programs/faulty.py -> the checklist line that must fail
 BROKEN = {
     "no-hello": "FAIL  hello: the first message: no hello within 3 s; killed",
@@ -94,7 +103,7 @@ BROKEN = {
 
 @pytest.mark.parametrize("mode", sorted(BROKEN))
 def test_protocol_check_fails_a_broken_program_on_the_rule_it_breaks(mode: str, scenarios: Path) -> None:
-    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), mode)
+    got = protocol_check(*faulty(scenarios), mode)
     assert got.returncode == 1, got.stdout + got.stderr
     assert BROKEN[mode] in got.stdout, got.stdout
     assert got.stdout.rstrip().splitlines()[-1].endswith("failed")
@@ -102,8 +111,8 @@ def test_protocol_check_fails_a_broken_program_on_the_rule_it_breaks(mode: str, 
 
 def test_protocol_check_redacts_the_programs_hello_answers_and_stderr_it_quotes(scenarios: Path) -> None:
     password = "db-pass-value-never-shown"
-    got = harness_main("protocol-check", "--timeout", "3", "--start-timeout", "3", "--", sys.executable,
-                       str(scenarios / "protocol_programs" / "faulty.py"), "leaks-keys", env={"DB_PASS": password})
+    got = harness_main("protocol-check", "--timeout", "3", "--start-timeout", "3", "--", *faulty(scenarios),
+                       "leaks-keys", env={"DB_PASS": password})
     assert got.returncode == 1, got.stdout + got.stderr
     assert "sk-proj-A1b2" not in got.stdout + got.stderr and password not in got.stdout + got.stderr
     assert "hello: the first message: faulty-leaks-keys [REDACTED:openai-style-key] " \
@@ -115,7 +124,7 @@ def test_protocol_check_redacts_the_programs_hello_answers_and_stderr_it_quotes(
 
 
 def test_protocol_check_finds_the_input_size_a_program_refuses_and_quotes_its_answer(scenarios: Path) -> None:
-    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), "small-inputs")
+    got = protocol_check(*faulty(scenarios), "small-inputs")
     assert got.returncode == 1, got.stdout + got.stderr
     line = next(line for line in got.stdout.splitlines() if "large inputs" in line)
     assert line.startswith("  FAIL  large inputs (64 KiB to 4 MiB) are read whole and answered like the first call: "
@@ -126,14 +135,14 @@ def test_protocol_check_finds_the_input_size_a_program_refuses_and_quotes_its_an
 
 
 def test_protocol_check_refuses_a_nan_output_as_a_run_does(scenarios: Path) -> None:
-    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), "nan-output")
+    got = protocol_check(*faulty(scenarios), "nan-output")
     assert got.returncode == 1, got.stdout
     assert "FAIL  call 'new' (id 7) is answered with its id: expected an output the harness can keep as JSON, " \
            "found one it refuses (Out of range float values are not JSON compliant); it said: " in got.stdout
 
 
 def test_protocol_check_warns_about_stray_lines_without_failing(scenarios: Path) -> None:
-    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), "banner")
+    got = protocol_check(*faulty(scenarios), "banner")
     assert got.returncode == 0, got.stdout
     assert "warn  no stray lines on stdout: 7 line(s) that are not messages" in got.stdout  # a banner per call
 
@@ -183,7 +192,8 @@ def test_the_real_traffic_with_each_adapter_conforms_to_the_message_schemas(
 
 
 def test_a_run_names_each_pipeline_that_printed_stray_lines_and_how_many(
-        scenarios: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+        scenarios: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", this_python_first_on_path()["PATH"])  # python3 in its commands: this interpreter
     suite = tmp_path / "command_pipes"
     shutil.copytree(scenarios / "suites" / "command_pipes", suite)
     # in this process, its output read at the descriptors: a pipeline is closed, and says so on
@@ -215,7 +225,7 @@ def test_the_checklist_docs_protocol_md_shows_is_what_the_node_example_prints(
 
 def test_a_program_that_dies_after_its_hello_is_said_to_have_ended_not_to_have_closed_its_input(
         scenarios: Path) -> None:
-    got = protocol_check(sys.executable, str(scenarios / "protocol_programs" / "faulty.py"), "dies-after-hello")
+    got = protocol_check(*faulty(scenarios), "dies-after-hello")
     assert got.returncode == 1, got.stdout + got.stderr
     failing = next(line for line in got.stdout.splitlines() if "FAIL  call 'new' (id 7)" in line)
     assert "exit code 3" in failing and "closed its standard input" not in failing, failing
