@@ -39,9 +39,14 @@ def harness_main(*args: str, cwd: Path | None = None,
     return subprocess.CompletedProcess(["harness", *args], code, stdout, stderr)
 
 
-def this_python_first_on_path() -> dict[str, str]:
-    """``PATH`` with this interpreter's folder first, for ``harness_main(env=...)``: ``python3`` in
-    a suite's command is then the tests' own interpreter (a venv holds ``python3`` beside
-    ``python``) rather than whatever PATH finds first, such as a version manager's shim (pyenv's
-    is a bash script: about 0.1 CPU seconds more a start)."""
-    return {"PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
+
+def python3_first_on_path(folder: Path) -> dict[str, str]:
+    """``PATH`` for ``harness_main(env=...)`` with ``folder`` first, holding only ``python3``: the
+    interpreter this one's venv was made from, as PATH finds it with the venv not activated,
+    without a version manager's shim in between (pyenv's is a bash script: about 0.1 CPU seconds
+    more a start, and a run starts ``python3`` once a side)."""
+    base = Path(sys.base_prefix) / "bin" / "python3"
+    folder.mkdir(parents=True, exist_ok=True)
+    if not (folder / "python3").exists():
+        (folder / "python3").symlink_to(base if base.is_file() else Path(sys.executable))
+    return {"PATH": os.pathsep.join([str(folder), os.environ.get("PATH", "")])}

@@ -20,7 +20,7 @@ import yaml
 
 from harness._report.validate import validate_report
 from tests.e2e.examples_tree import cargo_missing, mirror, node_missing
-from tests.e2e.inproc import harness_main, this_python_first_on_path
+from tests.e2e.inproc import harness_main, python3_first_on_path
 
 pytestmark = pytest.mark.slow
 
@@ -42,9 +42,9 @@ EXPECTED: dict[str, tuple[tuple[int, int, int], dict[str, int], int]] = {
 def run_report(suite: Path, out: Path, *extra: str) -> tuple[int, dict[str, Any]]:
     """``harness run`` on ``suite`` in this process (its pipelines are programs of their own
     either way), with one worker: the example's verdicts do not depend on how many there are;
-    ``python3`` in its commands is this interpreter."""
+    ``python3`` in its commands found without a shim."""
     got = harness_main("run", str(suite), "--format", "json", "--out", str(out), "--workers", "1", *extra,
-                       cwd=suite, env={"NO_COLOR": "1", **this_python_first_on_path()})
+                       cwd=suite, env={"NO_COLOR": "1", **python3_first_on_path(out.parent / "bin")})
     assert got.returncode in (0, 1), got.stderr
     report: dict[str, Any] = json.loads(got.stdout)
     validate_report(report)

@@ -21,15 +21,14 @@ from harness._model import PipelineSpec
 from harness._pipeline.command import ADAPTER, CommandPipeline
 from harness._pipeline.protocol import schema_errors
 from tests.e2e.examples_tree import REPO, built_rust_example, node_missing
-from tests.e2e.inproc import harness_main, this_python_first_on_path
+from tests.e2e.inproc import harness_main, python3_first_on_path
 
 pytestmark = pytest.mark.slow
 
 
-def protocol_check(*cmd: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    """The check in this process; ``python3`` in ``cmd`` is this interpreter."""
-    return harness_main("protocol-check", "--timeout", "3", "--start-timeout", "3", "--", *cmd, cwd=cwd,
-                        env=this_python_first_on_path())
+def protocol_check(*cmd: str, cwd: Path = REPO,
+                   env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return harness_main("protocol-check", "--timeout", "3", "--start-timeout", "3", "--", *cmd, cwd=cwd, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -69,10 +68,10 @@ def test_protocol_check_passes_every_check_on_each_shipped_adapter(
     assert "end of input (stdin closed, no shutdown)" in got.stdout
 
 
-def test_protocol_check_passes_the_python_example_command_exactly_as_its_suite_declares_it() -> None:
+def test_protocol_check_passes_the_python_example_command_exactly_as_its_suite_declares_it(tmp_path: Path) -> None:
     suite = REPO / "examples" / "python"
     side = yaml.safe_load((suite / "suite.yaml").read_text())["subjects"]["messages_py"]["new"]
-    got = protocol_check(*side["command"], cwd=suite)
+    got = protocol_check(*side["command"], cwd=suite, env=python3_first_on_path(tmp_path / "bin"))
     assert got.returncode == 0, got.stdout + got.stderr
     assert "FAIL" not in got.stdout and "warn" not in got.stdout
     assert re.fullmatch(r"(\d+) of \1 checks passed", got.stdout.rstrip().splitlines()[-1]), got.stdout
@@ -195,7 +194,7 @@ def test_the_real_traffic_with_each_adapter_conforms_to_the_message_schemas(
 
 def test_a_run_names_each_pipeline_that_printed_stray_lines_and_how_many(
         scenarios: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PATH", this_python_first_on_path()["PATH"])  # python3 in its commands: this interpreter
+    monkeypatch.setenv("PATH", python3_first_on_path(tmp_path / "bin")["PATH"])  # its commands' python3
     suite = tmp_path / "command_pipes"
     shutil.copytree(scenarios / "suites" / "command_pipes", suite)
     # in this process, its output read at the descriptors: a pipeline is closed, and says so on
