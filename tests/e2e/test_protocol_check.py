@@ -170,14 +170,16 @@ def _tapped_traffic(cmd: list[str], tmp_path: Path, scenarios: Path, cwd: Path, 
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
-@pytest.mark.parametrize("adapter", ["python", "node", pytest.param("rust", marks=pytest.mark.heavy)])
+# node: one pipeline, as for python (the other's traffic is the same adapter's); both: expensive
+@pytest.mark.parametrize("adapter", ["python", "node", pytest.param("node-both", marks=pytest.mark.expensive),
+                                     pytest.param("rust", marks=pytest.mark.heavy)])
 def test_the_real_traffic_with_each_adapter_conforms_to_the_message_schemas(
         adapter: str, tmp_path: Path, scenarios: Path, request: pytest.FixtureRequest) -> None:
     if adapter == "python":
         cmd, cwd, names = [sys.executable, str(ADAPTER), "--call", "plain_pipes:old", "--name", "old"], \
             scenarios / "suites" / "command_pipes", ["old"]
-    elif adapter == "node":  # one pipeline, as for python: the other's traffic is the same adapter's
-        cmd, cwd, names = _node(), REPO, ["old"]
+    elif adapter.startswith("node"):
+        cmd, cwd, names = _node(), REPO, ["old", "new"] if adapter == "node-both" else ["old"]
     else:
         cmd, cwd, names = [str(request.getfixturevalue("rust_binary"))], REPO, ["old", "new"]
     traffic = _tapped_traffic(cmd, tmp_path, scenarios, cwd, names)
