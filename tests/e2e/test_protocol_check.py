@@ -17,8 +17,19 @@ import pytest
 import yaml
 
 from harness._cli.main import main
+from harness._cli.protocol_check import _MARK
 from harness._model import PipelineSpec
 from harness._pipeline.command import ADAPTER, CommandPipeline
+from harness._pipeline.conformance import (
+    PROBE_INPUT,
+    PROBE_LANE,
+    Check,
+    _calls,
+    _end_of_input,
+    _hello,
+    _Program,
+    _shutdown,
+)
 from harness._pipeline.protocol import schema_errors
 from tests.e2e.examples_tree import REPO, built_rust_example, node_missing
 from tests.e2e.inproc import harness_main, python3_first_on_path
@@ -100,12 +111,44 @@ BROKEN = {
 }
 
 
-@pytest.mark.parametrize("mode", sorted(BROKEN))
+# the modes whose program keeps serving through the large inputs (a quarter of a CPU second a
+# check): the whole command in the expensive tier, their rule's step alone below
+REACHED_ALONE = ("hangs-at-eof", "ignores-shutdown", "old-protocol", "result-for-unknown")
+
+
+@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.expensive) if m in REACHED_ALONE else m
+                                  for m in sorted(BROKEN)])
 def test_protocol_check_fails_a_broken_program_on_the_rule_it_breaks(mode: str, scenarios: Path) -> None:
     got = protocol_check(*faulty(scenarios), mode)
     assert got.returncode == 1, got.stdout + got.stderr
     assert BROKEN[mode] in got.stdout, got.stdout
     assert got.stdout.rstrip().splitlines()[-1].endswith("failed")
+
+
+def _step_alone(mode: str, scenarios: Path) -> list[Check]:
+    """The checks of the one step of the checklist ``mode`` breaks, run on faulty.py as
+    ``check_program`` runs them (after the hello where the step needs one), without the steps
+    between: the calls to each pipeline and their large inputs."""
+    argv = [*faulty(scenarios), mode]
+    if mode == "hangs-at-eof":  # a start of its own, as check_program's last step
+        return [_end_of_input(argv, None, 3)]
+    program = _Program(argv, None)
+    try:
+        checks, _ = _hello(program, 3)
+        if mode == "ignores-shutdown":
+            return [_shutdown(program)]
+        if mode == "result-for-unknown":  # no pipeline named: the unknown call and the malformed line
+            return _calls(program, [], PROBE_INPUT, PROBE_LANE, 3)
+        return checks
+    finally:
+        program.kill()
+
+
+@pytest.mark.parametrize("mode", REACHED_ALONE)
+def test_the_step_a_broken_program_breaks_fails_with_its_checklist_line(mode: str, scenarios: Path) -> None:
+    checks = _step_alone(mode, scenarios)
+    lines = [f"{_MARK[c.status]}  {c.name}" + (f": {c.detail}" if c.detail else "") for c in checks]
+    assert any(BROKEN[mode] in line for line in lines), lines
 
 
 def test_protocol_check_redacts_the_programs_hello_answers_and_stderr_it_quotes(scenarios: Path) -> None:
