@@ -21,13 +21,16 @@ import time
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import ssl
+
     import httpx
 
-__all__ = ["MAX_ANSWER_BYTES", "WBITS", "AnswerRefused", "bounded_transport", "deadline"]
+__all__ = ["MAX_ANSWER_BYTES", "WBITS", "AnswerRefused", "bounded_transport", "deadline", "tls_context"]
 
 MAX_ANSWER_BYTES = 4 * 1024 * 1024  # a provider's error answer is a few KB; a completion well under this
 
@@ -139,10 +142,20 @@ def _content_encoding(headers: Any) -> str:
     return encoding
 
 
+@cache
+def tls_context() -> ssl.SSLContext:
+    """httpx's own default TLS context (certifi's roots; SSL_CERT_FILE and SSL_CERT_DIR as they
+    are at the first call), built once per process: each build loads the CA bundle, about 25 ms
+    of CPU, and ``rejection_replay`` (harness._reject.replay) makes a client per body."""
+    import httpx
+
+    return httpx.create_ssl_context()
+
+
 def bounded_transport(max_bytes: int, seconds: float) -> httpx.HTTPTransport:
     """An HTTP transport whose answers stop at ``max_bytes`` (sent and decoded) and ``seconds``."""
     import httpx  # here: a run that probes nothing (it reads WBITS) never imports httpx (0.1 CPU s)
 
-    transport = httpx.HTTPTransport()
+    transport = httpx.HTTPTransport(verify=tls_context())
     transport._pool = _BoundedPool(transport._pool, max_bytes, seconds)  # type: ignore[assignment]
     return transport

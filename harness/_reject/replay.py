@@ -24,6 +24,7 @@ from vcr.request import Request
 from harness._common.canonical import canonical_bytes
 from harness._errors import ConfigError
 from harness._model import Lane
+from harness._reject.bounded import tls_context
 from harness._reject.cassettes import Catalog, read_cassette
 from harness._reject.match import signature
 from harness._reject.rules import Rule
@@ -160,7 +161,7 @@ def _played(recorder: vcr.VCR, lane: Lane, target: str, body: Any) -> httpx.Resp
     """The recorded answer vcrpy plays back for ``body``; None when no interaction matches it."""
     try:
         with block_network(), recorder.use_cassette(
-                f"replay:{lane.id}", allow_playback_repeats=True), httpx.Client() as client:
+                f"replay:{lane.id}", allow_playback_repeats=True), httpx.Client(verify=tls_context()) as client:
             return client.post(target, content=canonical_bytes(body), headers={"Content-Type": "application/json"})
     except CannotOverwriteExistingCassetteException:
         return None

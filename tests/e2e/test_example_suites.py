@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +20,7 @@ import yaml
 
 from harness._report.validate import validate_report
 from tests.e2e.examples_tree import cargo_missing, mirror, node_missing
+from tests.e2e.inproc import harness_main, python3_first_on_path
 
 pytestmark = pytest.mark.slow
 
@@ -41,13 +39,12 @@ EXPECTED: dict[str, tuple[tuple[int, int, int], dict[str, int], int]] = {
 }
 
 
-def harness(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, timeout=600,
-                          cwd=cwd, check=False, env={**os.environ, "NO_COLOR": "1"})
-
-
 def run_report(suite: Path, out: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    got = harness("run", str(suite), "--format", "json", "--out", str(out), "--workers", "2", *extra, cwd=suite)
+    """``harness run`` on ``suite`` in this process (its pipelines are programs of their own
+    either way), with one worker: the example's verdicts do not depend on how many there are;
+    ``python3`` in its commands found without a shim."""
+    got = harness_main("run", str(suite), "--format", "json", "--out", str(out), "--workers", "1", *extra,
+                       cwd=suite, env={"NO_COLOR": "1", **python3_first_on_path(out.parent / "bin")})
     assert got.returncode in (0, 1), got.stderr
     report: dict[str, Any] = json.loads(got.stdout)
     validate_report(report)
@@ -56,18 +53,14 @@ def run_report(suite: Path, out: Path, *extra: str) -> tuple[int, dict[str, Any]
 
 @pytest.fixture(scope="module")
 def python_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, dict[str, Any]]:
-    """The python example's run, once for this module's tests (about two CPU seconds): in an
-    environment without PYTHONDONTWRITEBYTECODE, which the suite must set for itself."""
+    """The python example's run, once for this module's tests: in an environment without
+    PYTHONDONTWRITEBYTECODE, which the suite must set for itself."""
     tmp = tmp_path_factory.mktemp("python-example")
     suite = mirror(tmp, "python")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--format", "json", "--out",
-                          str(tmp / "out"), "--workers", "2"], capture_output=True, text=True, timeout=600, cwd=suite,
-                         check=False, env={**env, "NO_COLOR": "1"})
-    assert got.returncode in (0, 1), got.stderr
-    report: dict[str, Any] = json.loads(got.stdout)
-    validate_report(report)
-    return suite, got.returncode, report
+    with pytest.MonkeyPatch.context() as env:
+        env.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+        code, report = run_report(suite, tmp / "out")
+    return suite, code, report
 
 
 # building the Rust example (and, below, mutating either example) is the heavy tier: tests/README.md

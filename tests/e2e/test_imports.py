@@ -5,9 +5,14 @@ One fresh interpreter per module cost about 19 CPU seconds (158 modules, each pa
 pydantic, jsonschema, deepdiff and vcr again). Here one fresh interpreter imports the
 third-party packages the harness uses (top-level packages only, as ``import x`` in a harness
 module would), then forks once per harness module: each child starts with no harness module
-loaded, so every harness-to-harness import happens in the order that module alone causes. A
-preloaded top-level package gives a module no name it did not import itself, and holds only
-the submodules the package itself imports, so nothing a module forgot to import is lent to it."""
+loaded but the ``harness`` package itself, so every harness-to-harness import happens in the
+order that module alone causes. A preloaded top-level package gives a module no name it did
+not import itself, and holds only the submodules the package itself imports, so nothing a
+module forgot to import is lent to it. The ``harness`` package is preloaded too (after the
+check that no third-party package imports it): importing any harness module first runs
+``harness/__init__.py`` to its end before anything else of the harness, so every child would
+begin the same way, and each paid for it again (half this test's CPU); a cycle through
+``__init__`` fails the preload, and so the test."""
 
 from __future__ import annotations
 
@@ -63,6 +68,7 @@ for top in json.loads(text) if code == 0 else []:
     except Exception:  # an optional backend a package probes for: the child pays for it instead
         pass
 assert not any(n.split(".")[0] in OWN for n in sys.modules), "a third-party package imported the harness"
+importlib.import_module("harness")  # what importing any harness module first runs first, in full
 failed = []
 for name in sys.argv[1:]:
     code, text = in_child(lambda: importlib.import_module(name) and "")

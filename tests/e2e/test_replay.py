@@ -14,25 +14,33 @@ from tests.e2e.inproc import harness_main
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
+BUNDLED = REPO / "cases"
+# the bundled suite's lanes, rules and cassettes beside one case: what replay reads of a suite,
+# loaded without the bundled suite's 18 case files (a quarter of a CPU second a replay)
+LANES_ONLY = REPO / "tests" / "scenarios" / "suites" / "replay_lanes"
 LANE = "anthropic-first-party"
 ROOT_ONEOF = {"model": "m", "tools": [{"name": "t", "input_schema": {
     "type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}}]}
 
 
-def replay(body: Path, lane: str = LANE, fresh: bool = False) -> subprocess.CompletedProcess[str]:
+def replay(body: Path, lane: str = LANE, fresh: bool = False,
+           suite: Path = LANES_ONLY) -> subprocess.CompletedProcess[str]:
     """The command in this process; ``fresh``: in its own interpreter, where the stack is the
     command's alone (the nesting limits are about that stack)."""
-    args = ("replay", str(body), "--lane", lane, "--suite", str(REPO / "cases"))
+    args = ("replay", str(body), "--lane", lane, "--suite", str(suite))
     if not fresh:
         return harness_main(*args, cwd=REPO)
     return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, timeout=120,
                           cwd=REPO, check=False)
 
 
-def test_a_body_a_rule_covers_replays_the_recorded_400_and_exits_3(tmp_path: Path) -> None:
+# the bundled suite itself too, its case files loaded (expensive: a quarter of a CPU second more)
+@pytest.mark.parametrize("suite", [LANES_ONLY, pytest.param(BUNDLED, marks=pytest.mark.expensive)],
+                         ids=["lanes-only", "bundled"])
+def test_a_body_a_rule_covers_replays_the_recorded_400_and_exits_3(tmp_path: Path, suite: Path) -> None:
     body = tmp_path / "rejected.json"
     body.write_text(json.dumps(ROOT_ONEOF))
-    got = replay(body)
+    got = replay(body, suite=suite)
     assert got.returncode == 3, got.stderr
     assert "anthropic.root-composition" in got.stdout and "replayed 400" in got.stdout
 

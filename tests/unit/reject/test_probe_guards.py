@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from pathlib import Path
 
 import httpx
@@ -9,6 +10,7 @@ import pytest
 
 from harness._errors import ConfigError
 from harness._model import Lane
+from harness._reject.bounded import bounded_transport, tls_context
 from harness._reject.probe import _host_guard, _scrub_response, _url, auth_headers
 
 LANE = Lane(id="l", wire="w", provider="anthropic", base_url="https://api.anthropic.com/v1", fronts=("anthropic",))
@@ -93,3 +95,12 @@ def test_a_server_error_to_an_uncovered_body_could_not_check_it_rather_than_bein
     answer = httpx.Response(502, text="bad gateway", request=httpx.Request("POST", "http://127.0.0.1/v1"))
     # no catalog: a 5xx is never compared with a rule's message
     assert _judge(None, None, answer, "") == ("error", "server error 502")  # type: ignore[arg-type]
+
+
+def test_every_probe_transport_verifies_certificates_with_the_one_context_the_process_builds() -> None:
+    # building a context loads the CA bundle (25 ms a client): one per process, verification on
+    transports = [bounded_transport(1 << 20, 5.0) for _ in range(2)]
+    contexts = {id(t._pool._pool._ssl_context) for t in transports}  # type: ignore[attr-defined]
+    assert contexts == {id(tls_context())}
+    assert tls_context().verify_mode == ssl.CERT_REQUIRED and tls_context().check_hostname
+    assert tls_context().get_ca_certs()
