@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from harness._reject.cassettes import load_catalog
 from harness._reject.compiled import compiled, reach
 from harness._reject.match import checker, fire, fire_all
 from harness._reject.prefilters import LIST, anchor, prefilter
 from harness._reject.rules import Rule
 from harness._reject.walk import subschemas
+from tests.unit.reject.scenario import bundled_catalog
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -26,7 +26,7 @@ def _catalog_bodies() -> tuple[list[Rule], list[Any]]:
 
 @functools.cache
 def _loaded_catalog_bodies() -> tuple[list[Rule], list[Any]]:
-    catalog = load_catalog(REPO / "cases", {"rules": ["rules/*.rules.yaml"], "cassettes": "../cassettes"})
+    catalog = bundled_catalog()
     bodies = [i.body for i in catalog.interactions]
     # and each body with every schema's `type` dropped: the shapes the type-keyed rules skip
     for body in list(bodies):

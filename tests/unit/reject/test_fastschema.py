@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 
 from harness._common.patterns import bounded
-from harness._reject.cassettes import load_catalog
 from harness._reject.fastschema import compile_schema, json_equal, rust_pattern
 from harness._reject.walk import subschemas
+from tests.unit.reject.scenario import bundled_catalog
 
 REPO = Path(__file__).resolve().parents[3]
 EDGES: list[Any] = [None, True, False, 0, 1, 1.0, 1.5, -3, "", "x", "object", [], [1], [None], [True, 1],
@@ -40,7 +40,7 @@ def agreeing_rule_schemas(head: int) -> int:
     schemas and first ``head`` values (one of each); the number of schemas compiled. The first
     400 values of each body (about 1,200 distinct: 2.2 CPU s more than none) are
     tests/e2e/test_rule_crosschecks.py's."""
-    catalog = load_catalog(REPO / "cases", {"rules": ["rules/*.rules.yaml"], "cassettes": "../cassettes"})
+    catalog = bundled_catalog()
     values = list(EDGES)
     for interaction in catalog.interactions:
         values += [node for _, node in subschemas(interaction.body)] + _values(interaction.body)[:head]

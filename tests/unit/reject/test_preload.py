@@ -9,7 +9,7 @@ import pytest
 from harness._errors import InputError, InputErrors
 from harness._load.suite import load_suite
 from harness._reject.preload import preload
-from tests.unit.reject.scenario import RULE, write_suite
+from tests.unit.reject.scenario import RULE, bundled_suite, write_suite
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -75,7 +75,7 @@ def test_every_problem_is_reported_in_one_pass(tmp_path: Path) -> None:
 
 
 def test_the_bundled_suite_preloads_cleanly() -> None:
-    preload(load_suite(REPO / "cases"))
+    preload(bundled_suite())  # its catalog checked and every declaration against it
 
 
 def test_check_lane_stops_on_a_bad_declaration_before_building(tmp_path: Path) -> None:
