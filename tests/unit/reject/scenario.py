@@ -23,8 +23,8 @@ from harness._model import Suite
 from harness._reject.cassettes import Catalog, cassette_text
 from harness._reject.verdicts import cached_catalog
 
-__all__ = ["GOOD_BODY", "LANES", "MESSAGE", "REPO", "RULE", "bundled_catalog", "bundled_suite", "write_scenario",
-           "write_suite"]
+__all__ = ["GOOD_BODY", "LANES", "MESSAGE", "REPO", "RULE", "bundled_catalog", "bundled_suite", "receipt_bodies",
+           "write_scenario", "write_suite"]
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -34,6 +34,26 @@ def bundled_catalog() -> Catalog:
     (``cached_catalog``, the key ``catalog_of`` gives the bundled suite), so a worker loads them
     once whichever module asks first. Read it; never change it."""
     return cached_catalog(str(REPO / "cases"), "../cassettes", ("rules/*.rules.yaml",))
+
+
+LARGE = 20_000
+"""Characters of JSON past which a receipt body is left to the full sweeps: the one bundled body
+past it (R052, 129 tools in 86,000 characters) costs a third of a sweep over all 127."""
+
+
+def receipt_bodies(catalog: Catalog) -> list[Any]:
+    """One body per rule for the README tier's cross-checks: the smallest body recorded for it
+    (so each rule fires on one, and every validator's family of rules is in), and every accepted
+    body; bodies past LARGE left out. The full sweeps over every body are
+    tests/e2e/test_rule_crosschecks.py's."""
+    chosen: dict[str, Any] = {}
+    for rule in catalog.rules.rules:
+        backing = [i for i in catalog.backing(rule.id) if len(json.dumps(i.body)) <= LARGE]
+        if backing:
+            smallest = min(backing, key=lambda i: len(json.dumps(i.body)))
+            chosen[smallest.entry.id] = smallest.body
+    chosen.update((i.entry.id, i.body) for i in catalog.interactions if i.entry.outcome == "accepted")
+    return list(chosen.values())
 
 
 @cache
