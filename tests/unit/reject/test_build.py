@@ -9,6 +9,7 @@ import pytest
 
 from harness._reject.build import build_catalog, merge_patch, response_body
 from harness._reject.rules import load_rules
+from tests.unit.reject.scenario import bundled_catalog
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -41,7 +42,7 @@ def test_a_message_only_source_gets_the_documented_envelope() -> None:
 
 
 def test_the_committed_catalog_is_exactly_what_the_builder_makes(tmp_path: Path, shared: Path) -> None:
-    rules = load_rules(sorted((REPO / "cases" / "rules").glob("*.rules.yaml")), REPO / "cases" / "rules")
+    rules = bundled_catalog().rules  # the bundled rules, loaded once per worker
     out = tmp_path / "cassettes"
     counts = build_catalog([shared / "receipts" / "receipts.jsonl", REPO / "cassettes" / "receipts.jsonl"], rules, out)
     assert counts["rules"] >= 40 and counts["receipts"] >= 80
@@ -59,7 +60,7 @@ def test_a_receipt_id_two_receipts_files_give_is_bad_input_naming_the_second(tmp
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     first.write_text(line)
     second.write_text(line)
-    rules = load_rules(sorted((REPO / "cases" / "rules").glob("*.rules.yaml")), REPO / "cases" / "rules")
+    rules = bundled_catalog().rules  # the bundled rules, loaded once per worker
     with pytest.raises(InputError, match=r"b\.jsonl.*'X1', also in .*a\.jsonl"):
         build_catalog([first, second], rules, tmp_path / "out")
     assert not (tmp_path / "out").exists()  # refused before anything was written
