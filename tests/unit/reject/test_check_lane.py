@@ -21,33 +21,44 @@ from harness._cli.main import cli
 from harness._exitcodes import ExitCode
 from tests.unit.reject.scenario import LANES, write_suite
 
-# The old pipeline flattens every schema to a plain object, so it never ships a root union; the
-# new one passes the schema through. Both spell the field ``inputSchema`` on the `camel` lane.
+# The new pipeline passes a tool's schema through and the old one flattens it to a plain object,
+# except for `legacy` tools, where it is the other way round: each side ships one root union. Both
+# spell the field ``inputSchema`` on the `camel` lane.
 PIPES = """\
 def _key(lane):
     return 'inputSchema' if lane['id'] == 'camel' else 'input_schema'
 
 
+def _body(inp, lane, keeps):
+    flat = {'type': 'object'}
+    return {'model': 'm', 'tools': [{'name': t['name'], _key(lane): t['input_schema'] if keeps(t) else flat}
+                                    for t in inp['tools']]}
+
+
 def old(inp, lane):
-    return {'model': 'm', 'tools': [{'name': t['name'], _key(lane): {'type': 'object'}} for t in inp['tools']]}
+    return _body(inp, lane, lambda t: t['name'] == 'legacy')
 
 
 def new(inp, lane):
-    return {'model': 'm', 'tools': [{'name': t['name'], _key(lane): t['input_schema']} for t in inp['tools']]}
+    return _body(inp, lane, lambda t: t['name'] != 'legacy')
 """
 _GW = LANES[0]["id"]
 _LANES = [LANES[0], {**LANES[0], "id": "bare", "fronts": []}, {**LANES[0], "id": "camel", "fronts": ["anthropic"]}]
 _UNION = {"name": "union", "description": "d", "input_schema": {"type": "object", "anyOf": [{"required": ["a"]}]}}
+_LEGACY = {**_UNION, "name": "legacy"}
 
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The suite: a plain case and a case whose tool is a root union, declared on the gateway lane."""
+    """The suite: plain cases, a root union the new pipeline ships and one the old pipeline ships,
+    each declared on the gateway lane."""
     root = write_suite(tmp_path_factory.mktemp("check_lane"), None, lanes=_LANES)
     (root / "preload_pipes.py").write_text(PIPES)
     cases = yaml.safe_load((root / "demo.cases.yaml").read_text())
     cases["cases"].append({"id": "root-union", "tools": [_UNION], "expect": {"*": "same"}, "rejections": [
         {"rule": "demo.root-composition", "lanes": [_GW], "why": "the gateway's trade-off, documented"}]})
+    cases["cases"].append({"id": "legacy-union", "tools": [_LEGACY], "expect": {"*": "same"}, "rejections": [
+        {"rule": "demo.root-composition", "lanes": [_GW], "side": "old", "why": "the old pipeline's, fixed"}]})
     (root / "demo.cases.yaml").write_text(yaml.safe_dump(cases, sort_keys=False))
     return root
 
@@ -68,21 +79,23 @@ def test_the_gateway_lane_lists_the_root_composition_rejection_with_location_and
     found = _json(out)
     assert found["lane"] == _GW
     hits = [(f["case"], f["side"], r) for f in found["findings"] for r in f["rejections"]]
-    assert [(case, side) for case, side, _ in hits] == [("root-union", "new")]  # the new side only, by default
+    # the new side only, by default: the old pipeline's own union is left out
+    assert [(case, side) for case, side, _ in hits] == [("root-union", "new")]
     _, _, first = hits[0]
     assert first["rule"] == "demo.root-composition" and first["expected"] is True
     assert first["location"] == "tools[0].input_schema"
     assert first["receipt"]["source_url"] == "https://example.org/report/1"
 
 
-def test_the_old_pipeline_meets_no_root_composition_rejection_on_the_gateway_lane(suite: Path) -> None:
+def test_side_both_or_old_lists_the_old_pipelines_findings_too_or_alone(suite: Path) -> None:
     code, out = _run(suite, _GW, "--side", "both", "--json")
     assert code == ExitCode.OK, out
-    findings = _json(out)["findings"]
-    sides = {f["side"] for f in findings for r in f["rejections"] if r["rule"] == "demo.root-composition"}
-    assert sides == {"new"}, "the new pipeline meets it on this lane; the old one never does"
+    met = {(f["case"], f["side"]) for f in _json(out)["findings"] for r in f["rejections"]
+           if r["rule"] == "demo.root-composition"}
+    assert met == {("root-union", "new"), ("legacy-union", "old")}
     code, out = _run(suite, _GW, "--side", "old", "--json")
-    assert (code, _json(out)["findings"]) == (ExitCode.OK, [])
+    assert code == ExitCode.OK, out
+    assert [(f["case"], f["side"]) for f in _json(out)["findings"]] == [("legacy-union", "old")]
 
 
 def test_an_undeclared_known_rejection_exits_3_and_is_printed_with_its_recorded_message(
@@ -128,6 +141,6 @@ def test_a_lane_whose_bodies_never_hold_what_its_rules_select_says_so(suite: Pat
     assert code == ExitCode.OK, out
     found = _json(out)
     assert found["findings"] == []  # the blind spot: the union is there, the rule never sees it
-    assert found["unselected"] == {"bodies": 6, "rules": ["demo.root-composition"]}
+    assert found["unselected"] == {"bodies": 8, "rules": ["demo.root-composition"]}
     _, text = _run(suite, "camel")
-    assert "WARNING: on camel, 1 rule(s) selected nothing in 6 bodies (demo.root-composition)" in text
+    assert "WARNING: on camel, 1 rule(s) selected nothing in 8 bodies (demo.root-composition)" in text
