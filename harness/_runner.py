@@ -76,12 +76,15 @@ class RunOptions:
     revisions: Mapping[str, str] = field(default_factory=dict)
     """``{"old": sha, "new": sha}`` when a side runs from a git revision (``--old-ref``)."""
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, versions: Sequence[str] = ()) -> dict[str, Any]:
+        """report.json's ``options``; ``versions``: the version matrix the suite was played over."""
         out: dict[str, Any] = {"cases": list(self.cases), "lanes": list(self.lanes), "pins_against": self.against,
                                "pins": self.pins, "pin_set": self.pin_set, "rejections": self.rejections,
                                "mutate": self.mutate}
         if self.revisions:
             out["revisions"] = dict(self.revisions)
+        if versions:  # a printed id reruns its pair only with them (harness._pins.rerun)
+            out["versions"] = list(versions)
         return out
 
 
@@ -409,8 +412,8 @@ def _stages(suite: Suite, options: RunOptions, folder: Path, started: float, whe
     timings = {"run_id": folder.name, "started_at": datetime.fromtimestamp(started, UTC).isoformat(),
                "build_s": round(built - started, 3), "pins_s": round(pinned - built, 3), "total_s": 0.0}
     counts = summary(where.done, where.rows.verdicts, where.rows.failed, sections.pins)
-    report = report_document(suite, options.as_json(), rows, counts, sections, timings, evidence.summary(),
-                             where.rows.subjects)
+    report = report_document(suite, options.as_json(suite.settings.matrix), rows, counts, sections, timings,
+                             evidence.summary(), where.rows.subjects)
     code, reason = _compared(report, options, base, *_exit(report, sections))
     report["exit"] = {"code": int(code), "reason": reason}
     return _written(report, folder, options, sections, code, started)
@@ -465,7 +468,8 @@ def _partial(suite: Suite, options: RunOptions, folder: Path, started: float, wh
                "total_s": round(time.time() - started, 3)}
     rows = where.rows.finish()
     counts = summary(where.done, where.rows.verdicts, where.rows.failed, sections.pins)
-    report = report_document(suite, options.as_json(), rows, counts, sections, timings, None, where.rows.subjects)
+    report = report_document(suite, options.as_json(suite.settings.matrix), rows, counts, sections, timings, None,
+                             where.rows.subjects)
     report["partial"] = {"stage": where.stage, "signal": name, "units_done": where.done,
                          "units_planned": where.planned}
     reason = (f"stopped by {name} during the {where.stage} stage: a partial report "

@@ -4,7 +4,8 @@ Every id ``harness run`` prints (a failing pin, a failing verdict, a catches_old
 is one pytest item, relative to the project root (``harness._pins.ids``). Plain ``pytest ID``
 there reruns it when the run played the working tree's pipelines against new. A run that played
 other sides needs the options that say so (``--harness-against=old``, ``--harness-revisions=old:SHA``
-for ``--old-ref``/``--new-ref``), so its ids are printed as the whole command:
+for ``--old-ref``/``--new-ref``, ``--harness-versions=V1,V2`` for a version matrix), so its ids are
+printed as the whole command:
 ``pytest --harness-revisions=old:1f2e... 'cases/x.cases.yaml::c[lane]::pin'``.
 
 A failing verdict is rerun by its case x lane's ``expect`` item, which judges the same verdict
@@ -16,6 +17,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from harness._provision.matrix import PINS_OPTION
 
 __all__ = ["command", "expect_ids", "pytest_options"]
 
@@ -30,6 +33,9 @@ def pytest_options(options: Mapping[str, Any]) -> list[str]:
     revisions = options.get("revisions") or {}
     if revisions:
         out.append("--harness-revisions=" + ",".join(f"{side}:{sha}" for side, sha in sorted(revisions.items())))
+    versions = options.get("versions") or ()
+    if versions:  # a matrix run's ids name a pair (case@1.0.0..2.0.0) only a session given them has
+        out.append(f"{PINS_OPTION}={','.join(versions)}")
     return out
 
 

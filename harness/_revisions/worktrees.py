@@ -25,7 +25,7 @@ import hashlib
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from harness._common import supervise
@@ -63,10 +63,12 @@ def _without_hooks_and_filters(repo: Path) -> list[str]:
     return [arg for setting in settings for arg in ("-c", setting)]
 
 
-def safe_git(repo: Path, *args: str, where: Path | None = None) -> supervise.Finished:
-    """``git`` in ``where`` (default ``repo``) with ``repo``'s hooks and filter drivers off."""
-    return supervise.run(["git", *_without_hooks_and_filters(repo), "-C", str(where or repo), *args],
-                         timeout=GIT_TIMEOUT_S, cap=64 << 10)
+def safe_git(repo: Path, *args: str, where: Path | None = None, off: Sequence[str] | None = None) -> supervise.Finished:
+    """``git`` in ``where`` (default ``repo``) with ``repo``'s hooks and filter drivers off;
+    ``off``: those settings as the caller read them for this one operation (a checkout reads the
+    configuration once, not once per git command)."""
+    settings = _without_hooks_and_filters(repo) if off is None else off
+    return supervise.run(["git", *settings, "-C", str(where or repo), *args], timeout=GIT_TIMEOUT_S, cap=64 << 10)
 
 
 def repo_cache(repo: Path, make: bool = True) -> Path:
@@ -91,29 +93,30 @@ def locked(cache: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def changes(repo: Path, folder: Path, tree: str) -> list[str] | None:
+def changes(repo: Path, folder: Path, tree: str, off: Sequence[str] | None = None) -> list[str] | None:
     """What makes ``folder`` other than a clean checkout of ``tree``: None when it is not a
     worktree at all, else its changed paths (empty: usable as it is)."""
     if not (folder / ".git").exists():
         return None
-    head = safe_git(repo, "rev-parse", "HEAD^{tree}", where=folder)
+    off = _without_hooks_and_filters(repo) if off is None else off
+    head = safe_git(repo, "rev-parse", "HEAD^{tree}", where=folder, off=off)
     if head.code != 0:
         return None
     if head.stdout.decode().strip() != tree:
         return ["HEAD (another tree is checked out)"]
     status = safe_git(repo, "status", "--porcelain", "--ignore-submodules=none", "--untracked-files=all",
-                      where=folder)
+                      where=folder, off=off)
     if status.code != 0:
         return [f"git status failed: {status.tail(200)}"]
     lines = status.stdout.decode("utf-8", "replace").splitlines()
     found = [line for line in lines if not (line.startswith("?? ") and "__pycache__" in line[3:].split("/")[:-1])]
-    return found + _hidden(repo, folder)
+    return found + _hidden(repo, folder, off)
 
 
-def _hidden(repo: Path, folder: Path) -> list[str]:
+def _hidden(repo: Path, folder: Path, off: Sequence[str]) -> list[str]:
     """Files git status is told not to look at: marked assume-unchanged (a lower-case tag in
     ``git ls-files -v``) or skip-worktree (``S``), so an edit to them shows nowhere."""
-    listed = safe_git(repo, "ls-files", "-v", where=folder)
+    listed = safe_git(repo, "ls-files", "-v", where=folder, off=off)
     if listed.code != 0:
         return [f"git ls-files failed: {listed.tail(200)}"]
     lines = listed.stdout.decode("utf-8", "replace").splitlines()
@@ -130,16 +133,17 @@ def _drop_bytecode(folder: Path) -> None:
             shutil.rmtree(cached, ignore_errors=True)
 
 
-def made_again(repo: Path, cache: Path, folder: Path, sha: str) -> supervise.Finished:
+def made_again(repo: Path, cache: Path, folder: Path, sha: str, off: Sequence[str] | None = None) -> supervise.Finished:
     """``folder`` (re)made as a detached worktree of ``sha``; the setup stamps of its tree dropped."""
+    off = _without_hooks_and_filters(repo) if off is None else off
     if folder.exists():  # a half-made, foreign or changed folder: start it again
-        safe_git(repo, "worktree", "remove", "--force", str(folder))
+        safe_git(repo, "worktree", "remove", "--force", str(folder), off=off)
         shutil.rmtree(folder, ignore_errors=True)
     for stamp in (cache / "setup").glob(f"{folder.name}-*.done"):
         stamp.unlink(missing_ok=True)
-    safe_git(repo, "worktree", "prune")
+    safe_git(repo, "worktree", "prune", off=off)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    return safe_git(repo, "worktree", "add", "--detach", "--quiet", str(folder), sha)
+    return safe_git(repo, "worktree", "add", "--detach", "--quiet", str(folder), sha, off=off)
 
 
 def worktree(repo: Path, ref: str, sha: str, tree: str, flag: str) -> Path:
@@ -147,7 +151,8 @@ def worktree(repo: Path, ref: str, sha: str, tree: str, flag: str) -> Path:
     cache = repo_cache(repo)
     folder = cache / "worktrees" / tree
     with locked(cache):
-        changed = changes(repo, folder, tree)
+        off = _without_hooks_and_filters(repo)
+        changed = changes(repo, folder, tree, off)
         if changed == []:
             _drop_bytecode(folder)
             return folder
@@ -155,7 +160,7 @@ def worktree(repo: Path, ref: str, sha: str, tree: str, flag: str) -> Path:
             shown = ", ".join(changed[:5]) + (f" (+{len(changed) - 5} more)" if len(changed) > 5 else "")
             print(f"harness: the cached worktree of {ref} in {folder} was changed ({shown}); making it again",
                   file=sys.stderr, flush=True)
-        made = made_again(repo, cache, folder, sha)
+        made = made_again(repo, cache, folder, sha, off)
         if made.code != 0:
             raise ConfigError(flag, ref, f"a revision git can check out into {folder} ({made.tail(400)})")
     return folder

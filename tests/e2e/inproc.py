@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -37,3 +38,39 @@ def harness_main(*args: str, cwd: Path | None = None,
             os.chdir(before)
         stdout, stderr = (stream.getvalue().decode("utf-8", "replace") for stream in (out, err))
     return subprocess.CompletedProcess(["harness", *args], code, stdout, stderr)
+
+
+def harness_main_on_fds(*args: str, cwd: Path | None = None,
+                        env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``harness_main``, but stdout and stderr are this process's file descriptors 1 and 2 (each
+    a temporary file for the call), as a console script has them. ``harness_main``'s streams are
+    in memory: a build worker forked from it prints into its own copy of them and the line is
+    lost, where a real run's worker prints down its descriptor to the harness's echo (and its
+    redactor). Use this one when what pipelines print is part of what the test asserts."""
+    before, argv, code = Path.cwd(), sys.argv, 0
+    saved = os.dup(1), os.dup(2)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        with CliRunner().isolation(env=dict(env or {})):  # the environment, click's state; streams below
+            os.dup2(out.fileno(), 1)
+            os.dup2(err.fileno(), 2)
+            try:  # the streams close (and flush) on the way out; the descriptors stay open
+                with (open(1, "w", encoding="utf-8", closefd=False) as sys.stdout,
+                      open(2, "w", encoding="utf-8", closefd=False) as sys.stderr):
+                    os.chdir(cwd or before)
+                    sys.argv = ["harness", *args]
+                    main()
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+            finally:
+                sys.argv = argv
+                os.chdir(before)
+                for fd, was in zip((1, 2), saved, strict=True):
+                    os.dup2(was, fd)
+                    os.close(was)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = (f.read().decode("utf-8", "replace") for f in (out, err))
+    return subprocess.CompletedProcess(["harness", *args], code, stdout, stderr)
+
+
+__all__ += ["harness_main_on_fds"]

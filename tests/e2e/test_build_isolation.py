@@ -37,8 +37,9 @@ def test_more_units_than_a_chunk_all_get_verdicts_in_suite_order(tmp_path: Path,
 
 def test_in_process_and_worker_builds_agree_on_every_verdict(tmp_path: Path, scenarios: Path) -> None:
     suite = load_suite(scenarios / "suites" / "toy")
-    pooled = build(suite, cases=["plain-tool", "raises", "hangs"], workers=2)
-    inline = build(suite, cases=["plain-tool", "raises", "hangs"], workers=0)
+    # a deadline under the suite's 1 s: the hanging pipeline spins until it, in each build
+    pooled = build(suite, cases=["plain-tool", "raises", "hangs"], workers=2, timeout=0.25)
+    inline = build(suite, cases=["plain-tool", "raises", "hangs"], workers=0, timeout=0.25)
     assert [(r.verdict.kind, r.new.outcome) for r in pooled] == [(r.verdict.kind, r.new.outcome) for r in inline]  # type: ignore[union-attr]
 
 

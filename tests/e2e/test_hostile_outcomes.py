@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
 
 from harness._report.validate import validate_report
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -20,10 +19,9 @@ def test_deep_output_surrogates_and_escapes_are_verdicts_and_every_file_is_reada
         tmp_path: Path, scenarios: Path) -> None:
     suite = tmp_path / "hostile"
     shutil.copytree(scenarios / "suites" / "hostile", suite)
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--out", str(tmp_path / "out")],
-                         capture_output=True, timeout=300, cwd=tmp_path, check=False)
-    assert got.returncode == 1, got.stderr.decode(errors="replace")
-    assert b"\x1b" not in got.stdout + got.stderr, "a terminal escape reached the terminal raw"
+    got = harness_main("run", str(suite), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert got.returncode == 1, got.stderr
+    assert "\x1b" not in got.stdout + got.stderr, "a terminal escape reached the terminal raw"
     folder = tmp_path / "out" / "latest"
     report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
     validate_report(report)

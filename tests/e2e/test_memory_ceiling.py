@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from harness._report.validate import validate_report
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -19,9 +18,8 @@ pytestmark = pytest.mark.slow
 def test_a_pipeline_over_the_memory_ceiling_has_the_outcome_memory_and_one_under_it_runs(
         tmp_path: Path, scenarios: Path) -> None:
     suite = shutil.copytree(scenarios / "suites" / "memory_hungry", tmp_path / "memory_hungry")
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--no-pins", "--workers", "1",
-                          "--out", str(tmp_path / "out"), "--format", "json", "-q"],
-                         capture_output=True, text=True, timeout=300, check=False)
+    got = harness_main("run", str(suite), "--no-pins", "--workers", "1", "--out", str(tmp_path / "out"),
+                       "--format", "json", "-q")
     assert got.returncode == 1, got.stderr
     report = json.loads(got.stdout)
     validate_report(report)
@@ -37,9 +35,8 @@ def test_a_pipeline_program_gets_the_ceiling_of_its_own_not_on_top_of_its_worker
         tmp_path: Path, scenarios: Path) -> None:
     """600 MB is under memory_mb (200) plus a worker's own size, but over 200 for a fresh program."""
     suite = shutil.copytree(scenarios / "suites" / "memory_hungry", tmp_path / "memory_hungry")
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--no-pins", "--workers", "1",
-                          "--case", "served-*", "--out", str(tmp_path / "out"), "--format", "json", "-q"],
-                         capture_output=True, text=True, timeout=300, check=False)
+    got = harness_main("run", str(suite), "--no-pins", "--workers", "1", "--case", "served-*",
+                       "--out", str(tmp_path / "out"), "--format", "json", "-q")
     assert got.returncode == 1, got.stderr
     [row] = json.loads(got.stdout)["differential"]
     assert (row["new"]["outcome"], row["new"]["error"]["type"]) == ("memory", "MemoryError"), row["new"]
@@ -62,8 +59,6 @@ def test_a_node_program_that_cannot_start_under_memory_mb_says_so_on_the_termina
     ``#`` lines: the terminal's line carries the out-of-memory words and the ceiling, not ``#``."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    from tests.e2e.inproc import harness_main
-
     adapter = Path(__file__).resolve().parents[2] / "adapters" / "node" / "wire-harness-adapter.js"
     (tmp_path / "suite.yaml").write_text(NODE_SUITE)
     (tmp_path / "lanes.yaml").write_text("version: 1\nlanes:\n  - {id: plain, wire: toy-wire, provider: toy}\n")

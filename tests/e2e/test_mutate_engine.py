@@ -22,6 +22,7 @@ from harness._load import load_suite
 from harness._mutate import Options, merge, run
 from harness._mutate.results import expand
 from harness._mutate.stryker import official_schema
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -44,8 +45,9 @@ def _matrix(section: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
 def full(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], int]:
     base = tmp_path_factory.mktemp("calc")
     suite = _copy(base / "calc")
-    proc = subprocess.run([*HARNESS, "mutate", str(suite), "--out", str(base / "out"), "-q"],
-                          capture_output=True, text=True, check=False)
+    # in this process: what the run writes and returns is the point (the engine is its own
+    # interpreter either way); a subprocess would import the planner and mutmut's libcst again
+    proc = harness_main("mutate", str(suite), "--out", str(base / "out"), "-q")
     section = expand(json.loads((base / "out" / "mutation.json").read_text()))
     return base / "out", section, proc.returncode
 

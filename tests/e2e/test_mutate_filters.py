@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ from tests.e2e.inproc import harness_main
 pytestmark = pytest.mark.slow
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "mutate" / "cased"
-HARNESS = [sys.executable, "-c", "from harness._cli.main import main; main()"]
 
 OTHER_CASE = """  - id: other
     title: the tools pass through
@@ -58,8 +56,9 @@ def suite(tmp_path: Path) -> Path:
 
 
 def _mutate(suite: Path, out: Path, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
-    proc = subprocess.run([*HARNESS, "mutate", str(suite), "--out", str(out), "-q", *extra],
-                          capture_output=True, text=True, check=False, cwd=suite.parent)
+    # in this process: what the run writes, says and returns is the point (the engine is its own
+    # interpreter either way), not a second interpreter importing the planner again
+    proc = harness_main("mutate", str(suite), "--out", str(out), "-q", *extra, cwd=suite.parent)
     path = out / "mutation.json"
     return proc, (json.loads(path.read_text()) if proc.returncode != 2 and path.is_file() else {})
 

@@ -14,6 +14,10 @@ from tests.unit.mutate.test_mutmut_canary import SOURCE
 pytestmark = pytest.mark.slow
 
 
+# expensive: a fresh interpreter (0.7 CPU s); tests/unit/mutate/test_mutmut_canary.py::
+# test_using_the_adapter_imports_no_mutmut_main_and_leaves_the_start_method_as_it_was checks the
+# same in the test process
+@pytest.mark.expensive
 def test_using_the_adapter_never_imports_mutmut_main_nor_sets_the_start_method() -> None:
     code = ("import multiprocessing, sys\n"
             "from harness._mutate import mutmut_adapter as a\n"

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.inproc import harness_main_on_fds
 
 pytestmark = pytest.mark.slow
 
@@ -18,9 +17,8 @@ KEY = "sk-ant-api03-" + "Q" * 24 + "leakcheck"
 def test_a_leaked_key_is_redacted_from_every_report_and_output(tmp_path: Path, scenarios: Path) -> None:
     suite = tmp_path / "leaky"
     shutil.copytree(scenarios / "suites" / "leaky", suite)
-    env = {**os.environ, "LEAKY_API_KEY": KEY}
-    got = subprocess.run([sys.executable, "-m", "harness", "run", str(suite), "--out", str(tmp_path / "out")],
-                         capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env, check=False)
+    got = harness_main_on_fds("run", str(suite), "--out", str(tmp_path / "out"), cwd=tmp_path,
+                              env={"LEAKY_API_KEY": KEY})
     assert got.returncode == 1, got.stderr  # the run still fails: the leak is a divergence and an error
     assert KEY not in got.stdout and KEY not in got.stderr
     assert "debug: calling upstream with key [REDACTED:" in got.stderr  # what pipelines print still shows

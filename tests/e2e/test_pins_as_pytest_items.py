@@ -1,4 +1,5 @@
-"""Case files become pytest items with stable node ids, run by plain pytest."""
+"""Case files become pytest items with stable node ids, run by plain pytest (a pytest
+subprocess; collecting the ids, a pytest session in this process)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 pytestmark = pytest.mark.slow
+pytest_plugins = ["pytester"]
 
 
 def run_pytest(suite: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -17,9 +19,15 @@ def run_pytest(suite: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=suite.parent, check=False)
 
 
-def test_every_pin_and_expectation_is_an_item_named_file_case_lane_pin(scenarios: Path) -> None:
-    got = run_pytest(scenarios / "suites" / "toy", "--collect-only")
-    ids = [line for line in got.stdout.splitlines() if "::" in line]
+def test_every_pin_and_expectation_is_an_item_named_file_case_lane_pin(
+        scenarios: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    suite = scenarios / "suites" / "toy"
+    monkeypatch.chdir(suite.parent)
+    # run_pytest's session, in this process: collecting runs no pipeline, nothing to isolate from
+    got = pytester.runpytest_inprocess(str(suite), "-p", "harness.pins.plugin", "-p", "no:cacheprovider", "-q",
+                                       "--no-header", f"--rootdir={suite.parent}", "--harness-isolate",
+                                       "--collect-only")
+    ids = [line for line in got.outlines if "::" in line]
     assert "toy/toy.cases.yaml::plain-tool[plain]::same_as_old_on_plain" in ids
     assert "toy/toy.cases.yaml::plain-tool[fancy]::fancy_names_are_upper" in ids
     assert "toy/toy.cases.yaml::plain-tool[fancy]::expect" in ids

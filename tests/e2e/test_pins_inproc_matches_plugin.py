@@ -4,7 +4,10 @@ items: the same node ids, outcomes and messages, the same pytest exit code, the 
 ``catches_old`` claims. If the two paths drift, this fails, naming the items that differ.
 
 The reference is plain pytest with the plugin collecting everything, as the pin stage ran it
-before; the in-process side is ``run_pins`` on the same saved observations."""
+before; the in-process side is ``run_pins`` on the same saved observations. For the
+failing-pins scenario that pytest session runs in this process (pytester: a plain pytest
+session all the same, each pipeline call forked by ``--harness-isolate``); for the bundled suite
+and the pin-set limits, a pytest subprocess (the expensive tier)."""
 
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ from harness._pins.ids import node_root
 from harness._pins.run import run_pins
 
 pytestmark = pytest.mark.slow
+pytest_plugins = ["pytester"]
 
 
 def saved_observations(suite: Suite, folder: Path) -> Path:
@@ -54,12 +58,34 @@ def plugin_pins(suite: Suite, against: Side, store: Path, tmp: Path, *extra: str
     env.pop("PYTEST_ADDOPTS", None)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=node_root(suite), env=env,
                           check=False)
+    return plugin_report(results, proc.returncode, proc.stdout[-3000:] + proc.stderr[-3000:])
+
+
+def plugin_report(results: Path, code: int, output: str) -> dict[str, Any]:
+    """The plugin's results file read the way ``harness run`` read it."""
     rows = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
     out = [{"id": r["nodeid"], "message": r["message"],
             "outcome": r["outcome"] if r["when"] == "call" or r["outcome"] != "failed" else "error"}
            for r in rows]
-    return {"results": sorted(out, key=lambda r: r["id"]), "pytest_exit": proc.returncode,
-            "output": proc.stdout[-3000:] + proc.stderr[-3000:]}
+    return {"results": sorted(out, key=lambda r: r["id"]), "pytest_exit": code, "output": output}
+
+
+def plugin_pins_here(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, suite: Suite, against: Side,
+                     store: Path, tmp: Path) -> dict[str, Any]:
+    """``plugin_pins`` with the pytest session in this process: the same arguments, the suite
+    folder importable and the project root the working folder, as the subprocess has them."""
+    results = tmp / f"plugin-{against}.jsonl"
+    monkeypatch.syspath_prepend(suite.root)
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    monkeypatch.chdir(node_root(suite))
+    # anyio's and platformdirs' plugins left out, as this repository's pyproject does: a session
+    # in this process would import them again (pytester puts sys.modules back after each)
+    got = pytester.runpytest_inprocess(
+        suite.root, "-p", "harness.pins.plugin", "-p", "no:cacheprovider", "-p", "no:anyio", "-p", "no:platformdirs",
+        "-o", "addopts=", "-q", "--tb=no", "--no-header", f"--rootdir={node_root(suite)}", "--harness-isolate",
+        f"--harness-against={against}", f"--harness-results={results}", "--harness-rejections=off",
+        f"--harness-observations={store}")
+    return plugin_report(results, int(got.ret), "\n".join(got.outlines[-40:] + got.errlines[-40:]))
 
 
 # the one pin whose message quotes what a non-deterministic pipeline made (a clock reading):
@@ -128,8 +154,11 @@ def test_every_item_of_the_bundled_suite_is_reported_as_the_plugin_reports_it(
 
 @pytest.mark.parametrize("against", ["new", pytest.param("old", marks=pytest.mark.expensive)])
 def test_pins_failing_every_way_are_reported_as_the_plugin_reports_them(
-        failing: tuple[Suite, Path], tmp_path: Path, against: Side) -> None:
-    got = compare_paths(*failing, tmp_path, against)
+        failing: tuple[Suite, Path], tmp_path: Path, against: Side, pytester: pytest.Pytester,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    suite, store = failing
+    got = run_pins(suite, against, observations=store)
+    assert_same(got, plugin_pins_here(pytester, monkeypatch, suite, against, store, tmp_path), suite, against)
     by_id = {r["id"]: r for r in got["results"]}
     if against == "new":
         assert by_id["failing.cases.yaml::steady[plain]::equals_fails"]["message"] == 'expected "ECHO"; found "echo"'
@@ -178,14 +207,15 @@ def test_a_conftest_acting_on_items_gets_them_all_through_pytest(tmp_path_factor
 
 
 def test_a_python_pin_file_that_cannot_import_is_the_stages_problem_and_case_pins_still_report(
-        tmp_path_factory: pytest.TempPathFactory, scenarios_dir: Path, tmp_path: Path) -> None:
+        tmp_path_factory: pytest.TempPathFactory, scenarios_dir: Path, failing: tuple[Suite, Path]) -> None:
     """The one place the two paths differ on purpose: one pytest session for every item lost
     every case-file outcome to a broken Python pin file; now only the Python pins are lost."""
     root = tmp_path_factory.mktemp("broken") / "failing_pins"
     shutil.copytree(scenarios_dir / "suites" / "failing_pins", root)
     (root / "test_broken.py").write_text("import no_such_module_anywhere\n\n\ndef test_x():\n    pass\n")
     suite = load_suite(root)
-    got = run_pins(suite, "new", observations=saved_observations(suite, tmp_path / "store"), pin_set="mixed")
+    # the same cases as the scenario's: its build's observations serve
+    got = run_pins(suite, "new", observations=failing[1], pin_set="mixed")
     assert "ERROR test_broken.py" in got["problem"] and got["summary"]["error"] == 1
     assert got["pytest_exit"] == 2
     assert {r["id"] for r in got["results"]} == {"failing.cases.yaml::steady[plain]::equals_ok",

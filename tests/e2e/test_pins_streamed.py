@@ -1,5 +1,12 @@
 """A killed ``harness run`` keeps the pin outcomes it had made: the pin stage writes each one to
-the run folder's ``pins.jsonl`` as its case x lane finishes, not at the end of the run."""
+the run folder's ``pins.jsonl`` as its case x lane finishes, not at the end of the run.
+
+A real ``python -m harness`` killed mid-build: the expensive tier. The README's tier has the same
+behaviour without the kill, in this process: each unit's outcomes read back from the file the
+moment the unit finishes, none of the units still to come
+(``tests/unit/pins/test_stage_stream.py::test_each_units_outcomes_are_on_disk_as_soon_as_the_unit_finishes``),
+and ``harness run`` streaming to its run folder exactly what its report lists
+(``::test_a_run_folder_holds_the_streamed_outcomes_the_report_lists``)."""
 
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ def streamed(out: Path) -> list[dict[str, str]]:
     return [json.loads(line) for line in found[0].read_text().splitlines()] if found else []
 
 
+@pytest.mark.expensive
 def test_sigkill_mid_build_leaves_the_outcomes_of_the_finished_units(scenarios: Path, tmp_path: Path) -> None:
     suite = shutil.copytree(scenarios / "suites" / "streamed_pins", tmp_path / "streamed_pins")
     out = tmp_path / "out"

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from harness._report.validate import validate_report
+from tests.e2e.inproc import harness_main
 
 pytestmark = pytest.mark.slow
 
@@ -74,8 +75,8 @@ def test_each_fault_of_a_command_pipeline_is_an_outcome_and_the_run_goes_on(suit
 
 
 def test_a_python_callable_runs_inside_another_interpreter_with_its_own_path(suite: Path, tmp_path: Path) -> None:
-    got = harness("run", str(suite), "--case", "through-another-interpreter", "--out", str(tmp_path / "out"),
-                  "--format", "json", cwd=tmp_path)
+    got = harness_main("run", str(suite), "--case", "through-another-interpreter", "--out", str(tmp_path / "out"),
+                       "--format", "json", cwd=tmp_path)
     assert got.returncode == 0, got.stdout + got.stderr
     row = _new(_report(got), "through-another-interpreter")
     assert row["verdict"] == "intended" and row["paths"] == ["lane"]
@@ -112,8 +113,8 @@ def test_the_saved_evidence_holds_every_observation_of_the_run(suite: Path, tmp_
 
 def test_a_program_that_never_says_hello_is_a_start_failure_not_a_hung_call(tmp_path: Path, scenarios: Path) -> None:
     suite = shutil.copytree(scenarios / "suites" / "slow_start", tmp_path / "slow_start")
-    got = harness("run", str(suite), "--no-pins", "--workers", "1", "--out", str(tmp_path / "out"),
-                  "--format", "json", cwd=tmp_path)
+    got = harness_main("run", str(suite), "--no-pins", "--workers", "1", "--out", str(tmp_path / "out"),
+                       "--format", "json", cwd=tmp_path)
     assert got.returncode == 1, got.stderr
     for row in _report(got)["differential"]:
         assert row["new"]["outcome"] == "error", row["new"]

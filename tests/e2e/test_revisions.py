@@ -4,7 +4,8 @@ as old, the working tree's as new, the case files the working tree's own.
 The repository is built by the test from tests/scenarios/revisions. The harness runs under an
 interpreter whose site-packages has the user's ``src/`` on a ``.pth`` line (what ``pip install
 -e .`` of the user's package writes), so the test also shows the worktree's copy of an installed
-package wins in the old side's interpreter.
+package wins in the old side's interpreter. Runs whose sides all stay in the harness's process
+(no ref, a bad ref) run in this test process instead, the package put on its path.
 """
 
 from __future__ import annotations
@@ -74,8 +75,18 @@ def _rows(got: subprocess.CompletedProcess[str]) -> dict[str, dict[str, Any]]:
     return {r["case"]: r for r in report["differential"]}
 
 
-def test_without_a_ref_both_sides_are_the_working_tree_and_agree(world: dict[str, Path]) -> None:
-    got = harness(world)
+def test_without_a_ref_both_sides_are_the_working_tree_and_agree(world: dict[str, Path],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # in this process (no side runs in another interpreter without a ref): the user's package
+    # importable as its .pth line makes it in the world's interpreter, and forgotten afterwards
+    monkeypatch.syspath_prepend(str(world["repo"] / "src"))
+    try:
+        got = harness_main("run", str(world["repo"] / "suite"), "--no-pins", "--out", str(world["out"]),
+                           "--format", "json", "--workers", "2", cwd=world["repo"],
+                           env={"HARNESS_CACHE": str(world["cache"])})
+    finally:
+        for name in [m for m in sys.modules if m == "wirepkg" or m.startswith("wirepkg.")]:
+            del sys.modules[name]
     assert got.returncode == 0, got.stderr
     assert {case: r["verdict"] for case, r in _rows(got).items()} == {
         "local-two-tools": "identical", "packaged-two-tools": "identical", "served-two-tools": "identical"}
@@ -117,7 +128,9 @@ def test_new_ref_plays_the_new_side_from_a_revision_too(world: dict[str, Path]) 
 
 
 def test_a_ref_git_cannot_resolve_is_bad_input_naming_it(world: dict[str, Path]) -> None:
-    got = harness(world, "--old-ref", "no-such-branch")
+    # in this process: what the command says and returns is the point, not the interpreter
+    got = harness_main("run", str(world["repo"] / "suite"), "--no-pins", "--out", str(world["out"]),
+                       "--old-ref", "no-such-branch", cwd=world["repo"], env={"HARNESS_CACHE": str(world["cache"])})
     assert got.returncode == 2
     assert "--old-ref" in got.stderr and "no-such-branch" in got.stderr and "Traceback" not in got.stderr
 
@@ -137,8 +150,9 @@ def test_a_pins_own_pipeline_calls_play_the_revision_the_run_compared(tmp_path: 
         pytest.skip("needs git on PATH")
     repo = tmp_path / "repo"
     (repo / "suite").mkdir(parents=True)
-    (repo / "suite" / "suite.yaml").write_text("version: 1\nname: pinned\nsubjects:\n  s:\n    old: p:body\n"
-                                               "    new: p:body\n    wires: [w]\n")
+    # rules: none: the pins are the point here, not the rejection catalog (each run checks it again)
+    (repo / "suite" / "suite.yaml").write_text("version: 1\nname: pinned\nrules: none\nsubjects:\n  s:\n"
+                                               "    old: p:body\n    new: p:body\n    wires: [w]\n")
     (repo / "suite" / "lanes.yaml").write_text("version: 1\nlanes:\n  - {id: l, wire: w, provider: x}\n")
     (repo / "suite" / "s.cases.yaml").write_text("version: 1\nsubject: s\ncases:\n  - id: c\n    tools: [{name: t}]\n"
                                                  "    pins:\n      - {name: same_bytes_twice, kind: deterministic}\n")

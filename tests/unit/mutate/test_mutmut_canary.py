@@ -4,6 +4,7 @@ turn every mutant of a real run into a silent survivor."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 import types
@@ -152,3 +153,13 @@ def test_mutated_sources_cut_from_mutmuts_rendering_equal_a_fresh_render() -> No
         slow = renderer.mutated(mutation.contained_by_top_level_function, mutation.original_node,
                                 mutation.mutated_node)
         assert edit.mutated == slow
+
+
+def test_using_the_adapter_imports_no_mutmut_main_and_leaves_the_start_method_as_it_was() -> None:
+    """In this process, beside whatever it imported before; a fresh interpreter's view is the
+    expensive tier's (tests/e2e/test_mutmut_fresh_interpreter.py)."""
+    method = multiprocessing.get_start_method(allow_none=True)
+    adapter.generate("c.py", SOURCE)
+    adapter.activate(None)
+    assert "mutmut.__main__" not in sys.modules
+    assert multiprocessing.get_start_method(allow_none=True) == method

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import os
+import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,24 +15,37 @@ from harness._load.suite import load_suite
 from harness._mutate.outputs import folder_lock
 from harness._mutate.runner import run
 
-HOLD = """
-import sys, time
-from pathlib import Path
-from harness._mutate.outputs import folder_lock
-with folder_lock(Path(sys.argv[1])):
-    print("held", flush=True)
-    time.sleep(60)
-"""
+
+def _hold(out: Path) -> int:
+    """Another process in ``folder_lock(out)`` until killed: a fork of this one (no interpreter
+    to start and import the harness again); its pid once it holds the folder."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: hold, say so, wait to be killed
+        try:
+            os.close(r)
+            with folder_lock(out):
+                os.write(w, b"held")
+                time.sleep(60)
+        finally:
+            os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as said:
+        assert said.read(4) == b"held"
+    return pid
+
+
+def _kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
 
 
 @pytest.fixture
 def held(tmp_path: Path) -> Iterator[tuple[Path, int]]:
     out = tmp_path / "reports" / "mutation"
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], stdout=subprocess.PIPE, text=True)
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-    yield out, holder.pid
-    holder.kill()
-    holder.wait()
+    pid = _hold(out)
+    yield out, pid
+    _kill(pid)
 
 
 def test_a_folder_held_by_another_process_is_refused_with_its_pid(held: tuple[Path, int]) -> None:
@@ -52,9 +66,7 @@ def test_a_mutation_run_into_a_held_folder_is_refused_before_it_touches_anything
 
 def test_the_lock_goes_with_its_process_even_a_killed_one(tmp_path: Path) -> None:
     out = tmp_path / "m"
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], stdout=subprocess.PIPE, text=True)
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-    holder.kill()
-    holder.wait()
+    pid = _hold(out)
+    _kill(pid)
     with folder_lock(out):
-        assert (out / ".lock").read_text() != str(holder.pid)
+        assert (out / ".lock").read_text() != str(pid)

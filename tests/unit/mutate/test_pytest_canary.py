@@ -13,9 +13,6 @@ An upgrade that renames, moves or changes any of these fails here by name, befor
 from __future__ import annotations
 
 import inspect
-import json
-import subprocess
-import sys
 import textwrap
 import tomllib
 from pathlib import Path
@@ -23,6 +20,8 @@ from typing import Any
 
 import pytest
 from packaging.specifiers import SpecifierSet
+
+pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -85,42 +84,42 @@ def test_xfails():
     assert False
 """
 
-_PROBE = """
-import json, sys
-import pytest
-from harness._mutate.engine import _cheap_failures
-from harness._mutate.pinrun import run_item
+class _Probe:
+    """Runs the session's items through ``run_item`` (instead of pytest's loop), then renders a
+    real failing item's report the way the engine has it render (``_cheap_failures``)."""
 
-class Probe:
-    def pytest_runtestloop(self, session):
+    def __init__(self) -> None:
+        self.seen: dict[str, Any] = {}
+
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        from harness._mutate.engine import _cheap_failures
+        from harness._mutate.pinrun import run_item
+
         items = session.items
-        out = {}
         for i, item in enumerate(items):
-            out[item.name] = run_item(item, items[i + 1] if i + 1 < len(items) else None)
-        # the one-line failure report the engine installs, on a real failing item
+            self.seen[item.name] = run_item(item, items[i + 1] if i + 1 < len(items) else None)
         _cheap_failures()
         failing = next(it for it in items if it.name == "test_fails")
         try:
             failing.runtest()
         except AssertionError:
-            out["repr"] = str(failing.repr_failure(pytest.ExceptionInfo.from_current()))
-        print("PROBE" + json.dumps(out))
+            self.seen["repr"] = str(failing.repr_failure(pytest.ExceptionInfo.from_current()))
         return True
 
-sys.exit(pytest.main([sys.argv[1], "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-o", "addopts=",
-                      "--assert=plain"], plugins=[Probe()]))
-"""
 
+def test_run_item_reads_pass_fail_skip_and_xfail_through_the_private_runner(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole private chain, on a real pytest session (pytester, in this process)."""
+    from _pytest import nodes
 
-def test_run_item_reads_pass_fail_skip_and_xfail_through_the_private_runner(tmp_path: Path) -> None:
-    """The whole private chain, on a real pytest session in a child interpreter."""
-    (tmp_path / "test_items.py").write_text(textwrap.dedent(_ITEMS))
-    (tmp_path / "probe.py").write_text(textwrap.dedent(_PROBE))
-    done = subprocess.run([sys.executable, str(tmp_path / "probe.py"), str(tmp_path / "test_items.py")],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("PROBE")), None)
-    assert line is not None, done.stdout + done.stderr
-    seen: dict[str, Any] = json.loads(line[len("PROBE"):])
-    assert {k: seen[k] for k in ("test_passes", "test_fails", "test_skips", "test_xfails")} == {
+    # _cheap_failures replaces it for the rest of the process, as in the engine's child: put it back after
+    monkeypatch.setattr(nodes.Node, "_repr_failure_py", nodes.Node._repr_failure_py)
+    pytester.makepyfile(test_items=textwrap.dedent(_ITEMS))
+    probe = _Probe()
+    pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:hypothesispytest",
+                                 "-o", "addopts=",
+                                 "--assert=plain", plugins=[probe])
+    seen = probe.seen
+    assert {k: seen.get(k) for k in ("test_passes", "test_fails", "test_skips", "test_xfails")} == {
         "test_passes": "passed", "test_fails": "failed", "test_skips": "skipped", "test_xfails": "skipped"}
     assert seen["repr"].startswith("AssertionError") and "\n" not in seen["repr"].strip()

@@ -68,14 +68,14 @@ def test_a_conftest_of_fixtures_only_leaves_case_items_to_the_harness(suite_dir:
 @pytest.mark.parametrize("text", ["def pytest_collection_modifyitems(items):\n    pass\n",
                                   'pytest_plugins = ["harness.pins.plugin", "myproject.rerun"]\n'])
 def test_a_conftest_with_hooks_or_plugins_sends_every_item_through_pytest(suite_dir: Path, text: str) -> None:
-    project = suite_dir.parent.parent
+    project, suite = suite_dir.parent.parent, load(suite_dir)  # item_hooks reads the folders as they are now
     (project / "conftest.py").write_text(text)  # above the suite, below the project root: pytest loads it
-    assert item_hooks(load(suite_dir), project) == [project / "conftest.py"]
+    assert item_hooks(suite, project) == [project / "conftest.py"]
     (project / "conftest.py").unlink()
     (suite_dir / "build").mkdir(exist_ok=True)
     (suite_dir / "nested").mkdir()
     (suite_dir / "nested" / "conftest.py").write_text(text)
-    assert item_hooks(load(suite_dir), project) == [suite_dir / "nested" / "conftest.py"]
+    assert item_hooks(suite, project) == [suite_dir / "nested" / "conftest.py"]
 
 
 @pytest.mark.parametrize("text", ["def pytest_xdist_auto_num_workers(config):\n    return 4\n",
@@ -83,11 +83,11 @@ def test_a_conftest_with_hooks_or_plugins_sends_every_item_through_pytest(suite_
                                   "def pytest_report_header(config):\n    return 'x'\n"])
 def test_a_conftest_that_only_adds_options_prints_or_sizes_xdist_leaves_case_items_to_the_harness(
         suite_dir: Path, text: str) -> None:
-    project = suite_dir.parent.parent
+    project, suite = suite_dir.parent.parent, load(suite_dir)  # item_hooks reads the folders as they are now
     (project / "conftest.py").write_text(text)
-    assert item_hooks(load(suite_dir), project) == []
+    assert item_hooks(suite, project) == []
     (project / "conftest.py").write_text(text + "\n\ndef pytest_runtest_setup(item):\n    pass\n")
-    assert item_hooks(load(suite_dir), project) == [project / "conftest.py"]
+    assert item_hooks(suite, project) == [project / "conftest.py"]
 
 
 def test_the_bundled_suite_evaluates_its_case_items_in_the_harness_not_through_pytest() -> None:
@@ -116,9 +116,10 @@ def test_a_ported_pin_module_is_found_by_the_project_s_own_pytest_naming(suite_d
     (suite_dir / "test_python_pins.py").unlink()
     (suite_dir / "review_pins.py").write_text(REVIEW_PINS)
     (project / "pyproject.toml").unlink()
-    assert python_pin_files(load(suite_dir)) == [] and python_pins(suite_dir) == []  # pytest's defaults: no tests
+    suite = load(suite_dir)  # python_pin_files reads the project's pytest configuration as it is now
+    assert python_pin_files(suite) == [] and python_pins(suite_dir) == []  # pytest's defaults: no tests
     (project / config).write_text(PYTEST_CONFIGS[config])
-    assert python_pin_files(load(suite_dir)) == [suite_dir / "review_pins.py"]
+    assert python_pin_files(suite) == [suite_dir / "review_pins.py"]
     assert python_pins(suite_dir) == [suite_dir / "review_pins.py"]
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from harness._common import patterns
 from harness._errors import InputError, InputErrors
 from harness._load import load_suite
 from harness._pins import cache
@@ -37,7 +38,11 @@ def test_a_file_pin_reaching_outside_the_suite_folder_is_refused_at_load(tmp_pat
     assert "pins[0].file" in str(error) and "'../secret.json'" in str(error)
 
 
-def test_a_catastrophic_raises_pattern_is_one_clear_error_within_seconds(tmp_path: Path) -> None:
+def test_a_catastrophic_raises_pattern_is_one_clear_error_within_seconds(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bound itself is tests/unit/reject/test_pattern_bounds.py's; here, that a raises pin's
+    # message pattern runs under it: a tenth of it spends a tenth of the CPU on the runaway match
+    monkeypatch.setattr(patterns, "TIMEOUT_S", patterns.TIMEOUT_S / 10)
     folder = _suite(tmp_path / "suite", "{name: refuses, kind: raises, error: ValueError, message: '(a|aa)+$'}")
     suite = load_suite(folder)
     case = suite.case("c")

@@ -16,13 +16,17 @@ pytest_plugins = ["pytester"]
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "porting"
 CASE_PIN = "porting/router.cases.yaml::root-union[proxy]::root_shape"
+# as this repository's own pyproject.toml has it: pytest plugins that come with dependencies and
+# that no session here uses; each in-process session would import them again (pytester puts
+# sys.modules back after each), about a third of such a session's CPU
+UNUSED_PLUGINS = "-p no:anyio -p no:platformdirs"
 
 
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> Path:
     """A project holding the example suite at porting/, as a user's checkout would."""
     shutil.copytree(EXAMPLE, pytester.path / "porting")
-    (pytester.path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    (pytester.path / "pyproject.toml").write_text(f'[tool.pytest.ini_options]\naddopts = "{UNUSED_PLUGINS}"\n')
     return pytester.path
 
 
@@ -107,10 +111,11 @@ def test_an_undeclared_known_rejection_fails_the_expect_item_as_it_fails_harness
     (suite / "demo.cases.yaml").write_text(yaml.safe_dump({"version": 1, "subject": "demo", "cases": [
         {"id": "undeclared", "tools": [union]},
         {"id": "declared", "tools": [union], "rejections": [declared]}]}))
-    result = pytester.runpytest("-q", "suite", "-k", "expect", "-rA")
+    result = pytester.runpytest("-q", "suite", "-k", "expect", "-rA", *UNUSED_PLUGINS.split())
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["the new body meets a known provider rejection the case does not declare: "
                                  "demo.root-composition at tools[[]0[]].input_schema*",
                                  "FAILED suite/demo.cases.yaml::undeclared[[]gw[]]::expect - *"])
     # `harness run` reports those in its rejection stage (exit 3), so its child pytest turns this off
-    pytester.runpytest("-q", "suite", "-k", "expect", "--harness-rejections=off").assert_outcomes(passed=4)
+    pytester.runpytest("-q", "suite", "-k", "expect", "--harness-rejections=off",
+                       *UNUSED_PLUGINS.split()).assert_outcomes(passed=4)

@@ -13,6 +13,11 @@ from tests.unit.reject.scenario import GOOD_BODY, MESSAGE, write_scenario
 
 pytest_plugins = ["pytester"]
 
+# no cache folder, and (as this repository's own pyproject.toml has it) none of the pytest plugins
+# that come with dependencies and that no session here uses: each in-process session would
+# import them again (pytester puts sys.modules back after each)
+QUIET = ("-p", "no:cacheprovider", "-p", "no:anyio", "-p", "no:platformdirs")
+
 CLEAN_BODY = {"model": "m", "tools": [{"name": "ok", "input_schema": {"type": "object", "properties": {}}}]}
 
 TESTS = '''
@@ -105,7 +110,7 @@ def suite_tests(pytester: pytest.Pytester, listener: socket.socket, tmp_path: Pa
 
 def test_replays_in_a_users_pytest_session_reject_known_bodies_skip_clean_ones_and_block_sockets(
         pytester: pytest.Pytester, suite_tests: Path, listener: socket.socket) -> None:
-    result = pytester.runpytest(f"--rejections-suite={suite_tests}", "-p", "no:cacheprovider")
+    result = pytester.runpytest(f"--rejections-suite={suite_tests}", *QUIET)
     result.assert_outcomes(passed=3)
     # only the final connect_ex, made after the replay, reached the listener
     assert _accepted(listener) == 1
@@ -113,8 +118,8 @@ def test_replays_in_a_users_pytest_session_reject_known_bodies_skip_clean_ones_a
 
 def test_record_mode_once_is_refused_with_a_pointer_to_harness_probe(
         pytester: pytest.Pytester, suite_tests: Path, listener: socket.socket) -> None:
-    result = pytester.runpytest(f"--rejections-suite={suite_tests}", "--record-mode=once", "-p",
-                                "no:cacheprovider", "-k", "fires_a_rule")
+    result = pytester.runpytest(f"--rejections-suite={suite_tests}", "--record-mode=once", *QUIET, "-k",
+                                "fires_a_rule")
     result.assert_outcomes(errors=1)  # refused in the fixture, before the test body runs
     result.stdout.fnmatch_lines(["*--record-mode=once: recorded rejections replay only*harness probe*"])
     assert _accepted(listener) == 0
@@ -124,7 +129,7 @@ def test_a_suite_path_that_holds_no_suite_is_refused_instead_of_meaning_the_bund
         pytester: pytest.Pytester, suite_tests: Path, tmp_path: Path) -> None:
     empty = tmp_path / "no-such-suite"
     empty.mkdir()
-    result = pytester.runpytest(f"--rejections-suite={empty}", "-p", "no:cacheprovider", "-k", "fires_a_rule")
+    result = pytester.runpytest(f"--rejections-suite={empty}", *QUIET, "-k", "fires_a_rule")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*--rejections-suite=*no-such-suite*: expected a suite folder*"])
 
@@ -134,7 +139,7 @@ def test_a_suite_that_says_rules_none_is_refused_instead_of_passing_every_body(
     off = tmp_path / "rules-off"
     off.mkdir()
     (off / "suite.yaml").write_text("version: 1\nrules: none\n")
-    result = pytester.runpytest(f"--rejections-suite={off}", "-p", "no:cacheprovider", "-k", "fires_a_rule")
+    result = pytester.runpytest(f"--rejections-suite={off}", *QUIET, "-k", "fires_a_rule")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*its suite.yaml says rules: none; replaying against no rules would pass every body*"])
 
@@ -155,4 +160,4 @@ def test_a_root_oneof_to_anthropic_is_the_recorded_400(rejection_replay):
     assert result.response_status == 400
 ''')
     assert not (pytester.path / "cases").exists()  # the old default, this repository's layout, is not here
-    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    pytester.runpytest(*QUIET).assert_outcomes(passed=1)

@@ -7,8 +7,7 @@ def add(a, b):
 
 def countdown(n):
     steps = 0
-    while n > 0:
-        n -= 1
+    for _ in range(n):
         steps += 1
     return steps
 
