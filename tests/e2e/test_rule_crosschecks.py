@@ -3,7 +3,7 @@ schema against jsonschema on every bundled value, and the compiled one-pass cata
 rules one by one on every bundled body and every corpus body of ../shared. Expensive (about 0.5
 to 2.7 CPU s each): the README tier keeps both cross-checks on smaller inputs
 (tests/unit/reject/test_fastschema.py: a rule of every validator and every keyword, on the edge
-values and the bodies' schemas; tests/unit/reject/test_compiled.py: each rule's smallest
+values and the bodies' schemas; tests/unit/reject/test_compiled.py: each validator's smallest
 recorded body)."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def _catalog_bodies(every: bool = True) -> tuple[list[Rule], list[Any]]:
-    """The bundled rules and bodies: every recorded body, or (``every=False``) each rule's
+    """The bundled rules and bodies: every recorded body, or (``every=False``) each validator's
     smallest one (scenario.receipt_bodies); each also with every schema's `type` dropped."""
     rules, bodies = _loaded_catalog_bodies(every)  # loaded once per session: the tests only read them
     return list(rules), list(bodies)
@@ -55,12 +55,13 @@ def compiled_pass_agrees(rules: list[Rule], bodies: list[Any]) -> set[str]:
     return fired
 
 
-def test_the_compiled_pass_gives_each_rules_own_hits_in_order_on_a_recorded_body_of_every_rule() -> None:
-    """Each rule's smallest recorded body (every body: tests/e2e/test_rule_crosschecks.py)."""
+def test_the_compiled_pass_gives_each_rules_own_hits_in_order_on_a_recorded_body_of_every_validator() -> None:
+    """Each validator's smallest recorded body, so a rule of every family fires (every body, and
+    so every rule firing: tests/e2e/test_rule_crosschecks.py)."""
     rules, bodies = _catalog_bodies(every=False)
     fired = compiled_pass_agrees(rules, bodies)
     # the bodies do trigger rules, so equality is not two empty lists; and of every validator
-    assert len(fired) > 80 and {r.validator for r in rules if r.id in fired} == {r.validator for r in rules}
+    assert {r.validator for r in rules if r.id in fired} == {r.validator for r in rules}
 
 
 def test_a_node_a_rule_rejects_always_passes_its_prefilter_and_lands_in_its_anchor_bucket() -> None:
