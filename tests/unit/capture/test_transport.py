@@ -1,10 +1,12 @@
 """A client side run in the harness's process on a recording MockTransport (``transport: httpx2``):
-the official SDKs' requests recorded and answered from the bundled cassettes, without a socket."""
+a client's requests recorded and answered from the bundled cassettes, without a socket. The
+clients here are the SDKs' calls written on httpx2 alone; the anthropic and openai SDKs
+themselves are tests/e2e/test_transport_sdks.py's (expensive: importing them costs about a CPU
+second each)."""
 
 from __future__ import annotations
 
 import json
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +18,6 @@ from harness._model import Observation, PipelineSpec
 from harness._pipeline.capture import REMOVED, open_client
 from harness._pipeline.capture.transport import TransportPipeline
 from tests.sdk_clients import CLAUDE, OPENAI, ROOT_ONEOF, copy_sdk_suite
-
-# found, not imported: importing the SDKs costs about 1.5 CPU seconds, and every xdist worker
-# collects this module while only one runs it (the clients import them when a test calls them)
-pytestmark = pytest.mark.skipif(find_spec("anthropic") is None or find_spec("openai") is None,
-                                reason="needs the anthropic and openai SDKs (the [test] extra)")
 
 
 @pytest.fixture
@@ -55,8 +52,9 @@ def test_a_client_in_process_receives_the_recorded_400_for_a_root_oneof_tool_and
     assert "input_schema does not support oneOf, allOf, or anyOf at the top level" in pipe.said
 
 
-def test_the_openai_sdk_in_process_gets_the_recorded_acceptance_and_its_key_is_removed(suite: Path) -> None:
-    pipe = _pipe(suite, "clients.inproc:openai_send")
+def test_an_openai_chat_client_in_process_gets_the_recorded_acceptance_and_its_key_is_removed(suite: Path) -> None:
+    # A plain httpx2 client: the openai SDK's own call is tests/e2e/test_transport_sdks.py's
+    pipe = _pipe(suite, "clients.inproc:plain_openai_send")
     obs = _call(pipe, [{"name": "lookup", "description": "Look a word up.", "input_schema": {"type": "object"}}],
                 OPENAI)
     assert obs.outcome == "ok", obs.error
@@ -70,7 +68,7 @@ def test_the_openai_sdk_in_process_gets_the_recorded_acceptance_and_its_key_is_r
 
 
 def test_observe_request_in_process_is_the_whole_request_without_host_or_key(suite: Path) -> None:
-    pipe = _pipe(suite, "clients.inproc:openai_send", observe="request")
+    pipe = _pipe(suite, "clients.inproc:plain_openai_send", observe="request")
     obs = _call(pipe, [{"name": "lookup", "input_schema": {"type": "object"}}], OPENAI)
     assert (obs.value["method"], obs.value["path"], obs.value["query"]) == ("POST", "/v1/chat/completions", "")
     assert obs.value["headers"]["authorization"] == REMOVED and "host" not in obs.value["headers"]

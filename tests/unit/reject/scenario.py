@@ -3,19 +3,62 @@
 ``write_scenario(tmp_path, **changes)`` writes a consistent folder (rules/ + cassettes/) in
 which `harness cassettes check` passes; each test breaks one thing on purpose. ``write_suite``
 adds lanes, a subject and two cases, so the folder loads as a whole suite.
+
+``bundled_catalog()`` and ``bundled_suite()`` are the bundled suite's catalog and suite, loaded
+once per process (a worker) for the tests that only read them: loading the catalog costs about
+half a CPU second, the suite a sixth. A test of the loading itself loads afresh.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from harness._reject.cassettes import cassette_text
+from harness._load.suite import load_suite
+from harness._model import Suite
+from harness._reject.cassettes import Catalog, cassette_text
+from harness._reject.verdicts import cached_catalog
 
-__all__ = ["GOOD_BODY", "LANES", "MESSAGE", "RULE", "write_scenario", "write_suite"]
+__all__ = ["GOOD_BODY", "LANES", "MESSAGE", "REPO", "RULE", "bundled_catalog", "bundled_suite", "receipt_bodies",
+           "write_scenario", "write_suite"]
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def bundled_catalog() -> Catalog:
+    """The bundled suite's rules and receipts through the rejection stage's own per-process cache
+    (``cached_catalog``, the key ``catalog_of`` gives the bundled suite), so a worker loads them
+    once whichever module asks first. Read it; never change it."""
+    return cached_catalog(str(REPO / "cases"), "../cassettes", ("rules/*.rules.yaml",))
+
+
+LARGE = 20_000
+"""Characters of JSON past which a receipt body is left to the full sweeps: the one bundled body
+past it (R052, 129 tools in 86,000 characters) costs a third of a sweep over all 127."""
+
+
+def receipt_bodies(catalog: Catalog) -> list[Any]:
+    """One body per validator for the README tier's cross-checks: the smallest body recorded for
+    any of its rules (so a rule of every validator's family fires on one), and every accepted
+    body; bodies past LARGE left out. The full sweeps over every body are
+    tests/e2e/test_rule_crosschecks.py's."""
+    smallest: dict[str, tuple[int, Any]] = {}
+    for interaction in catalog.interactions:
+        size, validator = len(json.dumps(interaction.body)), interaction.entry.validator
+        if interaction.entry.outcome == "rejected" and size < smallest.get(validator, (LARGE + 1,))[0]:
+            smallest[validator] = (size, interaction.body)
+    accepted = [i.body for i in catalog.interactions if i.entry.outcome == "accepted"]
+    return [body for _, body in smallest.values()] + accepted
+
+
+@cache
+def bundled_suite() -> Suite:
+    """The bundled suite, loaded once per process. Read it (``dataclasses.replace`` for a variant)."""
+    return load_suite(REPO / "cases")
 
 MESSAGE = "tools.1.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level"
 

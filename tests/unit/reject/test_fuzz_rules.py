@@ -4,7 +4,6 @@ result or an InputError, never another exception."""
 from __future__ import annotations
 
 import contextlib
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +13,9 @@ from hypothesis import strategies as st
 
 from harness._errors import InputError, InputErrors
 from harness._reject.match import fire_all
-from harness._reject.rules import RuleSet, load_rules, rules_of_suite
+from harness._reject.rules import RuleSet, load_rules
 from tests.fuzzing import fuzz
+from tests.unit.reject.scenario import bundled_catalog
 
 REPO = Path(__file__).resolve().parents[3]
 KEYS = st.sampled_from(["tools", "input_schema", "type", "properties", "oneOf", "anyOf", "allOf", "required",
@@ -28,9 +28,8 @@ BODIES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.di
                       max_leaves=40)
 
 
-@cache
 def bundled() -> RuleSet:
-    return rules_of_suite(REPO / "cases", {"rules": ["rules/*.rules.yaml"]})
+    return bundled_catalog().rules
 
 
 @fuzz()

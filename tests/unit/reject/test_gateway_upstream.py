@@ -17,7 +17,8 @@ from harness._model import Lane
 from harness._plugins import load_callable
 from harness._reject.cassettes import Catalog
 from harness._reject.preload import declaration_errors
-from harness._reject.verdicts import cached_catalog, findings_for_body
+from harness._reject.verdicts import findings_for_body
+from tests.unit.reject.scenario import bundled_catalog, bundled_suite
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -36,7 +37,7 @@ def _lane(lane_id: str, *fronts: str, upstream: str | None = None) -> Lane:
 
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
-    return cached_catalog(str(REPO / "cases"), "../cassettes", ("rules/*.rules.yaml",))
+    return bundled_catalog()
 
 
 def _fired(catalog: Catalog, lane: Lane, body: Any) -> set[str]:
@@ -72,7 +73,7 @@ def test_a_translating_openrouter_lane_meets_only_the_rules_recorded_with_its_up
 
 
 def test_the_bundled_openrouter_lanes_show_the_deepseek_rejection_on_one_lane_only(catalog: Catalog) -> None:
-    suite = load_suite(REPO / "cases")
+    suite = bundled_suite()
     case = suite.case("strict-body-untyped-union-wrapper")
     new = load_callable(suite.subjects[case.subject].new)
     fired = {}
@@ -101,7 +102,7 @@ def test_every_gateway_rule_names_the_upstream_its_receipt_was_recorded_with(cat
 
 
 def test_declaring_a_deepseek_upstream_rejection_on_a_claude_fronting_lane_is_bad_input(catalog: Catalog) -> None:
-    suite = load_suite(REPO / "cases")
+    suite = bundled_suite()
     claude = _lane("openrouter-claude", "openrouter", "anthropic")
     case = dataclasses.replace(suite.cases[0], id="c", lanes=("openrouter-claude",), rejections=(
         {"rule": "openrouter.untyped-any-of", "lanes": ["openrouter-claude"], "why": "w"},))

@@ -3,8 +3,6 @@ line per reason."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from harness._reject.report import MAX_ROWS, render_markdown
 
 PR_COMMENT_LIMIT = 65_536
@@ -86,11 +84,10 @@ def test_a_lone_receipt_of_several_says_how_many_back_the_rule_and_a_rule_withou
 
 
 def test_every_bundled_rules_evidence_fits_on_one_short_line() -> None:
-    from harness._reject.cassettes import load_catalog, suite_settings
     from harness._reject.verdicts import _receipt
+    from tests.unit.reject.scenario import bundled_catalog
 
-    repo = Path(__file__).resolve().parents[3]
-    catalog = load_catalog(repo / "cases", suite_settings(repo / "cases"))
+    catalog = bundled_catalog()
     for rule in catalog.rules.rules:
         hit = {"rule": rule.id, "location": "x", "expected": True, "why": "w", "receipt": _receipt(catalog, rule)}
         line = render_markdown({"findings": [{"case": "c", "lane": "l", "side": "new", "rejections": [hit]}]})

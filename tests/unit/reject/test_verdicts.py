@@ -11,12 +11,11 @@ import pytest
 
 from harness._common.canonical import canonical_bytes
 from harness._exitcodes import ExitCode
-from harness._load.suite import load_suite
 from harness._model import Case, Lane, Observation, Suite
 from harness._plugins import load_callable
 from harness._reject.report import render_markdown
 from harness._reject.verdicts import evaluate, exit_code
-from tests.unit.reject.scenario import GOOD_BODY, write_scenario
+from tests.unit.reject.scenario import GOOD_BODY, bundled_suite, write_scenario
 
 REPO = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((REPO / "harness/_report/schemas/rejections.schema.json").read_text())
@@ -39,7 +38,7 @@ def _observe(suite: Suite, case_ids: tuple[str, ...], lane_ids: tuple[str, ...])
 
 @pytest.fixture(scope="module")
 def bundled() -> Suite:
-    suite = load_suite(REPO / "cases")
+    suite = bundled_suite()
     assert {"custom-gateway-claude", "anthropic-first-party"} <= set(suite.lanes)
     return suite
 

@@ -12,8 +12,8 @@ from wire_harness_subjects.anthropic_messages import FIXED_SUBJECT, SUBJECT, new
 from wire_harness_subjects.anthropic_messages.body import refeed
 
 from harness._common.canonical import canonical_bytes
-from harness._load import load_suite
 from harness._plugins import resolve_subject
+from tests.unit.reject.scenario import bundled_suite
 
 REPO = Path(__file__).resolve().parents[3]
 TOOLS = REPO / "cases" / "anthropic_messages" / "tools" / "recorded.json"
@@ -102,7 +102,7 @@ def test_refeeding_a_narrowed_body_changes_nothing() -> None:
 
 
 def _narrowed_lanes(build: Any) -> set[str]:
-    suite = load_suite(REPO / "cases")
+    suite = bundled_suite()
     tool = {"name": "u", "description": "", "input_schema": {
         "type": "object", "properties": {}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}}
     return {lane.id for lane in suite.lanes.values() if lane.wire == "anthropic-messages"

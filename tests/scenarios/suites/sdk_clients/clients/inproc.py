@@ -51,3 +51,18 @@ def plain_send(job, lane, transport):
 def _anthropic_tools(job):
     return [{"name": t["name"], **({"description": t["description"]} if "description" in t else {}),
              "input_schema": t.get("input_schema", {"type": "object"})} for t in job["tools"]]
+
+
+def plain_openai_send(job, lane, transport):
+    """The Chat Completions call openai_send makes, written on httpx2 alone (no SDK: importing
+    openai costs about a CPU second): an error answer raises with the provider's message."""
+    tools = [{"type": "function", "function": {"name": t["name"], "description": t.get("description", ""),
+                                               "parameters": t.get("input_schema", {"type": "object"})}}
+             for t in job["tools"]]
+    with httpx2.Client(transport=transport, base_url="https://api.openai.com") as client:
+        answer = client.post("/v1/chat/completions", json={
+            "model": lane["model"], "tools": tools, "messages": [{"role": "user", "content": "Use a tool."}]},
+            headers={"Authorization": "Bearer sk-proj-test-0000-not-a-real-key"})
+    if answer.status_code >= 400:
+        raise Rejected(f"Error code: {answer.status_code} - {answer.json()['error']['message']}")
+    return "answered 200"
