@@ -39,10 +39,8 @@ def _children_cpu() -> float:
     return kids.ru_utime + kids.ru_stime
 
 
-def _env(workers: int | None, rows: str | None) -> dict[str, str]:
+def _env(rows: str | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as .ci/run
-    if workers is not None:
-        env["PYTEST_XDIST_AUTO_NUM_WORKERS"] = str(workers)
     if rows is not None:
         env["TIER_CPU_OUT"] = rows
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "bench"), env.get("PYTHONPATH")]))
@@ -61,7 +59,7 @@ def _calibrate() -> float:
     """A fixed pure-Python workload in a fresh interpreter: the machine's speed, this minute."""
     code = ("import hashlib, json\nd = b'x'\nfor i in range(300000):\n"
             "    d = hashlib.sha256(d).digest()\n    json.loads(json.dumps({'i': i, 'd': d.hex()}))\n")
-    cpu, _, _ = _measured([sys.executable, "-c", code], _env(None, None))
+    cpu, _, _ = _measured([sys.executable, "-c", code], _env(None))
     return cpu
 
 
@@ -108,12 +106,13 @@ def main() -> None:
     ap.add_argument("pytest_args", nargs="*", help="after --: more pytest arguments")
     args = ap.parse_args()
     calibration = _calibrate()
-    collect, _, _ = _measured([sys.executable, "-m", "pytest", "--collect-only", "-q", "-n0"], _env(None, None))
+    collect, _, _ = _measured([sys.executable, "-m", "pytest", "--collect-only", "-q", "-n0"], _env(None))
     with tempfile.TemporaryDirectory() as tmp:
         prefix = str(Path(tmp) / "rows")
         before = os.getloadavg()[0]
-        total, wall, last = _measured([sys.executable, "-m", "pytest", "-n", "auto", "-q", "-p", "_tier_cpu",
-                                       *args.pytest_args], _env(args.workers, prefix))
+        workers = "auto" if args.workers is None else str(args.workers)
+        total, wall, last = _measured([sys.executable, "-m", "pytest", "-n", workers, "-q", "-p", "_tier_cpu",
+                                       *args.pytest_args], _env(prefix))
         print(f"pytest: {last}")
         figures = _report(total, wall, (before, os.getloadavg()[0]), _rows(prefix), collect, calibration, args.top)
     figures["pytest"] = last
