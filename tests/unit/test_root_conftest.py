@@ -33,8 +33,7 @@ def test_pytest_xdist_auto_num_workers_overrides_the_root_conftest_s_worker_coun
     pytester.makeconftest(ROOT_CONFTEST.read_text())
     config = pytester.parseconfig()
     answered = config.pluginmanager.hook.pytest_xdist_auto_num_workers(config=config)
-    if workers is None:  # the conftest's own count: a worker per core and up to four more
-        cores = len(os.sched_getaffinity(0))
-        assert answered == cores + min(cores, 4)
+    if workers is None:  # the conftest's own count: a worker per core
+        assert answered == len(os.sched_getaffinity(0))
     else:
         assert answered == workers
