@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import filecmp
 import hashlib
 import json
@@ -112,9 +113,10 @@ def _run_locked(suite: Suite, options: Options, root: Path, out: Path) -> Mutati
     kept = False
     try:
         plan, done, code, stderr = _run_engine(suite, options, sandbox, Path(sandbox.map(root)), guard)
+        again, key = _pass_again(plan), baseline_key(plan, guard)
         code, stderr = outlive(plan.out, code, stderr, lambda finished: _engine_pass(
             Path(sandbox.map(root)), options.progress,
-            lambda: fresh_rows(sandbox, write_plan(plan, 1, finished, sandbox))))
+            lambda: fresh_rows(sandbox, write_plan(again, 1, finished, sandbox, key))))
         found = changes(guard, listing(root, skip=[out]))
         _record_outside(plan.out, sandbox.mode, content_changes(found, root, Path(sandbox.map(root))))
     except (KeyboardInterrupt, supervise.Terminated) as stop:
@@ -190,6 +192,13 @@ def _run_engine(suite: Suite, options: Options, sandbox: Sandbox, where: Path,
         engine.wait()
         raise
     return plan, done, engine.returncode, stderr
+
+
+def _pass_again(plan: Plan) -> Plan:
+    """The plan of a pass after a mutant killed the engine: it keeps the baseline this run measured
+    (its baseline.json carries the run's key), as a ``--resume`` does. Measured again, every pin would
+    run once more on unmutated code, and in a scratch the killer's row may have left changed."""
+    return dataclasses.replace(plan, options=dataclasses.replace(plan.options, resume=True))
 
 
 def _engine_pass(where: Path, progress: bool, plan_path: Callable[[], Path]) -> tuple[int, bytes | None]:

@@ -224,3 +224,8 @@ def test_a_mutant_that_kills_the_engine_is_its_outcome_and_the_run_goes_on(tmp_p
     assert {m["id"]: m["status"] for m in section["mutants"]} == {
         "add-kills-engine": "killed", "add-exits": "killed", "clamp-segfault": "killed", "clamp-high-off": "killed",
         "clamp-noop": "equivalent"}
+    # the passes after the kill kept the baseline the run measured: not measured again (its key
+    # blanked by a plan without one), every pin not run once more on unmutated code
+    assert proc.stderr.count("running them one at a time") >= 1
+    baseline = json.loads((tmp_path / "out" / "baseline.json").read_text())
+    assert baseline["key"], "the baseline was measured again by a pass after the kill"
