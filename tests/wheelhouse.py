@@ -1,14 +1,16 @@
 """Wheels of tests/scenarios/packages/tinywire, one per version, made with zipfile: no build
-backend, no network. pip installs them with --no-index --find-links."""
+backend, no network. pip installs them with --no-index --find-links. ``versions_suite`` copies
+the scenario suite that plays them (tests/scenarios/suites/versions) with its wheels made."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import shutil
 import zipfile
 from pathlib import Path
 
-__all__ = ["SOURCE", "make_wheels", "setuptools_version"]
+__all__ = ["SOURCE", "make_wheels", "setuptools_version", "versions_suite"]
 
 SOURCE = Path(__file__).parent / "scenarios" / "packages" / "tinywire"
 
@@ -44,3 +46,14 @@ def setuptools_version() -> tuple[int, ...]:
         return tuple(int(x) for x in metadata.version("setuptools").split(".")[:2])
     except metadata.PackageNotFoundError:
         return (0,)
+
+
+def versions_suite(folder: Path, scenarios: Path) -> Path:
+    """tests/scenarios/suites/versions copied to ``folder``, its cassettes the bundled ones and
+    its wheels made in ``folder / "wheels"``; the folder."""
+    shutil.copytree(scenarios / "suites" / "versions", folder)
+    cassettes = Path(__file__).resolve().parents[1] / "cassettes"
+    text = (folder / "suite.yaml").read_text().replace("CASSETTES", str(cassettes))
+    (folder / "suite.yaml").write_text(text)
+    make_wheels(folder / "wheels")
+    return folder

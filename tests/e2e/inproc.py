@@ -21,21 +21,28 @@ from harness._cli.main import main
 __all__ = ["harness_main", "harness_main_on_fds", "python3_first_on_path"]
 
 
+def _exit_code(args: tuple[str, ...], cwd: Path | None) -> int:
+    """``main()`` on ``args`` in ``cwd``, as the console script calls it; its exit code. The
+    working folder and ``sys.argv`` are put back after."""
+    before, argv = Path.cwd(), sys.argv
+    try:
+        os.chdir(cwd or before)
+        sys.argv = ["harness", *args]  # main() reads them there, as the console script does
+        main()
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    finally:
+        sys.argv = argv
+        os.chdir(before)
+    return 0
+
+
 def harness_main(*args: str, cwd: Path | None = None,
                  env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``harness *args`` in this process, in ``cwd``, with ``env`` set on top of this process's
     environment for the call; stdout and stderr apart, as a subprocess's would be."""
-    before, argv, code = Path.cwd(), sys.argv, 0
     with CliRunner().isolation(env=dict(env or {})) as (out, err, _):
-        try:
-            os.chdir(cwd or before)
-            sys.argv = ["harness", *args]  # main() reads them there, as the console script does
-            main()
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
-        finally:
-            sys.argv = argv
-            os.chdir(before)
+        code = _exit_code(args, cwd)
         stdout, stderr = (stream.getvalue().decode("utf-8", "replace") for stream in (out, err))
     return subprocess.CompletedProcess(["harness", *args], code, stdout, stderr)
 
@@ -47,7 +54,6 @@ def harness_main_on_fds(*args: str, cwd: Path | None = None,
     in memory: a build worker forked from it prints into its own copy of them and the line is
     lost, where a real run's worker prints down its descriptor to the harness's echo (and its
     redactor). Use this one when what pipelines print is part of what the test asserts."""
-    before, argv, code = Path.cwd(), sys.argv, 0
     saved = os.dup(1), os.dup(2)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         with CliRunner().isolation(env=dict(env or {})):  # the environment, click's state; streams below
@@ -56,14 +62,8 @@ def harness_main_on_fds(*args: str, cwd: Path | None = None,
             try:  # the streams close (and flush) on the way out; the descriptors stay open
                 with (open(1, "w", encoding="utf-8", closefd=False) as sys.stdout,
                       open(2, "w", encoding="utf-8", closefd=False) as sys.stderr):
-                    os.chdir(cwd or before)
-                    sys.argv = ["harness", *args]
-                    main()
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+                    code = _exit_code(args, cwd)
             finally:
-                sys.argv = argv
-                os.chdir(before)
                 for fd, was in zip((1, 2), saved, strict=True):
                     os.dup2(was, fd)
                     os.close(was)

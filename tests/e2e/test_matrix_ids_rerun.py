@@ -6,30 +6,24 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.wheelhouse import make_wheels
+from tests.wheelhouse import versions_suite
 
 pytestmark = [pytest.mark.slow, pytest.mark.expensive]  # three environments provisioned, then pytest
-REPO = Path(__file__).resolve().parents[2]
 PIN = "max_tokens_stays_1024"
 
 
 @pytest.fixture
 def suite(tmp_path: Path, scenarios: Path) -> Path:
-    folder = tmp_path / "versions"
-    shutil.copytree(scenarios / "suites" / "versions", folder)
-    text = (folder / "suite.yaml").read_text().replace("CASSETTES", str(REPO / "cassettes"))
-    (folder / "suite.yaml").write_text(text)
+    folder = versions_suite(tmp_path / "versions", scenarios)
     cases = folder / "tiny.cases.yaml"
     cases.write_text(cases.read_text().rstrip("\n") + f"\n    pins:\n      - {{name: {PIN}, kind: equals, "
                      "select: max_tokens, value: 1024}\n")
-    make_wheels(folder / "wheels")
     return folder
 
 

@@ -18,10 +18,9 @@ from harness._model import PipelineSpec
 from harness._provision import provision
 from harness._provision.envs import env_folder
 from harness._report.validate import validate_report
-from tests.wheelhouse import make_wheels
+from tests.wheelhouse import versions_suite
 
 pytestmark = pytest.mark.slow
-REPO = Path(__file__).resolve().parents[2]
 
 
 def harness(*args: str, cwd: Path, cache: Path) -> subprocess.CompletedProcess[str]:
@@ -32,12 +31,7 @@ def harness(*args: str, cwd: Path, cache: Path) -> subprocess.CompletedProcess[s
 
 @pytest.fixture
 def suite(tmp_path: Path, scenarios: Path) -> Path:
-    folder = tmp_path / "versions"
-    shutil.copytree(scenarios / "suites" / "versions", folder)
-    text = (folder / "suite.yaml").read_text().replace("CASSETTES", str(REPO / "cassettes"))
-    (folder / "suite.yaml").write_text(text)
-    make_wheels(folder / "wheels")
-    return folder
+    return versions_suite(tmp_path / "versions", scenarios)
 
 
 def _report(got: subprocess.CompletedProcess[str]) -> dict[str, Any]:
