@@ -24,7 +24,6 @@ import copy
 import hashlib
 import pickle
 import re
-import signal
 import sys
 import threading
 import types
@@ -32,6 +31,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from harness._pipeline.calls import PipelineTimeout, deadline
 
 __all__ = ["Call", "EquivalenceCheck", "Recorder", "recorder_for"]
 
@@ -191,25 +192,9 @@ def recorder_for(items: Sequence[Any], harness_items: Sequence[bool], plan: Mapp
     return Recorder(files, str(plan["root"]))
 
 
-REPLAY_DEADLINE_S = 10.0  # one recorded call replayed twice on unmutated code, in the engine's parent
-
-
-class _Overran(BaseException):
-    """A replay past its deadline (a BaseException: the replayed code's ``except Exception`` lets it through)."""
-
-
-@contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    def overrun(signum: int, frame: Any) -> None:
-        raise _Overran
-
-    previous = signal.signal(signal.SIGALRM, overrun)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+# one recorded call replayed twice on unmutated code, in the engine's parent; past it the call is
+# dropped (PipelineTimeout is a BaseException: the replayed code's ``except Exception`` lets it through)
+REPLAY_DEADLINE_S = 10.0
 
 
 def _traced(coverage: Any, run: Callable[[], Any]) -> tuple[Any, frozenset[str]]:
@@ -241,10 +226,10 @@ class EquivalenceCheck:
         kept = []
         for call in recorded:
             try:
-                with _deadline(REPLAY_DEADLINE_S):
+                with deadline(REPLAY_DEADLINE_S):
                     printed, call.reach = _traced(coverage, call.replay)
                     again = call.replay()
-            except _Overran:  # it ran in its pin; replayed alone it does not end: nothing to compare
+            except PipelineTimeout:  # it ran in its pin; replayed alone it does not end: nothing to compare
                 continue
             if printed == again:  # the same output twice: a call worth comparing
                 call.printed = printed

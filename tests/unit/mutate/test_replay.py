@@ -106,3 +106,27 @@ def test_an_in_place_edit_is_an_output_and_a_true_no_op_holds(project: tuple[Any
     assert check.run(_declared(module, "drop_used"))[0] == "failed"  # returns None both ways; the list differs
     exec_in_place(module.__name__, PICKER.replace("    return None\n", "    return\n"), module.__file__)
     assert check.run(_declared(module, "pick")) == ("passed", {"differ": [], "count": 0, "cases": 0, "calls": 1})
+
+
+def test_a_recorded_call_that_does_not_end_when_replayed_is_dropped_and_the_rest_are_kept(
+        project: tuple[Any, Any, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness._mutate import replay
+
+    module, pin, root = project
+    recorder = Recorder({pin.__file__}, str(root))
+    with recorder.recording("tests/test_picker.py::test_pick"):
+        pin.test_pick()
+
+    def spins(tools: Any) -> None:
+        while True:
+            try:
+                pass
+            except Exception:  # what a replayed function's own handler catches: not the deadline
+                pass
+
+    endless = replay.Call("tests/test_picker.py::test_pick", f"{module.__name__}:spins", spins, ([],), {})
+    monkeypatch.setattr(replay, "REPLAY_DEADLINE_S", 0.2)
+    coverage = Coverage()
+    coverage.add_module(module)
+    check = EquivalenceCheck.prepare(str(root / "no-suite-here"), coverage, [endless, *recorder.calls])
+    assert [c.label for c in check.calls] == [f"{module.__name__}:pick", f"{module.__name__}:drop_used"]
